@@ -1,0 +1,11 @@
+/// Which errors a `catch` or `recover` handler is given.
+public enum CatchPolicy: Sendable {
+    /// Every error except a cancellation (the default): cancelling is not a failure to show.
+    case allErrorsExceptCancellation
+    /// Every error, cancellation included.
+    case allErrors
+
+    func admits(_ error: any Error) -> Bool {
+        self == .allErrors || !error.isCancellation
+    }
+}

@@ -1,0 +1,34 @@
+public import Dispatch
+
+/// Where a promise handler runs: a `DispatchQueue`, or ``InlineDispatcher`` for no hop at all.
+///
+/// Every operator's `on:` parameter takes one, so `on: .main`, `on: .global()`, `on: myQueue` and
+/// `on: .inline` all read naturally.
+public protocol Dispatcher: Sendable {
+    /// Runs `work` once, later or now, on this dispatcher's thread or queue.
+    ///
+    /// - Parameter work: The handler to run.
+    func dispatch(_ work: @escaping @Sendable () -> Void)
+}
+
+extension DispatchQueue: Dispatcher {
+    /// Runs `work` asynchronously on this queue.
+    ///
+    /// - Parameter work: The handler to run.
+    public func dispatch(_ work: @escaping @Sendable () -> Void) {
+        async(execute: work)
+    }
+}
+
+extension Dispatcher where Self == DispatchQueue {
+    /// The main queue, where the main actor runs.
+    public static var main: DispatchQueue { DispatchQueue.main }
+
+    /// A global concurrent queue.
+    ///
+    /// - Parameter qos: The quality of service of the queue.
+    /// - Returns: The global queue for `qos`.
+    public static func global(qos: DispatchQoS.QoSClass = .default) -> DispatchQueue {
+        DispatchQueue.global(qos: qos)
+    }
+}

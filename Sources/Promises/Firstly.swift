@@ -1,0 +1,12 @@
+/// Starts a chain, so that every step reads alike and an error thrown while starting it rejects the
+/// chain instead of escaping.
+///
+/// - Parameter body: Starts the first step; it runs at once, on the caller's thread.
+/// - Returns: `body`'s promise, or a promise rejected with what it threw.
+public func firstly<Value>(_ body: () throws -> Promise<Value>) -> Promise<Value> {
+    do {
+        return try body()
+    } catch {
+        return Promise(error: error)
+    }
+}

@@ -1,0 +1,13 @@
+extension Promise {
+    /// Forgets the value, keeping only whether and how the promise settled.
+    ///
+    /// - Returns: A promise fulfilled with `()` when this one is fulfilled, or rejected like it.
+    public func asVoid() -> Promise<Void> {
+        derive { resolution, next in
+            switch resolution {
+            case .fulfilled: next.settle(.fulfilled(()))
+            case .rejected(let error, let handled): next.settle(.rejected(error, handled: handled))
+            }
+        }
+    }
+}

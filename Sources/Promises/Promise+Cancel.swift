@@ -1,0 +1,52 @@
+import Synchronization
+
+extension Promise {
+    /// Cancels the promise: rejects it with `CancellationError` if it is still pending, and stops the
+    /// work it waits on where that work can be stopped.
+    ///
+    /// Work can be stopped when the promise came from an `async` closure (its task is cancelled),
+    /// from a timer (`timeout`, `attempt`), or from a seal given a cancellation handler; a promise
+    /// made by an operator passes the cancellation on to the promise it waits on, so cancelling the
+    /// last promise of a chain cancels the whole chain. Other promises waiting on the same work see
+    /// the cancellation too.
+    ///
+    /// `catch` skips a cancellation unless asked with `catch(policy: .allErrors)`, and a cancellation
+    /// is never reported as an unhandled rejection.
+    public func cancel() {
+        settle(.rejected(CancellationError(), handled: false), cancelling: true)
+    }
+
+    /// Whether the promise was settled by a cancellation.
+    public var isCancelled: Bool {
+        state.withLock {
+            if case .rejected(let error, _) = $0.phase { return error.isCancellation }
+            return false
+        }
+    }
+
+    /// Cancels the promise only when that stops some work, so that a promise others share is not
+    /// rejected just because one of them stopped waiting.
+    func cancelIfCancellable() {
+        let cancellable = state.withLock { $0.onCancel != nil }
+        if cancellable { cancel() }
+    }
+
+    /// Replaces what runs when the promise is cancelled while pending.
+    ///
+    /// If the promise was already cancelled, `handler` runs at once; if it settled otherwise, the
+    /// handler is dropped. The handler is released when the promise settles.
+    func setCancellationHandler(_ handler: (@Sendable () -> Void)?) {
+        let runNow = state.withLock { state -> Bool in
+            switch state.phase {
+            case .pending:
+                state.onCancel = handler
+                return false
+            case .rejected(let error, _):
+                return error.isCancellation
+            case .fulfilled:
+                return false
+            }
+        }
+        if runNow { handler?() }
+    }
+}

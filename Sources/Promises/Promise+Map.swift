@@ -1,0 +1,24 @@
+extension Promise {
+    /// Transforms the value.
+    ///
+    /// - Parameters:
+    ///   - queue: Where `transform` runs.
+    ///   - transform: Makes the new value; throwing rejects the returned promise.
+    /// - Returns: A promise of the transformed value, or rejected like this one.
+    public func map<NewValue>(
+        on queue: some Dispatcher,
+        _ transform: @escaping @Sendable (Value) throws -> NewValue
+    ) -> Promise<NewValue> {
+        onFulfilled(on: queue) { value, next in next.settle(.fulfilled(try transform(value))) }
+    }
+
+    /// Transforms the value on the main actor.
+    ///
+    /// - Parameter transform: Makes the new value; throwing rejects the returned promise.
+    /// - Returns: A promise of the transformed value, or rejected like this one.
+    public func map<NewValue>(
+        _ transform: @escaping @MainActor (Value) throws -> NewValue
+    ) -> Promise<NewValue> {
+        map(on: MainQueue.queue, MainQueue.adaptThrowing(transform))
+    }
+}

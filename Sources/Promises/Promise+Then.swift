@@ -1,0 +1,25 @@
+extension Promise {
+    /// Starts the next asynchronous step with the value, and settles like the promise it returns.
+    ///
+    /// - Parameters:
+    ///   - queue: Where `body` runs.
+    ///   - body: Starts the next step; throwing rejects the returned promise.
+    /// - Returns: A promise that settles like `body`'s, or rejected like this one.
+    public func then<NewValue>(
+        on queue: some Dispatcher,
+        _ body: @escaping @Sendable (Value) throws -> Promise<NewValue>
+    ) -> Promise<NewValue> {
+        onFulfilled(on: queue) { value, next in next.adopt(try body(value)) }
+    }
+
+    /// Starts the next asynchronous step with the value on the main actor, and settles like the
+    /// promise it returns.
+    ///
+    /// - Parameter body: Starts the next step; throwing rejects the returned promise.
+    /// - Returns: A promise that settles like `body`'s, or rejected like this one.
+    public func then<NewValue>(
+        _ body: @escaping @MainActor (Value) throws -> Promise<NewValue>
+    ) -> Promise<NewValue> {
+        then(on: MainQueue.queue, MainQueue.adaptThrowing(body))
+    }
+}

@@ -1,0 +1,231 @@
+import Synchronization
+
+/// A value that arrives later, or an error saying why it never will.
+///
+/// A promise starts pending and settles exactly once: fulfilled with a `Value` or rejected with an
+/// error. Later attempts to settle it are ignored. Handlers registered with the operators (`then`,
+/// `map`, `done`, `catch`, ...) run exactly once each, in the order they were registered, never before
+/// the promise settles.
+///
+/// Where a handler runs is chosen per call:
+/// - Without `on:`, the handler is a `@MainActor` closure and runs on the main queue. Presenters and
+///   views are main-actor isolated, so they can touch UI state inside it and the compiler checks that.
+/// - With `on: queue`, the handler is a `@Sendable` closure and runs on that queue; pass `.inline` to
+///   run it on whichever thread settles the promise, without a hop.
+///
+/// A command-line program on Linux has a running main queue only when its entry point is `async`
+/// (`@main` with `static func main() async`, or top-level `await`); otherwise it must call
+/// `dispatchMain()`, or register its handlers with `on:` another queue.
+///
+/// `Promise` is `Sendable`: its state is guarded by a `Mutex`, and its value is `Sendable`.
+public final class Promise<Value: Sendable>: Sendable {
+    let state: Mutex<PromiseState<Value>>
+
+    init(_ state: PromiseState<Value>) {
+        self.state = Mutex(state)
+    }
+
+    /// Makes a pending promise and hands its seal to `body`, which runs at once.
+    ///
+    /// Use it to wrap callback-based work: call `seal.fulfill(_:)` or `seal.reject(_:)` when the work
+    /// finishes. If `body` throws, the promise is rejected with that error.
+    ///
+    /// - Parameter body: Starts the work and keeps the seal until it finishes.
+    public convenience init(_ body: (Seal<Value>) throws -> Void) {
+        self.init(PromiseState())
+        do {
+            try body(Seal(self))
+        } catch {
+            settle(.rejected(error, handled: false))
+        }
+    }
+
+    /// Makes a promise already rejected with `error`.
+    ///
+    /// - Parameter error: Why the value will never come.
+    public convenience init(error: any Error) {
+        self.init(PromiseState(phase: .rejected(error, handled: false)))
+    }
+
+    /// Makes a promise already fulfilled with `value`.
+    ///
+    /// - Parameter value: The value the promise carries.
+    /// - Returns: A fulfilled promise.
+    public static func value(_ value: Value) -> Promise<Value> {
+        Promise(PromiseState(phase: .fulfilled(value)))
+    }
+
+    /// Makes a pending promise and the seal that settles it.
+    ///
+    /// - Returns: The promise to hand out and the seal to keep.
+    public static func pending() -> (promise: Promise<Value>, seal: Seal<Value>) {
+        let promise = Promise(PromiseState())
+        return (promise, Seal(promise))
+    }
+
+    /// True until the promise settles.
+    public var isPending: Bool {
+        state.withLock { $0.isPending }
+    }
+
+    /// True once the promise is fulfilled.
+    public var isFulfilled: Bool {
+        state.withLock {
+            if case .fulfilled = $0.phase { return true }
+            return false
+        }
+    }
+
+    /// True once the promise is rejected (cancellation included).
+    public var isRejected: Bool {
+        state.withLock {
+            if case .rejected = $0.phase { return true }
+            return false
+        }
+    }
+
+    /// How the promise settled, or `nil` while it is pending.
+    ///
+    /// Reading a rejected result counts as handling the error: it is not reported as unhandled.
+    public var result: Result<Value, any Error>? {
+        state.withLock { state in
+            state.observed = true
+            return state.resolution?.result
+        }
+    }
+
+    deinit {
+        let (phase, observed, reportsAbandonment) = state.withLock {
+            ($0.phase, $0.observed, $0.reportsAbandonment)
+        }
+        switch phase {
+        case .pending:
+            if reportsAbandonment {
+                PromiseDiagnostics.report(.deallocatedWhilePending(promiseType: "\(Self.self)"))
+            }
+        case .rejected(let error, let handled):
+            if !observed && !handled && !error.isCancellation {
+                PromiseDiagnostics.report(.unhandledRejection(error, promiseType: "\(Self.self)"))
+            }
+        case .fulfilled:
+            break
+        }
+    }
+}
+
+// MARK: - The core every operator is built on
+
+extension Promise {
+    /// Settles the promise unless it already settled, then runs the waiting handlers in order.
+    ///
+    /// - Parameters:
+    ///   - resolution: The outcome.
+    ///   - cancelling: Whether to run the cancellation handler; otherwise it is only released.
+    func settle(_ resolution: Resolution<Value>, cancelling: Bool = false) {
+        var (handlers, onCancel) = state.withLock { state -> (Handlers<Value>, (@Sendable () -> Void)?) in
+            guard case .pending(let handlers) = state.phase else { return (.none, nil) }
+            state.phase = .init(resolution)
+            let onCancel = state.onCancel
+            state.onCancel = nil
+            state.draining = !handlers.isEmpty
+            return (handlers, onCancel)
+        }
+        // Run or released outside the lock: it may hold the last reference to other promises.
+        if cancelling { onCancel?() }
+        onCancel = nil
+        while !handlers.isEmpty {
+            handlers.run(resolution)
+            handlers = state.withLock { state in
+                let late = state.late
+                state.late = .none
+                state.draining = !late.isEmpty
+                return late
+            }
+        }
+    }
+
+    /// Calls `handler` once with the resolution: at once if settled, else when the promise settles.
+    ///
+    /// - Returns: Whether the promise is pending and cancellable, so that a promise derived from it
+    ///   can pass a cancellation on.
+    @discardableResult
+    func subscribe(_ handler: @escaping Handlers<Value>.Handler) -> Bool {
+        let (now, cancellable) = state.withLock { state -> (Resolution<Value>?, Bool) in
+            state.observed = true
+            switch state.phase {
+            case .pending(var handlers):
+                state.phase = .pending(.none)
+                handlers.append(handler)
+                state.phase = .pending(handlers)
+                return (nil, state.onCancel != nil)
+            case .fulfilled, .rejected:
+                if state.draining {
+                    state.late.append(handler)
+                    return (nil, false)
+                }
+                return (state.resolution, false)
+            }
+        }
+        if let now { handler(now) }
+        return cancellable
+    }
+
+    /// Makes a promise that runs `body` with the value on `queue` once this one is fulfilled, and
+    /// passes a rejection straight on; `body` settles the new promise or throws to reject it.
+    func onFulfilled<NewValue>(
+        on queue: some Dispatcher,
+        _ body: @escaping @Sendable (Value, Promise<NewValue>) throws -> Void
+    ) -> Promise<NewValue> {
+        derive { resolution, next in
+            switch resolution {
+            case .fulfilled(let value):
+                queue.dispatch {
+                    do {
+                        try body(value, next)
+                    } catch {
+                        next.settle(.rejected(error, handled: false))
+                    }
+                }
+            case .rejected(let error, let handled):
+                next.settle(.rejected(error, handled: handled))
+            }
+        }
+    }
+
+    /// Makes the pending promise an operator returns: it stays silent when dropped while pending,
+    /// because the promise it waits on reports that.
+    static func derived() -> Promise<Value> {
+        Promise(PromiseState(reportsAbandonment: false))
+    }
+
+    /// Makes a promise that `react` settles once this one settled, and passes a cancellation of
+    /// that promise on to this one when this one is cancellable.
+    ///
+    /// - Parameters:
+    ///   - linkingCancellation: False when the new promise backs a ``Guarantee``, which must never
+    ///     be rejected by a cancellation.
+    ///   - react: Settles the new promise, given how this one settled.
+    /// - Returns: The new promise.
+    func derive<NewValue>(
+        linkingCancellation: Bool = true,
+        _ react: @escaping @Sendable (Resolution<Value>, Promise<NewValue>) -> Void
+    ) -> Promise<NewValue> {
+        let derived = Promise<NewValue>.derived()
+        let cancellable = subscribe { resolution in react(resolution, derived) }
+        if cancellable && linkingCancellation {
+            derived.setCancellationHandler { self.cancel() }
+        }
+        return derived
+    }
+
+    /// Settles this promise like `other` does, and, if `other` is cancellable, passes a cancellation
+    /// of this one on to it.
+    func adopt(_ other: Promise<Value>) {
+        let cancellable = other.subscribe { resolution in self.settle(resolution) }
+        if cancellable {
+            setCancellationHandler { other.cancel() }
+        } else {
+            setCancellationHandler(nil)
+        }
+    }
+}

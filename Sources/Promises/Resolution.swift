@@ -1,0 +1,22 @@
+/// How a promise settled, as its handlers see it.
+///
+/// `handled` travels with a rejection so that an error a `catch` already dealt with is not reported
+/// again by the promises it is forwarded to.
+enum Resolution<Value: Sendable>: Sendable {
+    case fulfilled(Value)
+    case rejected(any Error, handled: Bool)
+
+    init(_ result: Result<Value, any Error>) {
+        switch result {
+        case .success(let value): self = .fulfilled(value)
+        case .failure(let error): self = .rejected(error, handled: false)
+        }
+    }
+
+    var result: Result<Value, any Error> {
+        switch self {
+        case .fulfilled(let value): .success(value)
+        case .rejected(let error, _): .failure(error)
+        }
+    }
+}

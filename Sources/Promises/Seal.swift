@@ -1,0 +1,52 @@
+/// The only way to settle a pending promise.
+///
+/// Keep the seal where the work finishes and call exactly one of its methods; the first call
+/// settles the promise and later calls are ignored. Dropping every seal of a pending promise (and
+/// the promise) is reported through ``PromiseDiagnostics``.
+public struct Seal<Value: Sendable>: Sendable {
+    let promise: Promise<Value>
+
+    init(_ promise: Promise<Value>) {
+        self.promise = promise
+    }
+
+    /// Fulfills the promise with `value`, unless it already settled.
+    ///
+    /// - Parameter value: The value the promise's handlers receive.
+    public func fulfill(_ value: Value) {
+        promise.settle(.fulfilled(value))
+    }
+
+    /// Rejects the promise with `error`, unless it already settled.
+    ///
+    /// - Parameter error: Why the value will never come.
+    public func reject(_ error: any Error) {
+        promise.settle(.rejected(error, handled: false))
+    }
+
+    /// Settles the promise with `result`, unless it already settled.
+    ///
+    /// - Parameter result: The value or the error, typically from a callback API.
+    public func resolve(_ result: Result<Value, any Error>) {
+        promise.settle(Resolution(result))
+    }
+
+    /// Runs `handler` if the promise is cancelled while pending, so the work behind it can stop
+    /// (a network task, a timer).
+    ///
+    /// Set it before handing the promise out: promises chained to this one before it is set do not
+    /// pass their cancellation on. If the promise was already cancelled, `handler` runs at once. It is
+    /// released as soon as the promise settles.
+    ///
+    /// - Parameter handler: Stops the work; it must not block.
+    public func setCancellationHandler(_ handler: @escaping @Sendable () -> Void) {
+        promise.setCancellationHandler(handler)
+    }
+}
+
+extension Seal where Value == Void {
+    /// Fulfills a `Promise<Void>`, unless it already settled.
+    public func fulfill() {
+        fulfill(())
+    }
+}

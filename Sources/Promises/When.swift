@@ -1,0 +1,83 @@
+/// Waits for every promise to be fulfilled.
+///
+/// - Parameter promises: The promises to wait for; an empty array fulfills at once.
+/// - Returns: A promise of all the values in the order of `promises`, or rejected with the first
+///   error among them. Cancelling it cancels the inputs that can be cancelled.
+public func when<Value>(fulfilled promises: [Promise<Value>]) -> Promise<[Value]> {
+    gather(promises) { resolution, countdown, index, all in
+        switch resolution {
+        case .fulfilled(let value):
+            if let values = countdown.record(value, at: index) { all.settle(.fulfilled(values)) }
+        case .rejected(let error, let handled):
+            all.settle(.rejected(error, handled: handled))
+        }
+    }
+}
+
+/// Waits for every promise to be fulfilled and gives their values as a tuple.
+///
+/// `when(fulfilled: user, settings)` reads like the array form but keeps each value's type.
+///
+/// - Parameter promises: The promises to wait for.
+/// - Returns: A promise of the values in order, or rejected with the first error among them.
+public func when<each Value: Sendable>(
+    fulfilled promises: repeat Promise<each Value>
+) -> Promise<(repeat each Value)> {
+    var all: [Promise<Void>] = []
+    for promise in repeat each promises {
+        all.append(promise.asVoid())
+    }
+    return when(fulfilled: all).map(on: .inline) { _ in
+        (repeat try (each promises).fulfilledValue())
+    }
+}
+
+/// Waits for every promise to settle, however it settles.
+///
+/// - Parameter promises: The promises to wait for; an empty array fulfills at once.
+/// - Returns: A guarantee of every outcome, in the order of `promises`; their errors count as
+///   handled.
+public func when<Value>(
+    resolved promises: [Promise<Value>]
+) -> Guarantee<[Result<Value, any Error>]> {
+    let all = gather(promises, linkingCancellation: false) { resolution, countdown, index, all in
+        if let results = countdown.record(resolution.result, at: index) {
+            all.settle(.fulfilled(results))
+        }
+    }
+    return Guarantee(all)
+}
+
+/// The shared part of the `when` functions: subscribes to every input with `react`, and passes a
+/// cancellation of the result on to the inputs that can be cancelled.
+private func gather<Value, Element>(
+    _ promises: [Promise<Value>],
+    linkingCancellation: Bool = true,
+    _ react:
+        @escaping @Sendable (
+            Resolution<Value>, Countdown<Element>, Int, Promise<[Element]>
+        ) -> Void
+) -> Promise<[Element]> {
+    guard !promises.isEmpty else { return .value([]) }
+    let all = Promise<[Element]>.derived()
+    let countdown = Countdown<Element>(count: promises.count)
+    var cancellable: [Promise<Value>] = []
+    for (index, promise) in promises.enumerated()
+    where promise.subscribe({ react($0, countdown, index, all) }) {
+        cancellable.append(promise)
+    }
+    if linkingCancellation && !cancellable.isEmpty {
+        all.setCancellationHandler { [cancellable] in
+            for promise in cancellable { promise.cancel() }
+        }
+    }
+    return all
+}
+
+extension Promise {
+    /// The value of a promise known to have settled, or the error it settled with.
+    func fulfilledValue() throws -> Value {
+        guard let result else { preconditionFailure("\(Self.self) read before it settled") }
+        return try result.get()
+    }
+}
