@@ -1,0 +1,58 @@
+import Dispatch
+import Synchronization
+
+@testable import Promises
+
+/// Errors the tests reject with, so that an assertion can tell them apart.
+enum TestError: Error, Equatable {
+    case boom
+    case other
+}
+
+/// Records events from any thread, in the order they happen.
+final class Recorder<Element: Sendable>: Sendable {
+    private let storage = Mutex<[Element]>([])
+
+    func append(_ element: Element) {
+        storage.withLock { $0.append(element) }
+    }
+
+    var all: [Element] {
+        storage.withLock { $0 }
+    }
+}
+
+/// A serial queue that a handler can check it runs on.
+struct MarkedQueue: Sendable {
+    private static let key = DispatchSpecificKey<String>()
+    let queue: DispatchQueue
+    let label: String
+
+    init(_ label: String) {
+        self.label = label
+        queue = DispatchQueue(label: label)
+        queue.setSpecific(key: Self.key, value: label)
+    }
+
+    /// Whether the caller is running on this queue.
+    var isCurrent: Bool {
+        DispatchQueue.getSpecific(key: Self.key) == label
+    }
+}
+
+extension Result {
+    /// The error of a failure, for assertions.
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
+
+/// The outcome of awaiting a promise, so a test can assert on an error as easily as on a value.
+func outcome<Value>(of promise: Promise<Value>) async -> Result<Value, any Error> {
+    do {
+        return .success(try await promise.value)
+    } catch {
+        return .failure(error)
+    }
+}
