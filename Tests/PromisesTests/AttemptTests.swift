@@ -1,0 +1,74 @@
+import Synchronization
+import Testing
+
+@testable import Promises
+
+@Suite("attempt and retry")
+struct AttemptTests {
+    @Test("attempt retries until the body succeeds")
+    func retriesUntilSuccess() async throws {
+        // Given
+        let calls = Atomic(0)
+
+        // When
+        let result = attempt(maximumAttempts: 5, delayBeforeRetry: 0) { () -> Promise<Int> in
+            let call = calls.add(1, ordering: .relaxed).newValue
+            return call < 3 ? Promise(error: TestError.boom) : .value(call)
+        }
+
+        // Then
+        #expect(try await result.value == 3)
+        #expect(calls.load(ordering: .relaxed) == 3)
+    }
+
+    @Test("attempt gives up after the maximum and rejects with the last error")
+    func givesUpAfterMaximum() async {
+        // Given
+        let calls = Atomic(0)
+
+        // When
+        let result = retry(maximumAttempts: 3, delayBeforeRetry: 0) { () -> Promise<Int> in
+            calls.add(1, ordering: .relaxed)
+            throw TestError.boom
+        }
+
+        // Then
+        #expect(await outcome(of: result).failure as? TestError == .boom)
+        #expect(calls.load(ordering: .relaxed) == 3)
+    }
+
+    @Test("attempt stops at an error the condition refuses")
+    func conditionStopsRetries() async {
+        // Given
+        let calls = Atomic(0)
+
+        // When
+        let result = attempt(maximumAttempts: 5, delayBeforeRetry: 0, retryIf: { $0 as? TestError == .boom })
+        {
+            () -> Promise<Int> in
+            calls.add(1, ordering: .relaxed)
+            return Promise(error: TestError.other)
+        }
+
+        // Then
+        #expect(await outcome(of: result).failure as? TestError == .other)
+        #expect(calls.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("cancelling attempt stops the retries")
+    func cancellingStopsRetries() async {
+        // Given
+        let calls = Atomic(0)
+        let result = attempt(maximumAttempts: 5, delayBeforeRetry: 3600) { () -> Promise<Int> in
+            calls.add(1, ordering: .relaxed)
+            return Promise(error: TestError.boom)
+        }
+
+        // When
+        result.cancel()
+
+        // Then
+        #expect(await outcome(of: result).failure is CancellationError)
+        #expect(calls.load(ordering: .relaxed) == 1)
+    }
+}
