@@ -43,8 +43,8 @@ struct AttemptTests {
         let calls = Atomic(0)
 
         // When
-        let result = attempt(maximumAttempts: 5, delayBeforeRetry: 0, retryIf: { $0 as? TestError == .boom })
-        {
+        let onlyBoom: @Sendable (any Error) -> Bool = { $0 as? TestError == .boom }
+        let result = attempt(maximumAttempts: 5, delayBeforeRetry: 0, retryIf: onlyBoom) {
             () -> Promise<Int> in
             calls.add(1, ordering: .relaxed)
             return Promise(error: TestError.other)
