@@ -1,0 +1,84 @@
+import Testing
+
+@testable import Promises
+
+/// Types only these tests create, so that their reports can be told from any other test's.
+struct AbandonedMarker: Sendable {}
+struct UnhandledMarker: Sendable {}
+struct HandledMarker: Sendable {}
+struct FinallyMarker: Sendable {}
+
+/// Misuse is reported through the replaceable hook, never silently lost.
+///
+/// Serialized, because the hook is process-wide.
+@Suite("Diagnostics", .serialized)
+struct DiagnosticsTests {
+    /// Installs a collector for the duration of `body` and returns what was reported about `marker`.
+    private func reports<Marker>(
+        about marker: Marker.Type,
+        during body: () async -> Void
+    ) async -> [String] {
+        let collected = Recorder<String>()
+        PromiseDiagnostics.handler = { collected.append("\($0)") }
+        defer { PromiseDiagnostics.handler = PromiseDiagnostics.standardError }
+        await body()
+        return collected.all.filter { $0.contains("\(marker)") }
+    }
+
+    @Test("a promise dropped while pending is reported once, not once per promise chained to it")
+    func abandonedPromiseIsReported() async {
+        // When
+        let lines = await reports(about: AbandonedMarker.self) {
+            let (promise, _) = Promise<AbandonedMarker>.pending()
+            _ = promise.map(on: .inline) { $0 }.map(on: .inline) { $0 }
+        }
+
+        // Then
+        #expect(
+            lines == [
+                "Promise<AbandonedMarker> was deallocated while pending: its seal was dropped without settling it"
+            ])
+    }
+
+    @Test("a rejection nobody handles is reported when the promise goes away")
+    func unhandledRejectionIsReported() async {
+        // When
+        let lines = await reports(about: UnhandledMarker.self) {
+            _ = Promise<UnhandledMarker>(error: TestError.boom)
+        }
+
+        // Then
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains("nothing handled the error") == true)
+        #expect(lines.first?.contains("TestError.boom") == true)
+    }
+
+    @Test("a rejection that went through catch, and a cancellation, are not reported")
+    func handledRejectionIsNotReported() async {
+        // When
+        let lines = await reports(about: HandledMarker.self) {
+            let caught = Promise<HandledMarker>(error: TestError.boom)
+                .map(on: .inline) { $0 }
+                .catch(on: .inline) { _ in }
+                .map(on: .inline) { $0 }
+            #expect(caught.isRejected)
+            let (cancelled, _) = Promise<HandledMarker>.pending()
+            cancelled.cancel()
+        }
+
+        // Then
+        #expect(lines.isEmpty)
+    }
+
+    @Test("an error that reaches finally without a catch is reported")
+    func finallyWithoutCatchReports() async {
+        // When
+        let lines = await reports(about: FinallyMarker.self) {
+            await Promise<FinallyMarker>(error: TestError.other).finally(on: .inline) {}.value
+        }
+
+        // Then
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains("TestError.other") == true)
+    }
+}

@@ -1,0 +1,147 @@
+import Dispatch
+import Testing
+
+@testable import Promises
+
+@Suite("Cancellation")
+struct PromiseCancelTests {
+    @Test("cancel rejects a pending promise with CancellationError")
+    func cancelRejectsPending() async {
+        // Given
+        let (promise, seal) = Promise<Int>.pending()
+
+        // When
+        promise.cancel()
+        seal.fulfill(1)
+
+        // Then
+        #expect(promise.isCancelled)
+        #expect(await outcome(of: promise).failure is CancellationError)
+    }
+
+    @Test("cancel leaves a settled promise alone")
+    func cancelIgnoresSettled() async throws {
+        // Given
+        let promise = Promise.value(1)
+
+        // When
+        promise.cancel()
+
+        // Then
+        #expect(!promise.isCancelled)
+        #expect(try await promise.value == 1)
+    }
+
+    @Test("cancel runs the seal's cancellation handler once, and not after the promise settled")
+    func cancellationHandlerRunsOnce() {
+        // Given
+        let cancelled = Recorder<String>()
+        let (first, firstSeal) = Promise<Int>.pending()
+        firstSeal.setCancellationHandler { cancelled.append("first") }
+        let (second, secondSeal) = Promise<Int>.pending()
+        secondSeal.setCancellationHandler { cancelled.append("second") }
+
+        // When
+        first.cancel()
+        first.cancel()
+        secondSeal.fulfill(2)
+        second.cancel()
+
+        // Then
+        #expect(cancelled.all == ["first"])
+    }
+
+    @Test("cancelling the last promise of a chain cancels the work at its start")
+    func cancellingChainReachesWork() async {
+        // Given
+        let cancelled = Recorder<String>()
+        let (work, seal) = Promise<Int>.pending()
+        seal.setCancellationHandler { cancelled.append("work") }
+        let chain = work.map(on: .global()) { $0 + 1 }.then(on: .global()) { Promise.value($0 * 2) }
+
+        // When
+        chain.cancel()
+
+        // Then
+        #expect(await outcome(of: chain).failure is CancellationError)
+        #expect(await outcome(of: work).failure is CancellationError)
+        #expect(cancelled.all == ["work"])
+    }
+
+    @Test("cancelling a chain cancels the promise that then is waiting on")
+    func cancellingChainReachesAdoptedPromise() async {
+        // Given
+        let cancelled = Recorder<String>()
+        let (inner, innerSeal) = Promise<Int>.pending()
+        innerSeal.setCancellationHandler { cancelled.append("inner") }
+        // Inline, so that `then` ran its handler and adopted `inner` before it returned.
+        let chain = Promise.value(1).then(on: .inline) { _ in inner }
+
+        // When
+        chain.cancel()
+
+        // Then
+        #expect(await outcome(of: inner).failure is CancellationError)
+        #expect(cancelled.all == ["inner"])
+    }
+
+    @Test("cancelling a promise made from an async closure cancels its task")
+    func cancellingCancelsTask() async {
+        // Given
+        let (sawCancellation, sawCancellationSeal) = Promise<Void>.pending()
+        let (started, startedSeal) = Promise<Void>.pending()
+        let promise = Promise<Int> {
+            startedSeal.fulfill()
+            do {
+                // Long-running work that only the cancellation ends.
+                try await Task.sleep(for: .seconds(3600))
+            } catch {
+                sawCancellationSeal.fulfill()
+                throw error
+            }
+            return 0
+        }
+        try? await started.value
+
+        // When
+        promise.cancel()
+
+        // Then
+        #expect(await outcome(of: promise).failure is CancellationError)
+        #expect(await outcome(of: sawCancellation.timeout(seconds: 60)).failure == nil)
+    }
+
+    @Test("a cancelled task awaiting a promise throws CancellationError and cancels that work")
+    func cancelledAwaitCancelsWork() async {
+        // Given
+        let cancelled = Recorder<String>()
+        let (work, seal) = Promise<Int>.pending()
+        seal.setCancellationHandler { cancelled.append("work") }
+        let waiter = Task { try await work.value }
+
+        // When
+        waiter.cancel()
+
+        // Then
+        let result = await waiter.result
+        #expect(result.failure is CancellationError)
+        #expect(cancelled.all == ["work"])
+        #expect(work.isCancelled)
+    }
+
+    @Test("a cancelled task stops waiting on a shared promise but leaves it pending for others")
+    func cancelledAwaitLeavesSharedPromise() async throws {
+        // Given
+        let (shared, seal) = Promise<Int>.pending()
+        let waiter = Task { try await shared.value }
+
+        // When
+        waiter.cancel()
+        let result = await waiter.result
+        seal.fulfill(5)
+
+        // Then
+        #expect(result.failure is CancellationError)
+        #expect(try await shared.value == 5)
+    }
+}
