@@ -1,16 +1,17 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Platforms: `Synchronization.Mutex` guards every promise's state; it ships with the toolchain and
-// needs macOS 15 / iOS 18 (see README, "Platforms"). Linux has it with every Swift 6 toolchain.
+// Platforms: the first releases with Swift concurrency, which the async bridge and the main-actor
+// handlers need. Promise state is guarded by os_unfair_lock / pthread_mutex_t (see Locked.swift),
+// so nothing requires the iOS 18 / macOS 15 that Synchronization.Mutex would.
 let package = Package(
     name: "PromiseMVP",
     platforms: [
-        .macOS(.v15),
-        .iOS(.v18),
-        .tvOS(.v18),
-        .watchOS(.v11),
-        .visionOS(.v2),
+        .macOS(.v10_15),
+        .iOS(.v13),
+        .tvOS(.v13),
+        .watchOS(.v6),
+        .visionOS(.v1),
     ],
     products: [
         .library(name: "Promises", targets: ["Promises"])

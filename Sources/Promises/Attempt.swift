@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Runs `body` until its promise is fulfilled, up to `maximumAttempts` times, waiting
 /// `delayBeforeRetry` seconds between attempts.
 ///
@@ -63,8 +61,8 @@ public func retry<Value>(
 }
 
 /// What a cancelled `attempt` must stop: the attempt under way, or the timer before the next one.
-private final class InFlightAttempt: Sendable {
-    private let current = Mutex<(@Sendable () -> Void)?>(nil)
+private struct InFlightAttempt: Sendable {
+    private let current = Locked<(@Sendable () -> Void)?>(nil)
 
     func replace<Value>(with attempt: Promise<Value>) {
         current.withLock { $0 = { attempt.cancel() } }

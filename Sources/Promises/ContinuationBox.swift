@@ -1,8 +1,6 @@
-import Synchronization
-
 /// Resumes a continuation exactly once, whether the promise settles or the awaiting task is
 /// cancelled first, and whichever of the two reaches it before the continuation exists.
-final class ContinuationBox<Value: Sendable>: Sendable {
+struct ContinuationBox<Value: Sendable>: Sendable {
     private enum State {
         case waiting
         case suspended(CheckedContinuation<Value, any Error>)
@@ -10,7 +8,7 @@ final class ContinuationBox<Value: Sendable>: Sendable {
         case done
     }
 
-    private let state = Mutex(State.waiting)
+    private let state = Locked(State.waiting)
 
     func suspend(_ continuation: CheckedContinuation<Value, any Error>) {
         let early = state.withLock { state -> Result<Value, any Error>? in

@@ -1,11 +1,9 @@
-import Synchronization
-
 /// Collects one element per input promise, in input order, and hands them over once all arrived.
-final class Countdown<Element: Sendable>: Sendable {
-    private let state: Mutex<(elements: [Element?], remaining: Int)>
+struct Countdown<Element: Sendable>: Sendable {
+    private let state: Locked<(elements: [Element?], remaining: Int)>
 
     init(count: Int) {
-        state = Mutex((Array(repeating: nil, count: count), count))
+        state = Locked((Array(repeating: nil, count: count), count))
     }
 
     /// Stores `element`; returns every element once it was the last one missing.

@@ -4,7 +4,7 @@ extension Promise {
     /// The closure starts at once in a new task. Cancelling the promise cancels that task.
     ///
     /// - Parameter operation: The asynchronous work.
-    public convenience init(_ operation: @escaping @Sendable () async throws -> Value) {
+    public init(_ operation: @escaping @Sendable () async throws -> Value) {
         self.init(PromiseState())
         let seal = Seal(self)
         let task = Task {

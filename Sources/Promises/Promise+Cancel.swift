@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Promise {
     /// Cancels the promise: rejects it with `CancellationError` if it is still pending, and stops the
     /// work it waits on where that work can be stopped.

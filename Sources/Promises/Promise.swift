@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A value that arrives later, or an error saying why it never will.
 ///
 /// A promise starts pending and settles exactly once: fulfilled with a `Value` or rejected with an
@@ -17,12 +15,13 @@ import Synchronization
 /// (`@main` with `static func main() async`, or top-level `await`); otherwise it must call
 /// `dispatchMain()`, or register its handlers with `on:` another queue.
 ///
-/// `Promise` is `Sendable`: its state is guarded by a `Mutex`, and its value is `Sendable`.
-public final class Promise<Value: Sendable>: Sendable {
-    let state: Mutex<PromiseState<Value>>
+/// `Promise` is a `Sendable` reference to shared state: copies of it are the same promise. The
+/// state is guarded by a lock, and the value is `Sendable`.
+public struct Promise<Value: Sendable>: Sendable {
+    let state: Locked<PromiseState<Value>>
 
     init(_ state: PromiseState<Value>) {
-        self.state = Mutex(state)
+        self.state = Locked(state, as: PromiseStorage<Value>.self)
     }
 
     /// Makes a pending promise and hands its seal to `body`, which runs at once.
@@ -31,7 +30,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// finishes. If `body` throws, the promise is rejected with that error.
     ///
     /// - Parameter body: Starts the work and keeps the seal until it finishes.
-    public convenience init(_ body: (Seal<Value>) throws -> Void) {
+    public init(_ body: (Seal<Value>) throws -> Void) {
         self.init(PromiseState())
         do {
             try body(Seal(self))
@@ -43,7 +42,7 @@ public final class Promise<Value: Sendable>: Sendable {
     /// Makes a promise already rejected with `error`.
     ///
     /// - Parameter error: Why the value will never come.
-    public convenience init(error: any Error) {
+    public init(error: any Error) {
         self.init(PromiseState(phase: .rejected(error, handled: false)))
     }
 
@@ -91,24 +90,6 @@ public final class Promise<Value: Sendable>: Sendable {
         state.withLock { state in
             state.observed = true
             return state.resolution?.result
-        }
-    }
-
-    deinit {
-        let (phase, observed, reportsAbandonment) = state.withLock {
-            ($0.phase, $0.observed, $0.reportsAbandonment)
-        }
-        switch phase {
-        case .pending:
-            if reportsAbandonment {
-                PromiseDiagnostics.report(.deallocatedWhilePending(promiseType: "\(Self.self)"))
-            }
-        case .rejected(let error, let handled):
-            if !observed && !handled && !error.isCancellation {
-                PromiseDiagnostics.report(.unhandledRejection(error, promiseType: "\(Self.self)"))
-            }
-        case .fulfilled:
-            break
         }
     }
 }

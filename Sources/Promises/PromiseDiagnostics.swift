@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -14,7 +12,7 @@ import Synchronization
 /// logging, and a test can collect them; replacing the handler is the only process-wide setting
 /// this library has, so a test that replaces it should restore ``standardError`` afterwards.
 public enum PromiseDiagnostics {
-    private static let current = Mutex<@Sendable (PromiseDiagnostic) -> Void>(standardError)
+    private static let current = Locked<@Sendable (PromiseDiagnostic) -> Void>(standardError)
 
     /// The function every report goes to. It may be called on any thread, from a `deinit`.
     public static var handler: @Sendable (PromiseDiagnostic) -> Void {

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Testing
 
 @testable import Promises
@@ -13,8 +12,8 @@ struct ConcurrencyTests {
         let promiseCount = 500
         let handlersPerPromise = 8
         let pairs = (0..<promiseCount).map { _ in Promise<Int>.pending() }
-        let deliveries = Atomic(0)
-        let chained = Mutex<[Promise<Int>]>([])
+        let deliveries = Counter()
+        let chained = Locked<[Promise<Int>]>([])
 
         // When: per promise, some threads settle it in different ways while others register.
         DispatchQueue.concurrentPerform(iterations: promiseCount * (handlersPerPromise + 3)) { step in
@@ -24,7 +23,7 @@ struct ConcurrencyTests {
             case 1: seal.reject(TestError.boom)
             case 2: promise.cancel()
             default:
-                let next = promise.tap(on: .inline) { _ in deliveries.add(1, ordering: .relaxed) }
+                let next = promise.tap(on: .inline) { _ in deliveries.increment() }
                 chained.withLock { $0.append(next) }
             }
         }
@@ -33,7 +32,7 @@ struct ConcurrencyTests {
 
         // Then
         #expect(results.count == promiseCount * handlersPerPromise)
-        #expect(deliveries.load(ordering: .relaxed) == promiseCount * handlersPerPromise)
+        #expect(deliveries.value == promiseCount * handlersPerPromise)
         for (promise, _) in pairs {
             #expect(!promise.isPending)
         }
@@ -44,20 +43,20 @@ struct ConcurrencyTests {
         // Given
         let (promise, seal) = Promise<Int>.pending()
         let queue = MarkedQueue("concurrent registrations")
-        let onQueue = Atomic(0)
-        let registered = Mutex<[Promise<Void>]>([])
+        let onQueue = Counter()
+        let registered = Locked<[Promise<Void>]>([])
 
         // When
         DispatchQueue.concurrentPerform(iterations: 2_000) { index in
             if index == 1_000 { seal.fulfill(index) }
             let done = promise.done(on: queue.queue) { _ in
-                if queue.isCurrent { onQueue.add(1, ordering: .relaxed) }
+                if queue.isCurrent { onQueue.increment() }
             }
             registered.withLock { $0.append(done) }
         }
         _ = await when(resolved: registered.withLock { $0 }).value
 
         // Then
-        #expect(onQueue.load(ordering: .relaxed) == 2_000)
+        #expect(onQueue.value == 2_000)
     }
 }

@@ -11,8 +11,8 @@ struct MemoryTests {
     @Test("a settled chain frees every promise and what its handlers captured")
     func settledChainIsFreed() throws {
         // Given
-        weak var weakFirst: Promise<Int>?
-        weak var weakLast: Promise<Void>?
+        weak var weakFirst: LockedBuffer<PromiseState<Int>>?
+        weak var weakLast: LockedBuffer<PromiseState<Void>>?
         weak var weakPayload: Payload?
         do {
             let (first, seal) = Promise<Int>.pending()
@@ -28,8 +28,8 @@ struct MemoryTests {
                 .recover(on: .inline) { _ in Promise.value(0) }
                 .ensure(on: .inline) {}
                 .done(on: .inline) { _ in }
-            weakFirst = first
-            weakLast = last
+            weakFirst = first.state.buffer
+            weakLast = last.state.buffer
             weakPayload = payload
 
             // When
@@ -46,13 +46,13 @@ struct MemoryTests {
     @Test("a rejected chain frees every promise too")
     func rejectedChainIsFreed() {
         // Given
-        weak var weakFirst: Promise<Int>?
-        weak var weakLast: Promise<Int>?
+        weak var weakFirst: LockedBuffer<PromiseState<Int>>?
+        weak var weakLast: LockedBuffer<PromiseState<Int>>?
         do {
             let (first, seal) = Promise<Int>.pending()
             let last = first.map(on: .inline) { $0 }.catch(on: .inline) { _ in }
-            weakFirst = first
-            weakLast = last
+            weakFirst = first.state.buffer
+            weakLast = last.state.buffer
 
             // When
             seal.reject(TestError.boom)
@@ -67,14 +67,14 @@ struct MemoryTests {
     @Test("a cancelled chain frees its promises and its cancellation handlers")
     func cancelledChainIsFreed() {
         // Given
-        weak var weakFirst: Promise<Int>?
+        weak var weakFirst: LockedBuffer<PromiseState<Int>>?
         weak var weakPayload: Payload?
         do {
             let (first, seal) = Promise<Int>.pending()
             let payload = Payload()
             seal.setCancellationHandler { _ = payload }
             let last = first.map(on: .inline) { $0 }
-            weakFirst = first
+            weakFirst = first.state.buffer
             weakPayload = payload
 
             // When

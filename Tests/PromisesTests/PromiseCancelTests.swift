@@ -94,7 +94,7 @@ struct PromiseCancelTests {
             startedSeal.fulfill()
             do {
                 // Long-running work that only the cancellation ends.
-                try await Task.sleep(for: .seconds(3600))
+                try await Task.sleep(nanoseconds: 3_600_000_000_000)
             } catch {
                 sawCancellationSeal.fulfill()
                 throw error

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 @testable import Promises
 
@@ -10,8 +9,8 @@ enum TestError: Error, Equatable {
 }
 
 /// Records events from any thread, in the order they happen.
-final class Recorder<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
+struct Recorder<Element: Sendable>: Sendable {
+    private let storage = Locked<[Element]>([])
 
     func append(_ element: Element) {
         storage.withLock { $0.append(element) }
@@ -19,6 +18,24 @@ final class Recorder<Element: Sendable>: Sendable {
 
     var all: [Element] {
         storage.withLock { $0 }
+    }
+}
+
+/// Counts events from any thread.
+struct Counter: Sendable {
+    private let count = Locked(0)
+
+    /// Adds one and returns the new count.
+    @discardableResult
+    func increment() -> Int {
+        count.withLock {
+            $0 += 1
+            return $0
+        }
+    }
+
+    var value: Int {
+        count.withLock { $0 }
     }
 }
 

@@ -47,11 +47,11 @@ struct TimeoutTests {
     @Test("when the promise wins, the timer lets go of it at once")
     func winnerIsReleased() async throws {
         // Given
-        weak var weakUpstream: Promise<[Int]>?
+        weak var weakUpstream: LockedBuffer<PromiseState<[Int]>>?
         var timed: Promise<[Int]>?
         do {
             let (upstream, seal) = Promise<[Int]>.pending()
-            weakUpstream = upstream
+            weakUpstream = upstream.state.buffer
             timed = upstream.timeout(seconds: 3600)
 
             // When
