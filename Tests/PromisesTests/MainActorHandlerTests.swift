@@ -96,6 +96,28 @@ struct MainActorHandlerTests {
     }
 }
 
+/// Code outside the main actor can still register main-actor handlers: the closure is inferred
+/// `@MainActor` from the parameter type, so it may touch the view; only what it captures must be
+/// `Sendable`, because it crosses to the main actor.
+nonisolated func showCount(of promise: Promise<Int>, in view: LabelView) -> Promise<Void> {
+    promise.done { view.text = "\($0) from outside" }
+}
+
+@Suite("Main-actor handlers registered outside the main actor")
+struct NonisolatedCallerTests {
+    @Test("a nonisolated caller registers a main-actor handler that updates a view")
+    func nonisolatedCallerUpdatesView() async throws {
+        // Given
+        let view = LabelView()
+
+        // When
+        try await showCount(of: Promise.value(2), in: view).value
+
+        // Then
+        #expect(await view.text == "2 from outside")
+    }
+}
+
 /// Tells whether code runs on the main queue, without relying on Foundation.
 enum MainQueueProbe {
     private static let key = DispatchSpecificKey<Bool>()
