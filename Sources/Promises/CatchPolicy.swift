@@ -5,6 +5,7 @@ public enum CatchPolicy: Sendable {
     /// Every error, cancellation included.
     case allErrors
 
+    @inlinable
     func admits(_ error: any Error) -> Bool {
         self == .allErrors || !error.isCancellation
     }

@@ -1,12 +1,16 @@
 /// Collects one element per input promise, in input order, and hands them over once all arrived.
+@usableFromInline
 struct Countdown<Element: Sendable>: Sendable {
-    private let state: Locked<(elements: [Element?], remaining: Int)>
+    @usableFromInline
+    let state: Locked<(elements: [Element?], remaining: Int)>
 
+    @inlinable
     init(count: Int) {
         state = Locked((Array(repeating: nil, count: count), count))
     }
 
     /// Stores `element`; returns every element once it was the last one missing.
+    @inlinable
     func record(_ element: Element, at index: Int) -> [Element]? {
         state.withLock { state in
             guard state.elements[index] == nil else { return nil }

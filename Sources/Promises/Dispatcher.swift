@@ -15,6 +15,7 @@ extension DispatchQueue: Dispatcher {
     /// Runs `work` asynchronously on this queue.
     ///
     /// - Parameter work: The handler to run.
+    @inlinable
     public func dispatch(_ work: @escaping @Sendable () -> Void) {
         async(execute: work)
     }
@@ -22,12 +23,14 @@ extension DispatchQueue: Dispatcher {
 
 extension Dispatcher where Self == DispatchQueue {
     /// The main queue, where the main actor runs.
+    @inlinable
     public static var main: DispatchQueue { DispatchQueue.main }
 
     /// A global concurrent queue.
     ///
     /// - Parameter qos: The quality of service of the queue.
     /// - Returns: The global queue for `qos`.
+    @inlinable
     public static func global(qos: DispatchQoS.QoSClass = .default) -> DispatchQueue {
         DispatchQueue.global(qos: qos)
     }

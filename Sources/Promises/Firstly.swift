@@ -3,6 +3,7 @@
 ///
 /// - Parameter body: Starts the first step; it runs at once, on the caller's thread.
 /// - Returns: `body`'s promise, or a promise rejected with what it threw.
+@inlinable
 public func firstly<Value>(_ body: () throws -> Promise<Value>) -> Promise<Value> {
     do {
         return try body()

@@ -6,6 +6,7 @@ extension Guarantee {
     ///   - body: Uses the value.
     /// - Returns: A guarantee fulfilled once `body` ran.
     @discardableResult
+    @inlinable
     public func done(
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Value) -> Void
@@ -18,6 +19,7 @@ extension Guarantee {
     /// - Parameter body: Uses the value.
     /// - Returns: A guarantee fulfilled once `body` ran.
     @discardableResult
+    @inlinable
     public func done(_ body: @escaping @MainActor (Value) -> Void) -> Guarantee<Void> {
         Guarantee<Void>(promise.done(body))
     }

@@ -5,6 +5,7 @@ extension Guarantee {
     ///   - queue: Where `body` runs.
     ///   - body: Uses the value.
     /// - Returns: A guarantee of the same value once `body` ran.
+    @inlinable
     public func get(
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Value) -> Void
@@ -16,6 +17,7 @@ extension Guarantee {
     ///
     /// - Parameter body: Uses the value.
     /// - Returns: A guarantee of the same value once `body` ran.
+    @inlinable
     public func get(_ body: @escaping @MainActor (Value) -> Void) -> Guarantee<Value> {
         Guarantee(promise.get(body))
     }

@@ -5,6 +5,7 @@ extension Guarantee {
     ///   - queue: Where `transform` runs.
     ///   - transform: Makes the new value.
     /// - Returns: A guarantee of the transformed value.
+    @inlinable
     public func map<NewValue>(
         on queue: some Dispatcher,
         _ transform: @escaping @Sendable (Value) -> NewValue
@@ -16,6 +17,7 @@ extension Guarantee {
     ///
     /// - Parameter transform: Makes the new value.
     /// - Returns: A guarantee of the transformed value.
+    @inlinable
     public func map<NewValue>(
         _ transform: @escaping @MainActor (Value) -> NewValue
     ) -> Guarantee<NewValue> {

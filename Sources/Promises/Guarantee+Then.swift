@@ -5,6 +5,7 @@ extension Guarantee {
     ///   - queue: Where `body` runs.
     ///   - body: Starts the next step.
     /// - Returns: A guarantee that settles like `body`'s.
+    @inlinable
     public func then<NewValue>(
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Value) -> Guarantee<NewValue>
@@ -16,6 +17,7 @@ extension Guarantee {
     ///
     /// - Parameter body: Starts the next step.
     /// - Returns: A guarantee that settles like `body`'s.
+    @inlinable
     public func then<NewValue>(
         _ body: @escaping @MainActor (Value) -> Guarantee<NewValue>
     ) -> Guarantee<NewValue> {

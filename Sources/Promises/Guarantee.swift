@@ -7,8 +7,10 @@
 public struct Guarantee<Value: Sendable>: Sendable {
     /// Never rejected: only the operators of this module settle it, always with a value, and it never
     /// gets a cancellation handler.
+    @usableFromInline
     let promise: Promise<Value>
 
+    @inlinable
     init(_ promise: Promise<Value>) {
         self.promise = promise
     }
@@ -17,6 +19,7 @@ public struct Guarantee<Value: Sendable>: Sendable {
     ///
     /// - Parameter body: Starts the work and calls `resolve` once with its value; later calls are
     ///   ignored.
+    @inlinable
     public init(_ body: (_ resolve: @escaping @Sendable (Value) -> Void) -> Void) {
         let (guarantee, resolve) = Self.pending()
         self = guarantee
@@ -27,6 +30,7 @@ public struct Guarantee<Value: Sendable>: Sendable {
     ///
     /// - Parameter value: The value.
     /// - Returns: A fulfilled guarantee.
+    @inlinable
     public static func value(_ value: Value) -> Guarantee<Value> {
         Guarantee(.value(value))
     }
@@ -34,6 +38,7 @@ public struct Guarantee<Value: Sendable>: Sendable {
     /// Makes a pending guarantee and the function that fulfills it.
     ///
     /// - Returns: The guarantee to hand out and the function to keep.
+    @inlinable
     public static func pending() -> (
         guarantee: Guarantee<Value>, resolve: @Sendable (Value) -> Void
     ) {
@@ -42,9 +47,11 @@ public struct Guarantee<Value: Sendable>: Sendable {
     }
 
     /// True until the guarantee is fulfilled.
+    @inlinable
     public var isPending: Bool { promise.isPending }
 
     /// The value, or `nil` while pending.
+    @inlinable
     public var resolvedValue: Value? {
         try? promise.result?.get()
     }
@@ -52,6 +59,7 @@ public struct Guarantee<Value: Sendable>: Sendable {
     /// The same outcome as a promise, to chain with operators that can fail.
     ///
     /// - Returns: A promise fulfilled with this guarantee's value.
+    @inlinable
     public func asPromise() -> Promise<Value> {
         promise
     }

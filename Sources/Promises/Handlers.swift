@@ -2,18 +2,22 @@
 ///
 /// Most promises have exactly one handler, so the first is stored inline and an array is only
 /// allocated for the second.
-enum Handlers<Value: Sendable> {
+@usableFromInline
+enum Handlers<Value: Sendable>: Sendable {
+    @usableFromInline
     typealias Handler = @Sendable (Resolution<Value>) -> Void
 
     case none
     case one(Handler)
     case many([Handler])
 
+    @inlinable
     var isEmpty: Bool {
         if case .none = self { return true }
         return false
     }
 
+    @inlinable
     mutating func append(_ handler: @escaping Handler) {
         switch self {
         case .none:
@@ -27,6 +31,7 @@ enum Handlers<Value: Sendable> {
         }
     }
 
+    @inlinable
     func run(_ resolution: Resolution<Value>) {
         switch self {
         case .none:

@@ -4,11 +4,13 @@
 /// possibly inside the call that registers it. Use it for short, thread-agnostic transforms.
 public struct InlineDispatcher: Dispatcher {
     /// Makes an inline dispatcher.
+    @inlinable
     public init() {}
 
     /// Runs `work` now.
     ///
     /// - Parameter work: The handler to run.
+    @inlinable
     public func dispatch(_ work: @escaping @Sendable () -> Void) {
         work()
     }
@@ -16,5 +18,6 @@ public struct InlineDispatcher: Dispatcher {
 
 extension Dispatcher where Self == InlineDispatcher {
     /// Runs handlers without a hop, on the thread that settles the promise.
+    @inlinable
     public static var inline: InlineDispatcher { InlineDispatcher() }
 }

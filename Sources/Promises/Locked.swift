@@ -1,14 +1,16 @@
 #if canImport(Darwin)
-    import Darwin
+    public import Darwin
 #elseif canImport(Glibc)
-    import Glibc
+    public import Glibc
 #elseif canImport(Musl)
-    import Musl
+    public import Musl
 #endif
 
 #if canImport(Darwin)
+    @usableFromInline
     typealias PlatformLock = os_unfair_lock
 #else
+    @usableFromInline
     typealias PlatformLock = pthread_mutex_t
 #endif
 
@@ -19,70 +21,105 @@
 /// see its lock and unlock (they are not instrumented), so it reports every state change a `Mutex`
 /// guards as a data race. Both platform locks are understood by ThreadSanitizer, cost the same
 /// uncontended (one compare-and-swap to lock, one to unlock), and exist on every OS version that has
-/// Swift concurrency. Tail allocation keeps the lock at a stable address, as both C APIs require,
+/// Swift concurrency. A `ManagedBuffer` keeps the lock at a stable address, as both C APIs require,
 /// without a second allocation.
+@usableFromInline
 struct Locked<State: Sendable>: @unchecked Sendable {
-    // `@unchecked Sendable` is sound: the buffer's only mutable state is its header, and `withLock`
-    // is the only way to reach it, always between acquiring and releasing the lock stored as the
-    // buffer's single tail element. The lock is initialised in `make` before the buffer can be
-    // shared and destroyed in its `deinit`, when no other reference exists. `State` is `Sendable`, so
-    // the values moved in and out may cross threads.
+    // `@unchecked Sendable` is sound: the buffer's mutable state (its header and its single element)
+    // is only reached through `withLock`, always between acquiring and releasing the lock in the
+    // header. The lock is initialised in `make` before the buffer can be shared and destroyed in its
+    // `deinit`, when no other reference exists. `State` is `Sendable`, so the values moved in and out
+    // may cross threads.
+    @usableFromInline
     let buffer: LockedBuffer<State>
 
     /// Makes a lock-guarded `state`.
     ///
     /// - Parameters:
     ///   - state: The initial state.
+    ///   - flag: The initial value of the header's flag.
     ///   - bufferType: A subclass to allocate instead, for a `deinit` of its own.
-    init(_ state: State, as bufferType: LockedBuffer<State>.Type = LockedBuffer<State>.self) {
-        buffer = bufferType.make(state)
+    @inlinable
+    init(
+        _ state: State, flag: Bool = false,
+        as bufferType: LockedBuffer<State>.Type = LockedBuffer<State>.self
+    ) {
+        buffer = bufferType.make(state, flag: flag)
     }
 
     /// Runs `body` with exclusive access to the state.
     ///
     /// `body` must not take the same lock again: it is not recursive.
-    @inline(__always)
+    @inlinable
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try buffer.withLock(body)
+        try buffer.withLock { state, _ in try body(&state) }
     }
 }
 
-/// The allocation behind ``Locked``: the state as header, the lock as the one tail element.
-class LockedBuffer<State: Sendable>: ManagedBuffer<State, PlatformLock> {
+/// The header of a ``LockedBuffer``: the lock, and one flag its owner may keep for its `deinit`.
+///
+/// Both live in the header, whose layout does not depend on `State`, so that a `deinit` in generic
+/// code can read the flag without looking up the state's type metadata.
+@usableFromInline
+struct LockWord {
+    @usableFromInline
+    var lock: PlatformLock
+    @usableFromInline
+    var flag: Bool
+
+    @inlinable
+    init(flag: Bool) {
+        #if canImport(Darwin)
+            lock = os_unfair_lock()
+        #else
+            lock = pthread_mutex_t()
+        #endif
+        self.flag = flag
+    }
+}
+
+/// The allocation behind ``Locked``: the lock as header, the state as the one element.
+@usableFromInline
+class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, State> {
     /// Makes a buffer holding `state`, with its lock ready.
-    final class func make(_ state: State) -> Self {
-        let buffer = unsafeDowncast(create(minimumCapacity: 1) { _ in state }, to: self)
-        buffer.withUnsafeMutablePointerToElements { lock in
-            #if canImport(Darwin)
-                lock.initialize(to: os_unfair_lock())
-            #else
-                lock.initialize(to: pthread_mutex_t())
-                pthread_mutex_init(lock, nil)
+    @inlinable
+    final class func make(_ state: State, flag: Bool) -> Self {
+        let buffer = unsafeDowncast(create(minimumCapacity: 1) { _ in LockWord(flag: flag) }, to: self)
+        buffer.withUnsafeMutablePointers { word, element in
+            element.initialize(to: state)
+            #if !canImport(Darwin)
+                pthread_mutex_init(&word.pointee.lock, nil)
             #endif
         }
         return buffer
     }
 
-    @inline(__always)
-    final func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try withUnsafeMutablePointers { state, lock in
+    /// Runs `body` with exclusive access to the state and to the header's flag.
+    @inlinable
+    final func withLock<Result>(_ body: (inout State, inout Bool) throws -> Result) rethrows -> Result {
+        try withUnsafeMutablePointers { word, state in
             #if canImport(Darwin)
-                os_unfair_lock_lock(lock)
-                defer { os_unfair_lock_unlock(lock) }
+                os_unfair_lock_lock(&word.pointee.lock)
+                defer { os_unfair_lock_unlock(&word.pointee.lock) }
             #else
-                pthread_mutex_lock(lock)
-                defer { pthread_mutex_unlock(lock) }
+                pthread_mutex_lock(&word.pointee.lock)
+                defer { pthread_mutex_unlock(&word.pointee.lock) }
             #endif
-            return try body(&state.pointee)
+            return try body(&state.pointee, &word.pointee.flag)
         }
     }
 
+    /// The header's flag, read without the lock: only for `deinit`, when no one else holds a reference.
+    final var flagInDeinit: Bool {
+        header.flag
+    }
+
     deinit {
-        withUnsafeMutablePointerToElements { lock in
+        withUnsafeMutablePointers { word, state in
+            _ = state.deinitialize(count: 1)
             #if !canImport(Darwin)
-                pthread_mutex_destroy(lock)
+                pthread_mutex_destroy(&word.pointee.lock)
             #endif
-            lock.deinitialize(count: 1)
         }
     }
 }

@@ -2,6 +2,7 @@ extension Promise {
     /// Forgets the value, keeping only whether and how the promise settled.
     ///
     /// - Returns: A promise fulfilled with `()` when this one is fulfilled, or rejected like it.
+    @inlinable
     public func asVoid() -> Promise<Void> {
         derive { resolution, next in
             switch resolution {

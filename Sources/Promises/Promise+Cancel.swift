@@ -10,13 +10,15 @@ extension Promise {
     ///
     /// `catch` skips a cancellation unless asked with `catch(policy: .allErrors)`, and a cancellation
     /// is never reported as an unhandled rejection.
+    @inlinable
     public func cancel() {
         settle(.rejected(CancellationError(), handled: false), cancelling: true)
     }
 
     /// Whether the promise was settled by a cancellation.
+    @inlinable
     public var isCancelled: Bool {
-        state.withLock {
+        update {
             if case .rejected(let error, _) = $0.phase { return error.isCancellation }
             return false
         }
@@ -24,8 +26,9 @@ extension Promise {
 
     /// Cancels the promise only when that stops some work, so that a promise others share is not
     /// rejected just because one of them stopped waiting.
+    @inlinable
     func cancelIfCancellable() {
-        let cancellable = state.withLock { $0.onCancel != nil }
+        let cancellable = update { $0.onCancel != nil }
         if cancellable { cancel() }
     }
 
@@ -33,8 +36,9 @@ extension Promise {
     ///
     /// If the promise was already cancelled, `handler` runs at once; if it settled otherwise, the
     /// handler is dropped. The handler is released when the promise settles.
+    @inlinable
     func setCancellationHandler(_ handler: (@Sendable () -> Void)?) {
-        let runNow = state.withLock { state -> Bool in
+        let runNow = update { state -> Bool in
             switch state.phase {
             case .pending:
                 state.onCancel = handler

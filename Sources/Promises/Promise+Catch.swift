@@ -12,6 +12,7 @@ extension Promise {
     ///   - body: Handles the error.
     /// - Returns: A promise that settles like this one once `body` ran.
     @discardableResult
+    @inlinable
     public func `catch`(
         on queue: some Dispatcher,
         policy: CatchPolicy = .allErrorsExceptCancellation,
@@ -43,6 +44,7 @@ extension Promise {
     ///   - body: Handles the error.
     /// - Returns: A promise that settles like this one once `body` ran.
     @discardableResult
+    @inlinable
     public func `catch`(
         policy: CatchPolicy = .allErrorsExceptCancellation,
         _ body: @escaping @MainActor (any Error) -> Void

@@ -6,6 +6,7 @@ extension Promise {
     ///   - queue: Where `transform` runs.
     ///   - transform: Makes the new value or `nil`; throwing rejects the returned promise.
     /// - Returns: A promise of the transformed value, or rejected.
+    @inlinable
     public func compactMap<NewValue>(
         on queue: some Dispatcher,
         _ transform: @escaping @Sendable (Value) throws -> NewValue?
@@ -21,6 +22,7 @@ extension Promise {
     ///
     /// - Parameter transform: Makes the new value or `nil`; throwing rejects the returned promise.
     /// - Returns: A promise of the transformed value, or rejected.
+    @inlinable
     public func compactMap<NewValue>(
         _ transform: @escaping @MainActor (Value) throws -> NewValue?
     ) -> Promise<NewValue> {

@@ -6,6 +6,7 @@ extension Promise {
     ///   - body: Uses the value; throwing rejects the returned promise.
     /// - Returns: A promise fulfilled once `body` ran, for `catch` or `finally` to follow.
     @discardableResult
+    @inlinable
     public func done(
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Value) throws -> Void
@@ -21,6 +22,7 @@ extension Promise {
     /// - Parameter body: Uses the value; throwing rejects the returned promise.
     /// - Returns: A promise fulfilled once `body` ran, for `catch` or `finally` to follow.
     @discardableResult
+    @inlinable
     public func done(_ body: @escaping @MainActor (Value) throws -> Void) -> Promise<Void> {
         done(on: MainQueue.queue, MainQueue.adaptThrowing(body))
     }

@@ -6,6 +6,7 @@ extension Promise {
     ///   - queue: Where `body` runs.
     ///   - body: The clean-up.
     /// - Returns: A promise that settles like this one once `body` ran.
+    @inlinable
     public func ensure(
         on queue: some Dispatcher,
         _ body: @escaping @Sendable () -> Void
@@ -23,6 +24,7 @@ extension Promise {
     ///
     /// - Parameter body: The clean-up.
     /// - Returns: A promise that settles like this one once `body` ran.
+    @inlinable
     public func ensure(_ body: @escaping @MainActor () -> Void) -> Promise<Value> {
         ensure(on: MainQueue.queue, MainQueue.adapt(body))
     }

@@ -9,6 +9,7 @@ extension Promise {
     ///   - body: The last step.
     /// - Returns: A guarantee fulfilled once `body` ran, for a caller or a test to wait on.
     @discardableResult
+    @inlinable
     public func finally(
         on queue: some Dispatcher,
         _ body: @escaping @Sendable () -> Void
@@ -34,6 +35,7 @@ extension Promise {
     /// - Parameter body: The last step.
     /// - Returns: A guarantee fulfilled once `body` ran, for a caller or a test to wait on.
     @discardableResult
+    @inlinable
     public func finally(_ body: @escaping @MainActor () -> Void) -> Guarantee<Void> {
         finally(on: MainQueue.queue, MainQueue.adapt(body))
     }

@@ -5,6 +5,7 @@ extension Promise {
     ///   - queue: Where `body` runs.
     ///   - body: Uses the value; throwing rejects the returned promise.
     /// - Returns: A promise fulfilled with the same value once `body` ran.
+    @inlinable
     public func get(
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Value) throws -> Void
@@ -19,6 +20,7 @@ extension Promise {
     ///
     /// - Parameter body: Uses the value; throwing rejects the returned promise.
     /// - Returns: A promise fulfilled with the same value once `body` ran.
+    @inlinable
     public func get(_ body: @escaping @MainActor (Value) throws -> Void) -> Promise<Value> {
         get(on: MainQueue.queue, MainQueue.adaptThrowing(body))
     }

@@ -5,6 +5,7 @@ extension Promise {
     ///   - queue: Where `transform` runs.
     ///   - transform: Makes the new value; throwing rejects the returned promise.
     /// - Returns: A promise of the transformed value, or rejected like this one.
+    @inlinable
     public func map<NewValue>(
         on queue: some Dispatcher,
         _ transform: @escaping @Sendable (Value) throws -> NewValue
@@ -16,6 +17,7 @@ extension Promise {
     ///
     /// - Parameter transform: Makes the new value; throwing rejects the returned promise.
     /// - Returns: A promise of the transformed value, or rejected like this one.
+    @inlinable
     public func map<NewValue>(
         _ transform: @escaping @MainActor (Value) throws -> NewValue
     ) -> Promise<NewValue> {

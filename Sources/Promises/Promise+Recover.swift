@@ -7,6 +7,7 @@ extension Promise {
     ///   - policy: Which errors `body` sees; the others pass on unchanged.
     ///   - body: Makes the replacement; throwing rejects the returned promise.
     /// - Returns: A promise fulfilled like this one, or settled like `body`'s promise.
+    @inlinable
     public func recover(
         on queue: some Dispatcher,
         policy: CatchPolicy = .allErrorsExceptCancellation,
@@ -34,6 +35,7 @@ extension Promise {
     ///   - policy: Which errors `body` sees; the others pass on unchanged.
     ///   - body: Makes the replacement; throwing rejects the returned promise.
     /// - Returns: A promise fulfilled like this one, or settled like `body`'s promise.
+    @inlinable
     public func recover(
         policy: CatchPolicy = .allErrorsExceptCancellation,
         _ body: @escaping @MainActor (any Error) throws -> Promise<Value>
@@ -48,6 +50,7 @@ extension Promise {
     ///   - queue: Where `body` runs.
     ///   - body: Makes the replacement.
     /// - Returns: A guarantee of this promise's value or of `body`'s.
+    @inlinable
     public func recover(
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (any Error) -> Guarantee<Value>
@@ -69,6 +72,7 @@ extension Promise {
     ///
     /// - Parameter body: Makes the replacement.
     /// - Returns: A guarantee of this promise's value or of `body`'s.
+    @inlinable
     public func recover(
         _ body: @escaping @MainActor (any Error) -> Guarantee<Value>
     ) -> Guarantee<Value> {

@@ -5,6 +5,7 @@ extension Promise {
     ///   - queue: Where `body` runs.
     ///   - body: Sees the result.
     /// - Returns: A promise that settles like this one once `body` ran.
+    @inlinable
     public func tap(
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
@@ -21,6 +22,7 @@ extension Promise {
     ///
     /// - Parameter body: Sees the result.
     /// - Returns: A promise that settles like this one once `body` ran.
+    @inlinable
     public func tap(
         _ body: @escaping @MainActor (Result<Value, any Error>) -> Void
     ) -> Promise<Value> {

@@ -5,6 +5,7 @@ extension Promise {
     ///   - queue: Where `body` runs.
     ///   - body: Starts the next step; throwing rejects the returned promise.
     /// - Returns: A promise that settles like `body`'s, or rejected like this one.
+    @inlinable
     public func then<NewValue>(
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Value) throws -> Promise<NewValue>
@@ -17,6 +18,7 @@ extension Promise {
     ///
     /// - Parameter body: Starts the next step; throwing rejects the returned promise.
     /// - Returns: A promise that settles like `body`'s, or rejected like this one.
+    @inlinable
     public func then<NewValue>(
         _ body: @escaping @MainActor (Value) throws -> Promise<NewValue>
     ) -> Promise<NewValue> {

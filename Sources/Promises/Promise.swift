@@ -18,10 +18,22 @@
 /// `Promise` is a `Sendable` reference to shared state: copies of it are the same promise. The
 /// state is guarded by a lock, and the value is `Sendable`.
 public struct Promise<Value: Sendable>: Sendable {
+    @usableFromInline
     let state: Locked<PromiseState<Value>>
 
+    @inlinable
     init(_ state: PromiseState<Value>) {
-        self.state = Locked(state, as: PromiseStorage<Value>.self)
+        self.state = Locked(state, flag: state.mayReport, as: PromiseStorage<Value>.self)
+    }
+
+    /// Runs `body` with exclusive access to the state, and keeps the storage's header flag equal to
+    /// `mayReport` afterwards. Every access to a promise's state goes through here.
+    @inlinable
+    func update<Result>(_ body: (inout PromiseState<Value>) throws -> Result) rethrows -> Result {
+        try state.buffer.withLock { state, mayReport in
+            defer { mayReport = state.mayReport }
+            return try body(&state)
+        }
     }
 
     /// Makes a pending promise and hands its seal to `body`, which runs at once.
@@ -30,6 +42,7 @@ public struct Promise<Value: Sendable>: Sendable {
     /// finishes. If `body` throws, the promise is rejected with that error.
     ///
     /// - Parameter body: Starts the work and keeps the seal until it finishes.
+    @inlinable
     public init(_ body: (Seal<Value>) throws -> Void) {
         self.init(PromiseState())
         do {
@@ -42,6 +55,7 @@ public struct Promise<Value: Sendable>: Sendable {
     /// Makes a promise already rejected with `error`.
     ///
     /// - Parameter error: Why the value will never come.
+    @inlinable
     public init(error: any Error) {
         self.init(PromiseState(phase: .rejected(error, handled: false)))
     }
@@ -50,6 +64,7 @@ public struct Promise<Value: Sendable>: Sendable {
     ///
     /// - Parameter value: The value the promise carries.
     /// - Returns: A fulfilled promise.
+    @inlinable
     public static func value(_ value: Value) -> Promise<Value> {
         Promise(PromiseState(phase: .fulfilled(value)))
     }
@@ -57,27 +72,31 @@ public struct Promise<Value: Sendable>: Sendable {
     /// Makes a pending promise and the seal that settles it.
     ///
     /// - Returns: The promise to hand out and the seal to keep.
+    @inlinable
     public static func pending() -> (promise: Promise<Value>, seal: Seal<Value>) {
         let promise = Promise(PromiseState())
         return (promise, Seal(promise))
     }
 
     /// True until the promise settles.
+    @inlinable
     public var isPending: Bool {
-        state.withLock { $0.isPending }
+        update { $0.isPending }
     }
 
     /// True once the promise is fulfilled.
+    @inlinable
     public var isFulfilled: Bool {
-        state.withLock {
+        update {
             if case .fulfilled = $0.phase { return true }
             return false
         }
     }
 
     /// True once the promise is rejected (cancellation included).
+    @inlinable
     public var isRejected: Bool {
-        state.withLock {
+        update {
             if case .rejected = $0.phase { return true }
             return false
         }
@@ -86,8 +105,9 @@ public struct Promise<Value: Sendable>: Sendable {
     /// How the promise settled, or `nil` while it is pending.
     ///
     /// Reading a rejected result counts as handling the error: it is not reported as unhandled.
+    @inlinable
     public var result: Result<Value, any Error>? {
-        state.withLock { state in
+        update { state in
             state.observed = true
             return state.resolution?.result
         }
@@ -102,8 +122,9 @@ extension Promise {
     /// - Parameters:
     ///   - resolution: The outcome.
     ///   - cancelling: Whether to run the cancellation handler; otherwise it is only released.
+    @inlinable
     func settle(_ resolution: Resolution<Value>, cancelling: Bool = false) {
-        var (handlers, onCancel) = state.withLock { state -> (Handlers<Value>, (@Sendable () -> Void)?) in
+        var (handlers, onCancel) = update { state -> (Handlers<Value>, (@Sendable () -> Void)?) in
             guard case .pending(let handlers) = state.phase else { return (.none, nil) }
             state.phase = .init(resolution)
             let onCancel = state.onCancel
@@ -116,7 +137,7 @@ extension Promise {
         onCancel = nil
         while !handlers.isEmpty {
             handlers.run(resolution)
-            handlers = state.withLock { state in
+            handlers = update { state in
                 let late = state.late
                 state.late = .none
                 state.draining = !late.isEmpty
@@ -130,8 +151,9 @@ extension Promise {
     /// - Returns: Whether the promise is pending and cancellable, so that a promise derived from it
     ///   can pass a cancellation on.
     @discardableResult
+    @inlinable
     func subscribe(_ handler: @escaping Handlers<Value>.Handler) -> Bool {
-        let (now, cancellable) = state.withLock { state -> (Resolution<Value>?, Bool) in
+        let (now, cancellable) = update { state -> (Resolution<Value>?, Bool) in
             state.observed = true
             switch state.phase {
             case .pending(var handlers):
@@ -153,6 +175,7 @@ extension Promise {
 
     /// Makes a promise that runs `body` with the value on `queue` once this one is fulfilled, and
     /// passes a rejection straight on; `body` settles the new promise or throws to reject it.
+    @inlinable
     func onFulfilled<NewValue>(
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Value, Promise<NewValue>) throws -> Void
@@ -175,6 +198,7 @@ extension Promise {
 
     /// Makes the pending promise an operator returns: it stays silent when dropped while pending,
     /// because the promise it waits on reports that.
+    @inlinable
     static func derived() -> Promise<Value> {
         Promise(PromiseState(reportsAbandonment: false))
     }
@@ -187,6 +211,7 @@ extension Promise {
     ///     be rejected by a cancellation.
     ///   - react: Settles the new promise, given how this one settled.
     /// - Returns: The new promise.
+    @inlinable
     func derive<NewValue>(
         linkingCancellation: Bool = true,
         _ react: @escaping @Sendable (Resolution<Value>, Promise<NewValue>) -> Void
@@ -201,6 +226,7 @@ extension Promise {
 
     /// Settles this promise like `other` does, and, if `other` is cancellable, passes a cancellation
     /// of this one on to it.
+    @inlinable
     func adopt(_ other: Promise<Value>) {
         let cancellable = other.subscribe { resolution in self.settle(resolution) }
         if cancellable {

@@ -27,6 +27,7 @@ public enum PromiseDiagnostics {
         _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
     }
 
+    @usableFromInline
     static func report(_ diagnostic: PromiseDiagnostic) {
         handler(diagnostic)
     }

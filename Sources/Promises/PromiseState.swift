@@ -1,29 +1,39 @@
 /// Everything about a promise that changes, guarded by the promise's mutex.
-struct PromiseState<Value: Sendable> {
-    enum Phase {
+@usableFromInline
+struct PromiseState<Value: Sendable>: Sendable {
+    @usableFromInline
+    enum Phase: Sendable {
         case pending(Handlers<Value>)
         case fulfilled(Value)
         case rejected(any Error, handled: Bool)
     }
 
+    @usableFromInline
     var phase: Phase
     /// Runs if the promise is cancelled while pending; its presence makes the promise cancellable.
+    @usableFromInline
     var onCancel: (@Sendable () -> Void)?
     /// Set once any handler was registered: a rejection somebody saw is not reported as unhandled.
+    @usableFromInline
     var observed = false
     /// Set while the settling thread runs the handlers; handlers registered meanwhile queue up in
     /// `late` so that they still run after the earlier ones.
+    @usableFromInline
     var draining = false
+    @usableFromInline
     var late: Handlers<Value> = .none
     /// False for promises made by operators: when one is dropped while pending, the promise it
     /// waited on was dropped too and reports it, once.
+    @usableFromInline
     var reportsAbandonment: Bool
 
+    @inlinable
     init(phase: Phase = .pending(.none), reportsAbandonment: Bool = true) {
         self.phase = phase
         self.reportsAbandonment = reportsAbandonment
     }
 
+    @inlinable
     var resolution: Resolution<Value>? {
         switch phase {
         case .pending: nil
@@ -32,6 +42,31 @@ struct PromiseState<Value: Sendable> {
         }
     }
 
+    /// Whether the promise could have something to report if it went away now; the header flag of
+    /// its storage mirrors it so that `deinit` can skip the state in the common case.
+    @inlinable
+    var mayReport: Bool {
+        switch phase {
+        case .pending: reportsAbandonment
+        case .fulfilled: false
+        case .rejected(_, let handled): !handled && !observed
+        }
+    }
+
+    /// What to report if the promise goes away in this state.
+    var reportOnDeinit: PromiseDiagnostic? {
+        let promiseType = "\(Promise<Value>.self)"
+        switch phase {
+        case .pending where reportsAbandonment:
+            return .deallocatedWhilePending(promiseType: promiseType)
+        case .rejected(let error, let handled) where !handled && !observed && !error.isCancellation:
+            return .unhandledRejection(error, promiseType: promiseType)
+        case .pending, .fulfilled, .rejected:
+            return nil
+        }
+    }
+
+    @inlinable
     var isPending: Bool {
         if case .pending = phase { return true }
         return false
@@ -39,6 +74,7 @@ struct PromiseState<Value: Sendable> {
 }
 
 extension PromiseState.Phase {
+    @inlinable
     init(_ resolution: Resolution<Value>) {
         switch resolution {
         case .fulfilled(let value): self = .fulfilled(value)

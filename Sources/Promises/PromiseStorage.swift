@@ -1,21 +1,14 @@
 /// The allocation behind a ``Promise``; it reports misuse when it goes away.
+@usableFromInline
 final class PromiseStorage<Value: Sendable>: LockedBuffer<PromiseState<Value>> {
     deinit {
-        let (phase, observed, reportsAbandonment) = withLock {
-            ($0.phase, $0.observed, $0.reportsAbandonment)
-        }
-        let promiseType = "\(Promise<Value>.self)"
-        switch phase {
-        case .pending:
-            if reportsAbandonment {
-                PromiseDiagnostics.report(.deallocatedWhilePending(promiseType: promiseType))
-            }
-        case .rejected(let error, let handled):
-            if !observed && !handled && !error.isCancellation {
-                PromiseDiagnostics.report(.unhandledRejection(error, promiseType: promiseType))
-            }
-        case .fulfilled:
-            break
+        // Generic code pays a type-metadata lookup for every look at the state, so the common case
+        // (nothing to report) is decided from the header's flag, which `Promise.update` keeps equal
+        // to `PromiseState.mayReport`.
+        guard flagInDeinit else { return }
+        let report = withLock { state, _ in state.reportOnDeinit }
+        if let report {
+            PromiseDiagnostics.report(report)
         }
     }
 }

@@ -5,6 +5,7 @@
 /// - Parameter promises: The competitors; an empty array rejects with ``PromiseError/emptyRace``.
 /// - Returns: A promise that settles like the first to settle. Cancelling it cancels the inputs
 ///   that can be cancelled.
+@inlinable
 public func race<Value>(_ promises: [Promise<Value>]) -> Promise<Value> {
     guard !promises.isEmpty else { return Promise(error: PromiseError.emptyRace) }
     let winner = Promise<Value>.derived()
@@ -26,6 +27,7 @@ public func race<Value>(_ promises: [Promise<Value>]) -> Promise<Value> {
 ///   - first: A competitor.
 ///   - others: More competitors.
 /// - Returns: A promise that settles like the first to settle.
+@inlinable
 public func race<Value>(_ first: Promise<Value>, _ others: Promise<Value>...) -> Promise<Value> {
     race([first] + others)
 }

@@ -2,10 +2,12 @@
 ///
 /// `handled` travels with a rejection so that an error a `catch` already dealt with is not reported
 /// again by the promises it is forwarded to.
+@usableFromInline
 enum Resolution<Value: Sendable>: Sendable {
     case fulfilled(Value)
     case rejected(any Error, handled: Bool)
 
+    @inlinable
     init(_ result: Result<Value, any Error>) {
         switch result {
         case .success(let value): self = .fulfilled(value)
@@ -13,6 +15,7 @@ enum Resolution<Value: Sendable>: Sendable {
         }
     }
 
+    @inlinable
     var result: Result<Value, any Error> {
         switch self {
         case .fulfilled(let value): .success(value)

@@ -4,8 +4,10 @@
 /// settles the promise and later calls are ignored. Dropping every seal of a pending promise (and
 /// the promise) is reported through ``PromiseDiagnostics``.
 public struct Seal<Value: Sendable>: Sendable {
+    @usableFromInline
     let promise: Promise<Value>
 
+    @inlinable
     init(_ promise: Promise<Value>) {
         self.promise = promise
     }
@@ -13,6 +15,7 @@ public struct Seal<Value: Sendable>: Sendable {
     /// Fulfills the promise with `value`, unless it already settled.
     ///
     /// - Parameter value: The value the promise's handlers receive.
+    @inlinable
     public func fulfill(_ value: Value) {
         promise.settle(.fulfilled(value))
     }
@@ -20,6 +23,7 @@ public struct Seal<Value: Sendable>: Sendable {
     /// Rejects the promise with `error`, unless it already settled.
     ///
     /// - Parameter error: Why the value will never come.
+    @inlinable
     public func reject(_ error: any Error) {
         promise.settle(.rejected(error, handled: false))
     }
@@ -27,6 +31,7 @@ public struct Seal<Value: Sendable>: Sendable {
     /// Settles the promise with `result`, unless it already settled.
     ///
     /// - Parameter result: The value or the error, typically from a callback API.
+    @inlinable
     public func resolve(_ result: Result<Value, any Error>) {
         promise.settle(Resolution(result))
     }
@@ -39,6 +44,7 @@ public struct Seal<Value: Sendable>: Sendable {
     /// released as soon as the promise settles.
     ///
     /// - Parameter handler: Stops the work; it must not block.
+    @inlinable
     public func setCancellationHandler(_ handler: @escaping @Sendable () -> Void) {
         promise.setCancellationHandler(handler)
     }
@@ -46,6 +52,7 @@ public struct Seal<Value: Sendable>: Sendable {
 
 extension Seal where Value == Void {
     /// Fulfills a `Promise<Void>`, unless it already settled.
+    @inlinable
     public func fulfill() {
         fulfill(())
     }

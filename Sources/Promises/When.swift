@@ -3,6 +3,7 @@
 /// - Parameter promises: The promises to wait for; an empty array fulfills at once.
 /// - Returns: A promise of all the values in the order of `promises`, or rejected with the first
 ///   error among them. Cancelling it cancels the inputs that can be cancelled.
+@inlinable
 public func when<Value>(fulfilled promises: [Promise<Value>]) -> Promise<[Value]> {
     gather(promises) { resolution, countdown, index, all in
         switch resolution {
@@ -20,6 +21,7 @@ public func when<Value>(fulfilled promises: [Promise<Value>]) -> Promise<[Value]
 ///
 /// - Parameter promises: The promises to wait for.
 /// - Returns: A promise of the values in order, or rejected with the first error among them.
+@inlinable
 public func when<each Value: Sendable>(
     fulfilled promises: repeat Promise<each Value>
 ) -> Promise<(repeat each Value)> {
@@ -37,6 +39,7 @@ public func when<each Value: Sendable>(
 /// - Parameter promises: The promises to wait for; an empty array fulfills at once.
 /// - Returns: A guarantee of every outcome, in the order of `promises`; their errors count as
 ///   handled.
+@inlinable
 public func when<Value>(
     resolved promises: [Promise<Value>]
 ) -> Guarantee<[Result<Value, any Error>]> {
@@ -50,7 +53,8 @@ public func when<Value>(
 
 /// The shared part of the `when` functions: subscribes to every input with `react`, and passes a
 /// cancellation of the result on to the inputs that can be cancelled.
-private func gather<Value, Element>(
+@usableFromInline
+func gather<Value, Element>(
     _ promises: [Promise<Value>],
     linkingCancellation: Bool = true,
     _ react:
@@ -76,6 +80,7 @@ private func gather<Value, Element>(
 
 extension Promise {
     /// The value of a promise known to have settled, or the error it settled with.
+    @inlinable
     func fulfilledValue() throws -> Value {
         guard let result else { preconditionFailure("\(Self.self) read before it settled") }
         return try result.get()
