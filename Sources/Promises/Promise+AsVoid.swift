@@ -4,10 +4,12 @@ extension Promise {
     /// - Returns: A promise fulfilled with `()` when this one is fulfilled, or rejected like it.
     @inlinable
     public func asVoid() -> Promise<Void> {
-        derive { resolution, next in
-            switch resolution {
-            case .fulfilled: next.settle(.fulfilled(()))
-            case .rejected(let error, let handled): next.settle(.rejected(error, handled: handled))
+        derive { next in
+            { resolution in
+                switch resolution {
+                case .fulfilled: next.settle(.fulfilled(()))
+                case .rejected(let error, let handled): next.settle(.rejected(error, handled: handled))
+                }
             }
         }
     }

@@ -18,17 +18,19 @@ extension Promise {
         policy: CatchPolicy = .allErrorsExceptCancellation,
         _ body: @escaping @Sendable (any Error) -> Void
     ) -> Promise<Value> {
-        derive { resolution, next in
-            switch resolution {
-            case .fulfilled:
-                next.settle(resolution)
-            case .rejected(let error, _) where policy.admits(error):
-                queue.dispatch {
-                    body(error)
+        derive { next in
+            { resolution in
+                switch resolution {
+                case .fulfilled:
+                    next.settle(resolution)
+                case .rejected(let error, _) where policy.admits(error):
+                    queue.dispatch {
+                        body(error)
+                        next.settle(.rejected(error, handled: true))
+                    }
+                case .rejected(let error, _):
                     next.settle(.rejected(error, handled: true))
                 }
-            case .rejected(let error, _):
-                next.settle(.rejected(error, handled: true))
             }
         }
     }

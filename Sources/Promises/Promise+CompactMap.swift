@@ -11,9 +11,9 @@ extension Promise {
         on queue: some Dispatcher,
         _ transform: @escaping @Sendable (Value) throws -> NewValue?
     ) -> Promise<NewValue> {
-        onFulfilled(on: queue) { value, next in
+        transformFulfilled(on: queue) { value in
             guard let newValue = try transform(value) else { throw PromiseError.compactMapReturnedNil }
-            next.settle(.fulfilled(newValue))
+            return newValue
         }
     }
 

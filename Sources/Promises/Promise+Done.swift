@@ -11,10 +11,7 @@ extension Promise {
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Value) throws -> Void
     ) -> Promise<Void> {
-        onFulfilled(on: queue) { value, next in
-            try body(value)
-            next.settle(.fulfilled(()))
-        }
+        transformFulfilled(on: queue, body)
     }
 
     /// Consumes the value on the main actor at the end of a chain.

@@ -11,10 +11,12 @@ extension Promise {
         on queue: some Dispatcher,
         _ body: @escaping @Sendable () -> Void
     ) -> Promise<Value> {
-        derive { resolution, next in
-            queue.dispatch {
-                body()
-                next.settle(resolution)
+        derive { next in
+            { resolution in
+                queue.dispatch {
+                    body()
+                    next.settle(resolution)
+                }
             }
         }
     }

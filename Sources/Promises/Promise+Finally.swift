@@ -15,13 +15,15 @@ extension Promise {
         _ body: @escaping @Sendable () -> Void
     ) -> Guarantee<Void> {
         Guarantee(
-            derive(linkingCancellation: false) { resolution, next in
-                if case .rejected(let error, handled: false) = resolution, !error.isCancellation {
-                    PromiseDiagnostics.report(.unhandledRejection(error, promiseType: "\(Self.self)"))
-                }
-                queue.dispatch {
-                    body()
-                    next.settle(.fulfilled(()))
+            derive(linkingCancellation: false) { next in
+                { resolution in
+                    if case .rejected(let error, handled: false) = resolution, !error.isCancellation {
+                        PromiseDiagnostics.report(.unhandledRejection(error, promiseType: "\(Self.self)"))
+                    }
+                    queue.dispatch {
+                        body()
+                        next.settle(.fulfilled(()))
+                    }
                 }
             }
         )

@@ -10,9 +10,9 @@ extension Promise {
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Value) throws -> Void
     ) -> Promise<Value> {
-        onFulfilled(on: queue) { value, next in
+        transformFulfilled(on: queue) { value in
             try body(value)
-            next.settle(.fulfilled(value))
+            return value
         }
     }
 

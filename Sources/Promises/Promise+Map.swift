@@ -10,7 +10,7 @@ extension Promise {
         on queue: some Dispatcher,
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Promise<NewValue> {
-        onFulfilled(on: queue) { value, next in next.settle(.fulfilled(try transform(value))) }
+        transformFulfilled(on: queue, transform)
     }
 
     /// Transforms the value on the main actor.

@@ -2,6 +2,9 @@ extension Promise {
     /// Replaces an error with the outcome of another promise: a fallback value, a retry, or a
     /// different error.
     ///
+    /// A closure that returns `.value(x)` without naming the type picks the ``Guarantee`` overload;
+    /// write `Promise.value(x)` to keep a promise.
+    ///
     /// - Parameters:
     ///   - queue: Where `body` runs.
     ///   - policy: Which errors `body` sees; the others pass on unchanged.
@@ -13,18 +16,20 @@ extension Promise {
         policy: CatchPolicy = .allErrorsExceptCancellation,
         _ body: @escaping @Sendable (any Error) throws -> Promise<Value>
     ) -> Promise<Value> {
-        derive { resolution, next in
-            switch resolution {
-            case .rejected(let error, _) where policy.admits(error):
-                queue.dispatch {
-                    do {
-                        next.adopt(try body(error))
-                    } catch {
-                        next.settle(.rejected(error, handled: false))
+        derive { next in
+            { resolution in
+                switch resolution {
+                case .rejected(let error, _) where policy.admits(error):
+                    queue.dispatch {
+                        do {
+                            next.adopt(try body(error))
+                        } catch {
+                            next.settle(.rejected(error, handled: false))
+                        }
                     }
+                case .fulfilled, .rejected:
+                    next.settle(resolution)
                 }
-            case .fulfilled, .rejected:
-                next.settle(resolution)
             }
         }
     }
@@ -56,12 +61,14 @@ extension Promise {
         _ body: @escaping @Sendable (any Error) -> Guarantee<Value>
     ) -> Guarantee<Value> {
         Guarantee(
-            derive(linkingCancellation: false) { resolution, next in
-                switch resolution {
-                case .fulfilled:
-                    next.settle(resolution)
-                case .rejected(let error, _):
-                    queue.dispatch { next.adopt(body(error).promise) }
+            derive(linkingCancellation: false) { next in
+                { resolution in
+                    switch resolution {
+                    case .fulfilled:
+                        next.settle(resolution)
+                    case .rejected(let error, _):
+                        queue.dispatch { next.adopt(body(error).promise) }
+                    }
                 }
             }
         )

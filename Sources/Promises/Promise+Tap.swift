@@ -10,10 +10,12 @@ extension Promise {
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) -> Promise<Value> {
-        derive { resolution, next in
-            queue.dispatch {
-                body(resolution.result)
-                next.settle(resolution)
+        derive { next in
+            { resolution in
+                queue.dispatch {
+                    body(resolution.result)
+                    next.settle(resolution)
+                }
             }
         }
     }

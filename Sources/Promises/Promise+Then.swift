@@ -10,7 +10,22 @@ extension Promise {
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Value) throws -> Promise<NewValue>
     ) -> Promise<NewValue> {
-        onFulfilled(on: queue) { value, next in next.adopt(try body(value)) }
+        derive { next in
+            { resolution in
+                switch resolution {
+                case .fulfilled(let value):
+                    queue.dispatch {
+                        do {
+                            next.adopt(try body(value))
+                        } catch {
+                            next.settle(.rejected(error, handled: false))
+                        }
+                    }
+                case .rejected(let error, let handled):
+                    next.settle(.rejected(error, handled: handled))
+                }
+            }
+        }
     }
 
     /// Starts the next asynchronous step with the value on the main actor, and settles like the

@@ -173,25 +173,23 @@ extension Promise {
         return cancellable
     }
 
-    /// Makes a promise that runs `body` with the value on `queue` once this one is fulfilled, and
-    /// passes a rejection straight on; `body` settles the new promise or throws to reject it.
+    /// Makes a promise that `transform` fulfills with the value it makes on `queue` once this one is
+    /// fulfilled; a rejection passes straight on, and a throwing `transform` rejects.
+    ///
+    /// `map` and `done` use it as is, so a step costs the new promise, one handler and the hop.
     @inlinable
-    func onFulfilled<NewValue>(
+    func transformFulfilled<NewValue>(
         on queue: some Dispatcher,
-        _ body: @escaping @Sendable (Value, Promise<NewValue>) throws -> Void
+        _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Promise<NewValue> {
-        derive { resolution, next in
-            switch resolution {
-            case .fulfilled(let value):
-                queue.dispatch {
-                    do {
-                        try body(value, next)
-                    } catch {
-                        next.settle(.rejected(error, handled: false))
-                    }
+        derive { next in
+            { resolution in
+                switch resolution {
+                case .fulfilled(let value):
+                    queue.dispatch { next.settle(Resolution { try transform(value) }) }
+                case .rejected(let error, let handled):
+                    next.settle(.rejected(error, handled: handled))
                 }
-            case .rejected(let error, let handled):
-                next.settle(.rejected(error, handled: handled))
             }
         }
     }
@@ -203,25 +201,27 @@ extension Promise {
         Promise(PromiseState(reportsAbandonment: false))
     }
 
-    /// Makes a promise that `react` settles once this one settled, and passes a cancellation of
-    /// that promise on to this one when this one is cancellable.
+    /// Makes a promise settled by the handler `makeHandler` builds for it, registers that handler on
+    /// this promise, and passes a cancellation of the new promise on to this one when this one is
+    /// cancellable.
     ///
     /// - Parameters:
     ///   - linkingCancellation: False when the new promise backs a ``Guarantee``, which must never
     ///     be rejected by a cancellation.
-    ///   - react: Settles the new promise, given how this one settled.
+    ///   - makeHandler: Given the new promise, makes the one closure that settles it once this
+    ///     promise settled.
     /// - Returns: The new promise.
     @inlinable
     func derive<NewValue>(
         linkingCancellation: Bool = true,
-        _ react: @escaping @Sendable (Resolution<Value>, Promise<NewValue>) -> Void
+        _ makeHandler: (Promise<NewValue>) -> Handlers<Value>.Handler
     ) -> Promise<NewValue> {
-        let derived = Promise<NewValue>.derived()
-        let cancellable = subscribe { resolution in react(resolution, derived) }
+        let next = Promise<NewValue>.derived()
+        let cancellable = subscribe(makeHandler(next))
         if cancellable && linkingCancellation {
-            derived.setCancellationHandler { self.cancel() }
+            next.setCancellationHandler { self.cancel() }
         }
-        return derived
+        return next
     }
 
     /// Settles this promise like `other` does, and, if `other` is cancellable, passes a cancellation

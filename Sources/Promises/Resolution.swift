@@ -15,6 +15,16 @@ enum Resolution<Value: Sendable>: Sendable {
         }
     }
 
+    /// The value `body` returns, or the error it throws.
+    @inlinable
+    init(catching body: () throws -> Value) {
+        do {
+            self = .fulfilled(try body())
+        } catch {
+            self = .rejected(error, handled: false)
+        }
+    }
+
     @inlinable
     var result: Result<Value, any Error> {
         switch self {
