@@ -14,11 +14,33 @@ let package = Package(
         .visionOS(.v1),
     ],
     products: [
-        .library(name: "Promises", targets: ["Promises"])
+        .library(name: "Promises", targets: ["Promises"]),
+        .library(name: "Services", targets: ["Services"]),
+        .library(name: "PromiseMVPTesting", targets: ["PromiseMVPTesting"]),
     ],
     targets: [
         .target(
             name: "Promises",
+            swiftSettings: upcomingFeatures
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .target(
+            name: "Services",
+            dependencies: ["Promises", "CSQLite"],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
+            name: "PromiseMVPTesting",
+            dependencies: ["Promises", "Services"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "ServicesTests",
+            dependencies: ["Services", "PromiseMVPTesting", "CSQLite"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

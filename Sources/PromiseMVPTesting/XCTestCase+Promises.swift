@@ -1,0 +1,107 @@
+public import Promises
+public import XCTest
+
+extension XCTestCase {
+    /// Waits for `promise` and returns its value; fails the test at the caller and returns `nil`
+    /// when it is rejected or still pending after `timeout` seconds.
+    ///
+    /// Main-actor handlers keep running while this waits on the main thread: XCTest's wait runs the
+    /// main run loop.
+    ///
+    /// - Parameters:
+    ///   - promise: The promise under test.
+    ///   - timeout: How long to wait, in seconds.
+    ///   - file: Where the failure is reported; the caller's file by default.
+    ///   - line: Where the failure is reported; the caller's line by default.
+    /// - Returns: The value, or `nil` after failing the test.
+    public func waitForValue<Value>(
+        of promise: Promise<Value>,
+        timeout: Double = 5,
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) -> Value? {
+        let outcome = wait(for: promise, timeout: timeout)
+        if let failure = outcome.failureWhenValueExpected {
+            XCTFail(failure, file: file, line: line)
+        }
+        return outcome.value
+    }
+
+    /// Waits for `promise` and returns its error; fails the test at the caller and returns `nil`
+    /// when it is fulfilled or still pending after `timeout` seconds.
+    ///
+    /// - Parameters:
+    ///   - promise: The promise under test.
+    ///   - timeout: How long to wait, in seconds.
+    ///   - file: Where the failure is reported; the caller's file by default.
+    ///   - line: Where the failure is reported; the caller's line by default.
+    /// - Returns: The error, or `nil` after failing the test.
+    public func waitForError<Value>(
+        of promise: Promise<Value>,
+        timeout: Double = 5,
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) -> (any Error)? {
+        let outcome = wait(for: promise, timeout: timeout)
+        if let failure = outcome.failureWhenErrorExpected {
+            XCTFail(failure, file: file, line: line)
+        }
+        return outcome.error
+    }
+
+    /// Waits for `promise` and returns its value, from an `async` test; fails the test at the caller
+    /// and returns `nil` when it is rejected or still pending after `timeout` seconds.
+    ///
+    /// - Parameters:
+    ///   - promise: The promise under test.
+    ///   - timeout: How long to wait, in seconds.
+    ///   - file: Where the failure is reported; the caller's file by default.
+    ///   - line: Where the failure is reported; the caller's line by default.
+    /// - Returns: The value, or `nil` after failing the test.
+    public func value<Value>(
+        of promise: Promise<Value>,
+        timeout: Double = 5,
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) async -> Value? {
+        let outcome = await PromiseOutcome.of(promise, timeout: timeout)
+        if let failure = outcome.failureWhenValueExpected {
+            XCTFail(failure, file: file, line: line)
+        }
+        return outcome.value
+    }
+
+    /// Waits for `promise` and returns its error, from an `async` test; fails the test at the caller
+    /// and returns `nil` when it is fulfilled or still pending after `timeout` seconds.
+    ///
+    /// - Parameters:
+    ///   - promise: The promise under test.
+    ///   - timeout: How long to wait, in seconds.
+    ///   - file: Where the failure is reported; the caller's file by default.
+    ///   - line: Where the failure is reported; the caller's line by default.
+    /// - Returns: The error, or `nil` after failing the test.
+    public func error<Value>(
+        of promise: Promise<Value>,
+        timeout: Double = 5,
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) async -> (any Error)? {
+        let outcome = await PromiseOutcome.of(promise, timeout: timeout)
+        if let failure = outcome.failureWhenErrorExpected {
+            XCTFail(failure, file: file, line: line)
+        }
+        return outcome.error
+    }
+
+    private func wait<Value>(for promise: Promise<Value>, timeout: Double) -> PromiseOutcome<Value> {
+        let settled = expectation(description: "promise settles")
+        let outcome = promise.tap(on: .inline) { _ in settled.fulfill() }
+        // A margin over the promise's own timeout, so that the promise reports "still pending".
+        wait(for: [settled], timeout: timeout + 1)
+        switch outcome.result {
+        case .success(let value): return .fulfilled(value)
+        case .failure(let error): return .rejected(error)
+        case nil: return .stillPending(seconds: timeout)
+        }
+    }
+}

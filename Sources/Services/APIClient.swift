@@ -1,0 +1,167 @@
+public import Foundation
+public import Promises
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// A JSON-over-HTTP client for one API, on `URLSession`, that answers with promises.
+///
+/// Paths are resolved against ``baseURL``. A status outside 200-299 rejects with
+/// ``APIError/httpStatus(_:body:)``, a body that does not decode with ``APIError/decoding(type:reason:)``
+/// naming the type, a network failure with the `URLError`, and cancelling the promise cancels the
+/// request. Map any of them with ``ServiceRequestError/init(_:)``.
+public struct APIClient: Sendable {
+    /// The address every path is resolved against.
+    public let baseURL: URL
+    /// How long a request may take, in seconds. On Linux `URLSession` counts whole seconds, so a
+    /// fraction is rounded up there (0.5 would otherwise mean no timeout at all).
+    public let timeout: Double
+    private let session: URLSession
+
+    /// Makes a client for the API at `baseURL`.
+    ///
+    /// - Parameters:
+    ///   - baseURL: The API's address, such as `http://127.0.0.1:8080/`.
+    ///   - timeout: How long a request may take, in seconds.
+    ///   - session: The session to send requests with.
+    public init(baseURL: URL, timeout: Double = 10, session: URLSession = .shared) {
+        self.baseURL = baseURL
+        self.timeout = timeout
+        self.session = session
+    }
+
+    /// Fetches `path` and decodes the JSON body.
+    ///
+    /// - Parameters:
+    ///   - path: The resource, relative to ``baseURL``.
+    ///   - type: What the body holds.
+    /// - Returns: A promise of the decoded body.
+    public func get<Response: Decodable & Sendable>(
+        _ path: String, as type: Response.Type = Response.self
+    ) -> Promise<Response> {
+        send(.get, path, body: nil).map(on: .inline) { try Self.decode(type, from: $0) }
+    }
+
+    /// Sends `body` as JSON with POST and decodes the JSON answer.
+    ///
+    /// - Parameters:
+    ///   - path: The resource, relative to ``baseURL``.
+    ///   - body: What to send.
+    ///   - type: What the answer holds.
+    /// - Returns: A promise of the decoded answer.
+    public func post<Body: Encodable, Response: Decodable & Sendable>(
+        _ path: String, body: Body, as type: Response.Type = Response.self
+    ) -> Promise<Response> {
+        firstly { send(.post, path, body: try Self.encode(body)) }
+            .map(on: .inline) { try Self.decode(type, from: $0) }
+    }
+
+    /// Sends `body` as JSON with PUT and decodes the JSON answer.
+    ///
+    /// - Parameters:
+    ///   - path: The resource, relative to ``baseURL``.
+    ///   - body: What to send.
+    ///   - type: What the answer holds.
+    /// - Returns: A promise of the decoded answer.
+    public func put<Body: Encodable, Response: Decodable & Sendable>(
+        _ path: String, body: Body, as type: Response.Type = Response.self
+    ) -> Promise<Response> {
+        firstly { send(.put, path, body: try Self.encode(body)) }
+            .map(on: .inline) { try Self.decode(type, from: $0) }
+    }
+
+    /// Deletes `path`, ignoring any body in the answer.
+    ///
+    /// - Parameter path: The resource, relative to ``baseURL``.
+    /// - Returns: A promise fulfilled once the server accepted.
+    public func delete(_ path: String) -> Promise<Void> {
+        send(.delete, path, body: nil).asVoid()
+    }
+
+    /// Sends one request and hands over the body of a 2xx answer.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - path: The resource, relative to ``baseURL``.
+    ///   - body: A JSON body, or `nil`.
+    /// - Returns: A promise of the body bytes.
+    public func send(_ method: HTTPMethod, _ path: String, body: Data?) -> Promise<Data> {
+        var request = URLRequest(url: url(for: path), timeoutInterval: effectiveTimeout)
+        request.httpMethod = method.rawValue
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let session = session
+        return Promise { seal in
+            let task = session.dataTask(with: request) { data, response, error in
+                if let error {
+                    seal.reject(error)
+                } else if let response = response as? HTTPURLResponse {
+                    let data = data ?? Data()
+                    if (200..<300).contains(response.statusCode) {
+                        seal.fulfill(data)
+                    } else {
+                        seal.reject(APIError.httpStatus(response.statusCode, body: Self.excerpt(of: data)))
+                    }
+                } else {
+                    seal.reject(APIError.notHTTP)
+                }
+            }
+            seal.setCancellationHandler { task.cancel() }
+            task.resume()
+        }
+    }
+
+    /// The timeout URLSession gets: whole seconds on Linux, where it ignores fractions.
+    var effectiveTimeout: Double {
+        #if canImport(FoundationNetworking)
+            max(1, timeout.rounded(.up))
+        #else
+            timeout
+        #endif
+    }
+
+    func url(for path: String) -> URL {
+        let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        return baseURL.appendingPathComponent(trimmed)
+    }
+
+    static func decode<Response: Decodable>(_ type: Response.Type, from data: Data) throws -> Response {
+        do {
+            return try JSONDecoder.api.decode(type, from: data)
+        } catch let error as DecodingError {
+            throw APIError.decoding(
+                type: "\(type)", reason: data.isEmpty ? "the body is empty" : error.reason)
+        }
+    }
+
+    static func encode(_ body: some Encodable) throws -> Data {
+        try JSONEncoder.api.encode(body)
+    }
+
+    private static func excerpt(of data: Data) -> String {
+        String(decoding: data.prefix(512), as: UTF8.self)
+    }
+}
+
+extension JSONDecoder {
+    /// The decoder every API call uses: ISO 8601 dates.
+    static var api: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
+
+extension JSONEncoder {
+    /// The encoder every API call uses: ISO 8601 dates, keys sorted so bodies are stable.
+    static var api: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+}

@@ -1,0 +1,9 @@
+/// How an HTTP exchange failed once the server answered.
+public enum APIError: Error, Equatable, Sendable {
+    /// The status was outside 200-299; `body` is what the server said, for logs.
+    case httpStatus(Int, body: String)
+    /// The body could not be decoded as `type`; `reason` says what was wrong and where.
+    case decoding(type: String, reason: String)
+    /// The response was not an HTTP response.
+    case notHTTP
+}

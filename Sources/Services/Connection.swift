@@ -1,0 +1,173 @@
+import CSQLite
+import Foundation
+
+/// `SQLITE_TRANSIENT`: tells SQLite to copy text and blobs while binding them. The C macro casts -1
+/// to a destructor pointer, which Swift does not import, so it is spelled out here, once.
+let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+/// An open SQLite connection, handed to the closures of ``Database/read(_:)`` and
+/// ``Database/write(_:)``.
+///
+/// It is only valid inside that closure, on the database's queue: do not keep it. Statements are
+/// prepared once per SQL text and reused, and values are always bound as parameters.
+public final class Connection {
+    let handle: OpaquePointer
+    let path: String
+    private var statements: [String: OpaquePointer] = [:]
+
+    init(path: String, flags: Int32) throws {
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = DatabaseError(code: code, handle: handle, path: path)
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        sqlite3_extended_result_codes(handle, 1)
+        self.handle = handle
+        self.path = path
+    }
+
+    deinit {
+        for statement in statements.values {
+            sqlite3_finalize(statement)
+        }
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one statement with its parameters bound in order.
+    ///
+    /// - Parameters:
+    ///   - sql: One SQL statement with `?` placeholders.
+    ///   - parameters: The values for the placeholders.
+    /// - Returns: How many rows the statement changed.
+    /// - Throws: ``DatabaseError`` saying what failed.
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [SQLValue] = []) throws -> Int {
+        let statement = try prepared(sql, parameters)
+        defer { sqlite3_reset(statement) }
+        var code = sqlite3_step(statement)
+        while code == SQLITE_ROW {
+            code = sqlite3_step(statement)
+        }
+        guard code == SQLITE_DONE else { throw failure(code, sql) }
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// Runs a query and returns every row.
+    ///
+    /// - Parameters:
+    ///   - sql: One SQL query with `?` placeholders.
+    ///   - parameters: The values for the placeholders.
+    /// - Returns: The rows, in the order SQLite gives them.
+    /// - Throws: ``DatabaseError`` saying what failed.
+    public func query(_ sql: String, _ parameters: [SQLValue] = []) throws -> [Row] {
+        let statement = try prepared(sql, parameters)
+        defer { sqlite3_reset(statement) }
+        let count = sqlite3_column_count(statement)
+        let columns = ColumnNames(
+            (0..<count).map { String(cString: sqlite3_column_name(statement, $0)) })
+        var rows: [Row] = []
+        var code = sqlite3_step(statement)
+        while code == SQLITE_ROW {
+            rows.append(Row(columns: columns, values: (0..<count).map { column(statement, $0) }))
+            code = sqlite3_step(statement)
+        }
+        guard code == SQLITE_DONE else { throw failure(code, sql) }
+        return rows
+    }
+
+    /// The first column of the first row, or `nil` when there is no row.
+    ///
+    /// - Parameters:
+    ///   - sql: One SQL query with `?` placeholders.
+    ///   - parameters: The values for the placeholders.
+    /// - Returns: The value, or `nil`.
+    /// - Throws: ``DatabaseError`` saying what failed.
+    public func scalar(_ sql: String, _ parameters: [SQLValue] = []) throws -> SQLValue? {
+        try query(sql, parameters).first?.values.first
+    }
+
+    /// Runs statements that take no values, such as a migration's `CREATE TABLE`.
+    func executeScript(_ sql: String) throws {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw failure(code, sql) }
+    }
+
+    /// Runs `body` in a transaction that commits if it returns and rolls back if it throws.
+    func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        try executeScript("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try executeScript("COMMIT")
+            return result
+        } catch {
+            try? executeScript("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func prepared(_ sql: String, _ parameters: [SQLValue]) throws -> OpaquePointer {
+        let statement: OpaquePointer
+        if let cached = statements[sql] {
+            statement = cached
+        } else {
+            var fresh: OpaquePointer?
+            let code = sqlite3_prepare_v2(handle, sql, -1, &fresh, nil)
+            guard code == SQLITE_OK, let fresh else { throw failure(code, sql) }
+            statements[sql] = fresh
+            statement = fresh
+        }
+        sqlite3_clear_bindings(statement)
+        let expected = Int(sqlite3_bind_parameter_count(statement))
+        guard expected == parameters.count else {
+            throw DatabaseError(
+                kind: .other, message: "\(parameters.count) values for \(expected) parameters", path: path,
+                sql: sql)
+        }
+        for (offset, value) in parameters.enumerated() {
+            let code = bind(value, to: statement, at: Int32(offset + 1))
+            guard code == SQLITE_OK else { throw failure(code, sql) }
+        }
+        return statement
+    }
+
+    private func bind(_ value: SQLValue, to statement: OpaquePointer, at index: Int32) -> Int32 {
+        switch value {
+        case .null:
+            sqlite3_bind_null(statement, index)
+        case .integer(let integer):
+            sqlite3_bind_int64(statement, index, integer)
+        case .real(let real):
+            sqlite3_bind_double(statement, index, real)
+        case .text(let text):
+            sqlite3_bind_text(statement, index, text, -1, sqliteTransient)
+        case .blob(let data):
+            data.withUnsafeBytes { bytes in
+                sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), sqliteTransient)
+            }
+        }
+    }
+
+    private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(statement, index))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(statement, index) else { return .text("") }
+            return .text(String(cString: text))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard let bytes = sqlite3_column_blob(statement, index), count > 0 else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: count))
+        default:
+            return .null
+        }
+    }
+
+    func failure(_ code: Int32, _ sql: String?) -> DatabaseError {
+        DatabaseError(code: code, handle: handle, path: path, sql: sql)
+    }
+}

@@ -1,0 +1,136 @@
+import CSQLite
+public import Foundation
+public import Promises
+
+/// The app's embedded SQLite database: one file (or memory), one connection, all work serialised
+/// on a private queue so that it is safe from any thread, and every result a promise.
+///
+/// Opening applies the ``Migration``s the file has not seen yet, each in its own transaction with
+/// the schema version (`PRAGMA user_version`). A file written by a newer version is refused and left
+/// unchanged. Files use WAL journaling, so a crash never leaves a half-written transaction.
+public final class Database: @unchecked Sendable {
+    // `@unchecked Sendable` is sound: `connection` is the only mutable state (the SQLite handle and
+    // its statement cache). After `init` returns it is only used inside blocks run on `queue`, a
+    // serial queue, so no two threads ever use it at once; the other stored properties are `let`
+    // values that are `Sendable`.
+    private let connection: Connection
+    private let queue: DispatchQueue
+
+    /// The file the database lives in, or `:memory:`.
+    public let path: String
+
+    /// Opens the database in `url`, creating the file (readable by its owner only) and its folders
+    /// if they are missing, and applies `migrations`.
+    ///
+    /// - Parameters:
+    ///   - url: The database file.
+    ///   - migrations: The schema, step by step.
+    ///   - busyTimeout: How long a write waits for another connection's lock before failing with
+    ///     ``DatabaseError/Kind/busy``.
+    /// - Throws: ``DatabaseError``: the file is not a database, is read-only, locked, or newer.
+    public convenience init(at url: URL, migrations: [Migration] = [], busyTimeout: Double = 5) throws {
+        let path = url.path
+        try Self.prepareFile(at: url)
+        try self.init(path: path, migrations: migrations, busyTimeout: busyTimeout, journal: "WAL")
+        if sqlite3_db_readonly(connection.handle, "main") == 1 {
+            throw DatabaseError(kind: .readOnly, message: "opened read-only", path: path)
+        }
+    }
+
+    /// Opens a private database in memory, for tests and previews, and applies `migrations`.
+    ///
+    /// - Parameter migrations: The schema, step by step.
+    /// - Returns: An empty database with the schema.
+    /// - Throws: ``DatabaseError`` when a migration fails.
+    public static func inMemory(migrations: [Migration] = []) throws -> Database {
+        try Database(path: ":memory:", migrations: migrations, busyTimeout: 0, journal: "MEMORY")
+    }
+
+    private init(path: String, migrations: [Migration], busyTimeout: Double, journal: String) throws {
+        connection = try Connection(
+            path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX)
+        queue = DispatchQueue(label: "Database \(path)")
+        self.path = path
+        sqlite3_busy_timeout(connection.handle, Int32(max(0, busyTimeout) * 1000))
+        // Reading the schema is what tells a database from any other file.
+        _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
+        _ = try connection.query(
+            journal == "WAL" ? "PRAGMA journal_mode = WAL" : "PRAGMA journal_mode = MEMORY")
+        try connection.execute("PRAGMA foreign_keys = ON")
+        try Self.migrate(connection, to: migrations)
+    }
+
+    /// Runs `body` on the database's queue, for reads.
+    ///
+    /// - Parameter body: Reads through the connection; it must not keep it.
+    /// - Returns: A promise of what `body` returns, or rejected with what it throws.
+    public func read<Value: Sendable>(
+        _ body: @escaping @Sendable (Connection) throws -> Value
+    ) -> Promise<Value> {
+        Promise { seal in
+            queue.async { seal.resolve(Result { try body(self.connection) }) }
+        }
+    }
+
+    /// Runs `body` on the database's queue in one transaction: all of its changes are kept if it
+    /// returns, none if it throws.
+    ///
+    /// - Parameter body: Writes through the connection; it must not keep it.
+    /// - Returns: A promise of what `body` returns, or rejected with what it throws.
+    public func write<Value: Sendable>(
+        _ body: @escaping @Sendable (Connection) throws -> Value
+    ) -> Promise<Value> {
+        Promise { seal in
+            queue.async {
+                seal.resolve(Result { try self.connection.transaction { try body(self.connection) } })
+            }
+        }
+    }
+
+    /// The schema version of the file (`PRAGMA user_version`).
+    public var schemaVersion: Promise<Int> {
+        read { try Self.version(of: $0) }
+    }
+
+    private static func prepareFile(at url: URL) throws {
+        let manager = FileManager.default
+        let folder = url.deletingLastPathComponent()
+        do {
+            try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw DatabaseError(
+                kind: .cannotOpen, message: "cannot create folder: \(error.localizedDescription)",
+                path: url.path)
+        }
+        if !manager.fileExists(atPath: url.path) {
+            let created = manager.createFile(
+                atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+            guard created else {
+                throw DatabaseError(kind: .cannotOpen, message: "cannot create the file", path: url.path)
+            }
+        }
+    }
+
+    private static func version(of connection: Connection) throws -> Int {
+        guard case .integer(let version) = try connection.scalar("PRAGMA user_version") else { return 0 }
+        return Int(version)
+    }
+
+    private static func migrate(_ connection: Connection, to migrations: [Migration]) throws {
+        let steps = migrations.sorted { $0.version < $1.version }
+        let known = steps.last?.version ?? 0
+        let found = try version(of: connection)
+        guard found <= known else {
+            throw DatabaseError(
+                kind: .newerSchema(found: found, known: known), message: "user_version \(found)",
+                path: connection.path)
+        }
+        for step in steps where step.version > found {
+            try connection.transaction {
+                try connection.executeScript(step.sql)
+                // PRAGMA takes no bound parameters; the version is an Int from the code, not data.
+                try connection.executeScript("PRAGMA user_version = \(step.version)")
+            }
+        }
+    }
+}

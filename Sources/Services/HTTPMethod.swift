@@ -1,0 +1,11 @@
+/// The HTTP methods ``APIClient`` sends.
+public enum HTTPMethod: String, Sendable {
+    /// Reads a resource.
+    case get = "GET"
+    /// Creates a resource.
+    case post = "POST"
+    /// Replaces a resource.
+    case put = "PUT"
+    /// Deletes a resource.
+    case delete = "DELETE"
+}

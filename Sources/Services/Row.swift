@@ -1,0 +1,96 @@
+/// One row of a query result, read by column name.
+public struct Row: Sendable, Equatable {
+    /// The column names, shared by every row of one result.
+    let columns: ColumnNames
+    /// The values, in column order.
+    public let values: [SQLValue]
+
+    /// The value of `column`, or `nil` if the result has no such column.
+    ///
+    /// - Parameter column: A column name, as in the query.
+    public subscript(_ column: String) -> SQLValue? {
+        columns.index(of: column).map { values[$0] }
+    }
+
+    /// The text in `column`.
+    ///
+    /// - Parameter column: A column name.
+    /// - Returns: The text.
+    /// - Throws: ``DatabaseError`` when the column is missing or holds something else.
+    public func string(_ column: String) throws -> String {
+        guard case .text(let text) = try value(column) else { throw mismatch(column, "text") }
+        return text
+    }
+
+    /// The text in `column`, or `nil` for `NULL`.
+    ///
+    /// - Parameter column: A column name.
+    /// - Returns: The text or `nil`.
+    /// - Throws: ``DatabaseError`` when the column is missing or holds something else.
+    public func optionalString(_ column: String) throws -> String? {
+        switch try value(column) {
+        case .null: return nil
+        case .text(let text): return text
+        default: throw mismatch(column, "text or NULL")
+        }
+    }
+
+    /// The integer in `column`.
+    ///
+    /// - Parameter column: A column name.
+    /// - Returns: The integer.
+    /// - Throws: ``DatabaseError`` when the column is missing or holds something else.
+    public func int(_ column: String) throws -> Int {
+        guard case .integer(let integer) = try value(column) else { throw mismatch(column, "integer") }
+        return Int(integer)
+    }
+
+    /// The number in `column`, integer or real.
+    ///
+    /// - Parameter column: A column name.
+    /// - Returns: The number.
+    /// - Throws: ``DatabaseError`` when the column is missing or holds something else.
+    public func double(_ column: String) throws -> Double {
+        switch try value(column) {
+        case .real(let real): return real
+        case .integer(let integer): return Double(integer)
+        default: throw mismatch(column, "number")
+        }
+    }
+
+    private func value(_ column: String) throws -> SQLValue {
+        guard let value = self[column] else {
+            throw DatabaseError(kind: .typeMismatch, message: "no column \(column) in the result")
+        }
+        return value
+    }
+
+    private func mismatch(_ column: String, _ expected: String) -> DatabaseError {
+        DatabaseError(
+            kind: .typeMismatch,
+            message: "column \(column) holds \(self[column].map { "\($0)" } ?? "nothing"), not \(expected)")
+    }
+}
+
+/// The column names of a result and a lookup from name to position.
+final class ColumnNames: Sendable, Equatable {
+    let names: [String]
+    private let positions: [String: Int]
+
+    init(_ names: [String]) {
+        self.names = names
+        var positions: [String: Int] = [:]
+        for (index, name) in names.enumerated() where positions[name] == nil {
+            positions[name] = index
+        }
+        self.positions = positions
+    }
+
+    func index(of name: String) -> Int? {
+        positions[name]
+    }
+
+    static func == (lhs: ColumnNames, rhs: ColumnNames) -> Bool {
+        lhs.names == rhs.names
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Promises
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension ServiceRequestError {
+    /// Maps any error that reaches a service to the case a caller acts on. This is the only place
+    /// that decides it.
+    ///
+    /// | error | case |
+    /// | --- | --- |
+    /// | a `ServiceRequestError` | itself |
+    /// | `URLError` not connected, connection lost, cannot connect, cannot find host, DNS failure, roaming off, data not allowed | ``noNetwork`` |
+    /// | `URLError.timedOut`, `PromiseError.timedOut` | ``timedOut`` |
+    /// | `URLError.cancelled`, `CancellationError`, any cancellation | ``cancelled`` |
+    /// | ``APIError/httpStatus(_:body:)`` | ``httpStatus(_:)`` |
+    /// | ``APIError/decoding(type:reason:)``, `DecodingError` | ``decodingFailed(type:reason:)`` |
+    /// | ``DatabaseError`` | ``storageFailed(reason:)`` |
+    /// | anything else | ``unknownError`` |
+    ///
+    /// - Parameter error: The error to map.
+    public init(_ error: any Error) {
+        switch error {
+        case let error as ServiceRequestError:
+            self = error
+        case let error as URLError:
+            self = Self.mapping(error.code)
+        case let error as APIError:
+            self = Self.mapping(error)
+        case let error as DecodingError:
+            self = .decodingFailed(type: "\(error.decodedType)", reason: error.reason)
+        case let error as DatabaseError:
+            self = .storageFailed(reason: error.description)
+        case PromiseError.timedOut:
+            self = .timedOut
+        case _ where error.isCancellation:
+            self = .cancelled
+        default:
+            self = .unknownError
+        }
+    }
+
+    private static func mapping(_ code: URLError.Code) -> ServiceRequestError {
+        switch code {
+        case .notConnectedToInternet, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost,
+            .dnsLookupFailed, .internationalRoamingOff, .dataNotAllowed:
+            .noNetwork
+        case .timedOut:
+            .timedOut
+        case .cancelled:
+            .cancelled
+        default:
+            .unknownError
+        }
+    }
+
+    private static func mapping(_ error: APIError) -> ServiceRequestError {
+        switch error {
+        case .httpStatus(let status, _):
+            .httpStatus(status)
+        case .decoding(let type, let reason):
+            .decodingFailed(type: type, reason: reason)
+        case .notHTTP:
+            .unknownError
+        }
+    }
+}
+
+extension DecodingError {
+    /// The type that was being decoded, as far as the error tells.
+    var decodedType: Any.Type {
+        switch self {
+        case .typeMismatch(let type, _), .valueNotFound(let type, _): type
+        case .keyNotFound, .dataCorrupted: Any.self
+        @unknown default: Any.self
+        }
+    }
+
+    /// What was wrong, with the coding path where it was found.
+    var reason: String {
+        let context: Context? =
+            switch self {
+            case .typeMismatch(_, let context), .valueNotFound(_, let context),
+                .keyNotFound(_, let context), .dataCorrupted(let context):
+                context
+            @unknown default:
+                nil
+            }
+        guard let context else { return "\(self)" }
+        let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+        return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+    }
+}

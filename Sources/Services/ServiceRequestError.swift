@@ -1,0 +1,41 @@
+public import Promises
+
+/// Why a service could not give what was asked: every failure that leaves a service is one of these.
+///
+/// The first three cases are the ones screens have always shown; the others carry what a caller
+/// needs to act (ask to log in again on a 401, offer a retry on a timeout, suggest resetting a
+/// broken database).
+public enum ServiceRequestError: Error, Equatable, Sendable {
+    /// Something failed that fits no other case; there is nothing specific to tell the user.
+    case unknownError
+    /// The network is not there: not connected, host unreachable or unknown, or the connection was
+    /// lost. Services fall back to their cache before reporting this.
+    case noNetwork
+    /// There is nothing to show: the network gave nothing and the cache is empty.
+    case noData
+    /// The server answered with a status outside 200-299 (401: log in again, 404: gone, 5xx: the
+    /// server is failing, try later).
+    case httpStatus(Int)
+    /// The response or stored data could not be decoded as `type`; `reason` says what was wrong.
+    case decodingFailed(type: String, reason: String)
+    /// The request took longer than its timeout.
+    case timedOut
+    /// The embedded database failed; `reason` names the file and what happened.
+    case storageFailed(reason: String)
+    /// The request was cancelled; `catch` skips this unless asked for all errors.
+    case cancelled
+}
+
+extension ServiceRequestError: CancellableError {
+    /// True for ``cancelled``, so that `catch` treats it as a cancellation, not a failure.
+    public var isCancelled: Bool {
+        self == .cancelled
+    }
+}
+
+extension ServiceRequestError {
+    /// Whether the failure means the server could not be reached, so cached data should be shown.
+    public var isConnectivityFailure: Bool {
+        self == .noNetwork || self == .timedOut
+    }
+}

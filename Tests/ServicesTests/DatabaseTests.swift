@@ -1,0 +1,192 @@
+import Foundation
+import PromiseMVPTesting
+import Promises
+import Services
+import Testing
+
+@Suite("Database")
+struct DatabaseTests {
+    let folder = temporaryFolder()
+
+    var file: URL {
+        folder.appendingPathComponent("nested/data/app.sqlite")
+    }
+
+    @Test("opening a missing file creates it and its folders, owner-only, at the newest schema")
+    func createsFileAndMigrates() async throws {
+        // When
+        let database = try Database(at: file, migrations: [TestSchema.v1, TestSchema.v2])
+
+        // Then
+        #expect(await PromiseExpectations.value(of: database.schemaVersion) == 2)
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let inserted = database.write { connection in
+            try connection.execute("INSERT INTO songs (title, artist) VALUES (?, ?)", ["Blue", "Joni"])
+        }
+        #expect(await PromiseExpectations.value(of: inserted) == 1)
+    }
+
+    @Test("a file at an older schema is migrated and keeps its rows")
+    func migratesOlderFile() async throws {
+        // Given
+        do {
+            let old = try Database(at: file, migrations: [TestSchema.v1])
+            _ = await PromiseExpectations.value(
+                of: old.write { try $0.execute("INSERT INTO songs (title) VALUES (?)", ["Kept"]) })
+        }
+
+        // When
+        let database = try Database(at: file, migrations: [TestSchema.v1, TestSchema.v2])
+
+        // Then
+        let rows = await PromiseExpectations.value(
+            of: database.read { try $0.query("SELECT title, artist FROM songs") })
+        #expect(rows?.count == 1)
+        #expect(try rows?.first?.string("title") == "Kept")
+        #expect(rows?.first?["artist"] == .null)
+        #expect(await PromiseExpectations.value(of: database.schemaVersion) == 2)
+    }
+
+    @Test("a file written by a newer version is refused and left unchanged")
+    func refusesNewerSchema() throws {
+        // Given
+        _ = try Database(at: file, migrations: [TestSchema.v1, TestSchema.v2])
+        let before = try Data(contentsOf: file)
+
+        // When
+        let error = #expect(throws: DatabaseError.self) {
+            try Database(at: file, migrations: [TestSchema.v1])
+        }
+
+        // Then
+        #expect(error?.kind == .newerSchema(found: 2, known: 1))
+        #expect(error?.description.contains(file.path) == true)
+        #expect(try Data(contentsOf: file) == before)
+    }
+
+    @Test("a file that is not a database gives a clear error and is left untouched")
+    func refusesForeignFile() throws {
+        // Given
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try garbage.write(to: file)
+
+        // When
+        let error = #expect(throws: DatabaseError.self) {
+            try Database(at: file, migrations: [TestSchema.v1])
+        }
+
+        // Then
+        #expect(error?.kind == .notADatabase)
+        #expect(error?.description.contains("not a database") == true)
+        #expect(error?.description.contains(file.path) == true)
+        #expect(try Data(contentsOf: file) == garbage)
+    }
+
+    @Test("a write that throws rolls back everything it did")
+    func rollsBackOnError() async throws {
+        // Given
+        let database = try Database.inMemory(migrations: [TestSchema.v1])
+        _ = await PromiseExpectations.value(
+            of: database.write { try $0.execute("INSERT INTO songs (title) VALUES (?)", ["Before"]) })
+
+        // When
+        let failed = database.write { connection in
+            try connection.execute("INSERT INTO songs (title) VALUES (?)", ["Lost"])
+            try connection.execute("INSERT INTO songs (title) VALUES (?)", ["Before"])  // unique: fails
+        }
+
+        // Then
+        let error = await PromiseExpectations.error(of: failed) as? DatabaseError
+        #expect(error?.kind == .constraint)
+        #expect(error?.sql?.contains("INSERT INTO songs") == true)
+        let titles = await PromiseExpectations.value(
+            of: database.read { try $0.query("SELECT title FROM songs").map { try $0.string("title") } })
+        #expect(titles == ["Before"])
+    }
+
+    @Test("writers on many threads at once lose no row")
+    func concurrentWritersLoseNothing() async throws {
+        // Given
+        let database = try Database(at: file, migrations: [TestSchema.v1])
+
+        // When
+        let writes = (0..<400).map { index in
+            DispatchQueue.global().sync {
+                database.write {
+                    try $0.execute("INSERT INTO songs (title) VALUES (?)", [.text("song \(index)")])
+                }
+            }
+        }
+        _ = await when(resolved: writes).value
+
+        // Then
+        let count = await PromiseExpectations.value(
+            of: database.read { try $0.scalar("SELECT count(*) FROM songs") })
+        #expect(count == .integer(400))
+    }
+
+    @Test("text full of quotes and SQL keywords round-trips unchanged")
+    func hostileTextRoundTrips() async throws {
+        // Given
+        let database = try Database.inMemory(migrations: [TestSchema.v1])
+        let titles = [
+            "Robert'); DROP TABLE songs;--", #"She said "hi""#, "' OR '1'='1", "SELECT * FROM songs",
+            "Ünïcödé ♫ 🎵", "back\\slash", "",
+        ]
+
+        // When
+        let stored = database.write { connection in
+            for title in titles {
+                try connection.execute("INSERT INTO songs (title) VALUES (?)", [.text(title)])
+            }
+            return try connection.query("SELECT title FROM songs ORDER BY id").map { try $0.string("title") }
+        }
+
+        // Then
+        #expect(await PromiseExpectations.value(of: stored) == titles)
+    }
+
+    @Test("a missing table is an error that names it")
+    func missingTable() async throws {
+        // Given
+        let database = try Database.inMemory()
+
+        // When
+        let error = await PromiseExpectations.error(
+            of: database.read { try $0.query("SELECT * FROM albums") })
+
+        // Then
+        let databaseError = error as? DatabaseError
+        #expect(databaseError?.kind == .missingSchema)
+        #expect(databaseError?.description.contains("no such table: albums") == true)
+    }
+
+    @Test("a database locked by another connection fails after the busy timeout, with a clear error")
+    func lockedDatabase() async throws {
+        // Given
+        let holder = try Database(at: file, migrations: [TestSchema.v1])
+        let waiter = try Database(at: file, migrations: [TestSchema.v1], busyTimeout: 0.1)
+        let gate = DispatchSemaphore(value: 0)
+        let (locked, lockedSeal) = Promise<Void>.pending()
+        let holding = holder.write { connection in
+            try connection.execute("INSERT INTO songs (title) VALUES (?)", ["held"])
+            lockedSeal.fulfill()
+            // Keep the write transaction, and its lock, open until the test has tried to write.
+            gate.wait()
+        }
+        _ = await PromiseExpectations.value(of: locked)
+
+        // When
+        let blocked = waiter.write { try $0.execute("INSERT INTO songs (title) VALUES (?)", ["blocked"]) }
+
+        // Then
+        let error = await PromiseExpectations.error(of: blocked) as? DatabaseError
+        #expect(error?.kind == .busy)
+        #expect(error?.description.contains("locked") == true)
+        gate.signal()
+        #expect(await PromiseExpectations.value(of: holding) != nil)
+    }
+}

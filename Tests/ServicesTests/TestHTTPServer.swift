@@ -1,0 +1,155 @@
+import Dispatch
+import Foundation
+
+@testable import Promises
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A real HTTP/1.1 server on 127.0.0.1 and a free port, started by the tests themselves, that
+/// answers each path the way a test needs, well or badly.
+final class TestHTTPServer: Sendable {
+    /// What the server does for one path.
+    enum Reply: Sendable {
+        /// A complete answer.
+        case status(Int, body: String, contentType: String = "application/json")
+        /// Reads the request and never answers, until the client gives up.
+        case never
+        /// Announces a longer body than it sends, then closes the connection.
+        case closeMidBody
+    }
+
+    let port: UInt16
+    private let listener: Int32
+    private let replies: Locked<[String: Reply]>
+    /// Every request line received, for tests that check what was sent.
+    let requests = Locked<[String]>([])
+
+    /// The base URL to give an `APIClient`.
+    var baseURL: URL {
+        URL(string: "http://127.0.0.1:\(port)/")!
+    }
+
+    init(_ replies: [String: Reply]) throws {
+        self.replies = Locked(replies)
+        let (listener, port) = try Self.openListener()
+        self.listener = listener
+        self.port = port
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    /// Changes what a path answers.
+    func set(_ path: String, _ reply: Reply) {
+        replies.withLock { $0[path] = reply }
+    }
+
+    /// Stops accepting connections.
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    /// A port on 127.0.0.1 where nothing listens: bound, then released.
+    static func closedPort() throws -> UInt16 {
+        let (socket, port) = try openListener()
+        close(socket)
+        return port
+    }
+
+    private static func openListener() throws -> (Int32, UInt16) {
+        #if canImport(Glibc)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard bound == 0, listen(fd, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return (fd, UInt16(bigEndian: address.sin_port))
+    }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            DispatchQueue.global().async { [self] in serve(connection) }
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        defer { close(connection) }
+        guard let path = readRequest(connection) else { return }
+        switch replies.withLock({ $0[path] }) ?? .status(404, body: #"{"error":"not found"}"#) {
+        case .status(let status, let body, let contentType):
+            let bytes = Array(body.utf8)
+            write(
+                connection,
+                "HTTP/1.1 \(status) Status\r\nContent-Type: \(contentType)\r\nContent-Length: \(bytes.count)\r\nConnection: close\r\n\r\n",
+                bytes)
+        case .never:
+            var byte: UInt8 = 0
+            _ = recv(connection, &byte, 1, 0)  // returns when the client closes
+        case .closeMidBody:
+            write(
+                connection,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n",
+                Array(#"[{"id": 1, "ti"#.utf8))
+        }
+    }
+
+    /// Reads the head and the body of one request; returns its path.
+    private func readRequest(_ connection: Int32) -> String? {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let terminator: [UInt8] = Array("\r\n\r\n".utf8)
+        while received.count < 1_000_000 {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            guard count > 0 else { return nil }
+            received.append(contentsOf: buffer[0..<count])
+            if let end = received.firstRange(of: terminator) {
+                let head = String(decoding: received[..<end.lowerBound], as: UTF8.self)
+                let lines = head.split(separator: "\r\n")
+                guard let requestLine = lines.first else { return nil }
+                requests.withLock { $0.append(String(requestLine)) }
+                let length =
+                    lines.first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+                var body = received.count - end.upperBound
+                while body < length {
+                    let count = recv(connection, &buffer, buffer.count, 0)
+                    guard count > 0 else { break }
+                    body += count
+                }
+                let parts = requestLine.split(separator: " ")
+                return parts.count > 1 ? String(parts[1]) : nil
+            }
+        }
+        return nil
+    }
+
+    private func write(_ connection: Int32, _ head: String, _ body: [UInt8]) {
+        let bytes = Array(head.utf8) + body
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes {
+                send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            guard count > 0 else { return }
+            sent += count
+        }
+    }
+}
