@@ -44,6 +44,11 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
+            name: "PromiseMVPTestingTests",
+            dependencies: ["PromiseMVPTesting", "Promises", "Services"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
             name: "PromisesTests",
             dependencies: ["Promises"],
             swiftSettings: upcomingFeatures

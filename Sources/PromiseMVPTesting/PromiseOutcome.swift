@@ -8,15 +8,21 @@ enum PromiseOutcome<Value: Sendable>: Sendable {
 
     /// Waits up to `timeout` seconds for `promise`, without touching it.
     static func of(_ promise: Promise<Value>, timeout: Double) async -> PromiseOutcome {
-        await promise.timeout(seconds: timeout)
-            .map(on: .inline) { PromiseOutcome.fulfilled($0) }
-            .recover(on: .inline) { error in
-                if case PromiseError.timedOut = error {
-                    return Guarantee.value(.stillPending(seconds: timeout))
-                }
-                return Guarantee.value(.rejected(error))
-            }
-            .value
+        (try? await settling(promise, timeout: timeout).value) ?? .stillPending(seconds: timeout)
+    }
+
+    /// A promise of how `promise` ends, or of `stillPending` once `timeout` seconds passed; it is
+    /// never rejected.
+    ///
+    /// Not `promise.timeout(seconds:)`: that would cancel the promise, and its `timedOut` could not be
+    /// told from a `timedOut` the promise itself was rejected with.
+    static func settling(_ promise: Promise<Value>, timeout: Double) -> Promise<PromiseOutcome> {
+        let settled = promise.map(on: .inline) { PromiseOutcome.fulfilled($0) }
+            .recover(on: .inline) { error in Guarantee.value(.rejected(error)) }
+        let deadline = after(seconds: timeout).map(on: .inline) {
+            PromiseOutcome.stillPending(seconds: timeout)
+        }
+        return race(settled.asPromise(), deadline.asPromise())
     }
 
     var failureWhenValueExpected: String? {

@@ -14,8 +14,8 @@ public import Promises
 public struct APIClient: Sendable {
     /// The address every path is resolved against.
     public let baseURL: URL
-    /// How long a request may take, in seconds. On Linux `URLSession` counts whole seconds, so a
-    /// fraction is rounded up there (0.5 would otherwise mean no timeout at all).
+    /// How long a request may take, in seconds; past it the request is cancelled and the promise
+    /// rejected with `PromiseError.timedOut` (``ServiceRequestError/timedOut`` once mapped).
     public let timeout: Double
     private let session: URLSession
 
@@ -98,7 +98,7 @@ public struct APIClient: Sendable {
         return Promise { seal in
             let task = session.dataTask(with: request) { data, response, error in
                 if let error {
-                    seal.reject(error)
+                    seal.reject(Self.normalized(error))
                 } else if let response = response as? HTTPURLResponse {
                     let data = data ?? Data()
                     if (200..<300).contains(response.statusCode) {
@@ -113,6 +113,18 @@ public struct APIClient: Sendable {
             seal.setCancellationHandler { task.cancel() }
             task.resume()
         }
+        // Our own timer as well as URLSession's: on Linux the request's timeout is not always
+        // applied, and it only counts whole seconds. Timing out cancels the task.
+        .timeout(seconds: timeout)
+    }
+
+    /// A transfer that broke after the response began is a lost connection, whatever the platform
+    /// calls it: Linux reports an unknown error, "transfer closed with n bytes remaining", from curl.
+    static func normalized(_ error: any Error) -> any Error {
+        guard let urlError = error as? URLError, urlError.code == .unknown,
+            urlError.localizedDescription.hasPrefix("transfer closed")
+        else { return error }
+        return URLError(.networkConnectionLost, userInfo: urlError.userInfo)
     }
 
     /// The timeout URLSession gets: whole seconds on Linux, where it ignores fractions.

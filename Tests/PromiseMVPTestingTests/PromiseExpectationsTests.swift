@@ -1,0 +1,75 @@
+import PromiseMVPTesting
+import Promises
+import Services
+import Testing
+
+/// The Swift Testing helpers wait for the promise and fail the test when it does not end as
+/// expected, so a presenter test built on them cannot pass vacuously.
+@Suite("PromiseExpectations")
+struct PromiseExpectationsTests {
+    @Test("value(of:) gives the value of a promise fulfilled later, with no issue")
+    func valueOfFulfilled() async {
+        // Given
+        let (promise, seal) = Promise<Int>.pending()
+
+        // When
+        let value = Task { await PromiseExpectations.value(of: promise) }
+        seal.fulfill(7)
+
+        // Then
+        #expect(await value.value == 7)
+    }
+
+    @Test("value(of:) records an issue when the promise is rejected")
+    func valueOfRejectedFails() async {
+        await withKnownIssue {
+            // When
+            let value = await PromiseExpectations.value(
+                of: Promise<Int>(error: ServiceRequestError.noNetwork))
+
+            // Then
+            #expect(value == nil)
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("rejected with noNetwork") }
+        }
+    }
+
+    @Test("value(of:) records an issue when the promise is still pending after the timeout")
+    func valueOfPendingFails() async {
+        // Given
+        let (promise, seal) = Promise<Int>.pending()
+
+        await withKnownIssue {
+            // When
+            let value = await PromiseExpectations.value(of: promise, timeout: 0.05)
+
+            // Then
+            #expect(value == nil)
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("still pending after 0.05 s") }
+        }
+        seal.fulfill(0)
+    }
+
+    @Test("error(of:) gives the error of a rejected promise, with no issue")
+    func errorOfRejected() async {
+        // When
+        let error = await PromiseExpectations.error(of: Promise<Int>(error: ServiceRequestError.noData))
+
+        // Then
+        #expect(error as? ServiceRequestError == .noData)
+    }
+
+    @Test("error(of:) records an issue when the promise is fulfilled")
+    func errorOfFulfilledFails() async {
+        await withKnownIssue {
+            // When
+            let error = await PromiseExpectations.error(of: Promise.value(3))
+
+            // Then
+            #expect(error == nil)
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("fulfilled with 3") }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import PromiseMVPTesting
+import Testing
+
+@testable import Promises
+@testable import Services
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The API client against a real HTTP server on 127.0.0.1 that the tests start themselves.
+@Suite("APIClient")
+struct APIClientTests {
+    struct Song: Codable, Equatable, Sendable {
+        let id: Int
+        let title: String
+    }
+
+    let server: TestHTTPServer
+    let client: APIClient
+
+    init() throws {
+        server = try TestHTTPServer([
+            "/songs": .status(200, body: #"[{"id": 1, "title": "Blue"}, {"id": 2, "title": "River"}]"#),
+            "/missing": .status(404, body: #"{"error": "no such song"}"#),
+            "/broken": .status(500, body: "internal error"),
+            "/malformed": .status(200, body: #"[{"id": "one", "title": 3}]"#),
+            "/html": .status(200, body: "<html>maintenance</html>", contentType: "text/html"),
+            "/empty": .status(200, body: ""),
+            "/slow": .never,
+            "/cut": .closeMidBody,
+            "/created": .status(201, body: #"{"id": 3, "title": "Case of You"}"#),
+            "/songs/3": .status(200, body: #"{"id": 3, "title": "A Case of You"}"#),
+        ])
+        client = APIClient(baseURL: server.baseURL, timeout: 1)
+    }
+
+    @Test("GET decodes the JSON body")
+    func getDecodes() async {
+        // When
+        let songs = await PromiseExpectations.value(of: client.get("/songs", as: [Song].self))
+
+        // Then
+        #expect(songs == [Song(id: 1, title: "Blue"), Song(id: 2, title: "River")])
+    }
+
+    @Test("a status outside 2xx rejects with that status", arguments: ["/missing": 404, "/broken": 500])
+    func statusRejects(path: String, status: Int) async {
+        // When
+        let error = await PromiseExpectations.error(of: client.get(path, as: [Song].self))
+
+        // Then
+        #expect(ServiceRequestError(error ?? APIError.notHTTP) == .httpStatus(status))
+    }
+
+    @Test("a body that does not decode rejects with a decoding error naming the type")
+    func malformedBodyRejects() async {
+        // When
+        let error = await PromiseExpectations.error(of: client.get("/malformed", as: [Song].self))
+
+        // Then
+        guard case .decodingFailed(let type, let reason)? = error.map(ServiceRequestError.init) else {
+            Issue.record("expected decodingFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(type == "Array<Song>")
+        #expect(reason.contains("id"))
+    }
+
+    @Test("an HTML page where JSON was expected is a decoding error too")
+    func htmlRejects() async {
+        // When
+        let error = await PromiseExpectations.error(of: client.get("/html", as: [Song].self))
+
+        // Then
+        guard case .decodingFailed(let type, _)? = error.map(ServiceRequestError.init) else {
+            Issue.record("expected decodingFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(type == "Array<Song>")
+    }
+
+    @Test("an empty body is a decoding error that says so")
+    func emptyBodyRejects() async {
+        // When
+        let error = await PromiseExpectations.error(of: client.get("/empty", as: [Song].self))
+
+        // Then
+        #expect(
+            error.map(ServiceRequestError.init)
+                == .decodingFailed(type: "Array<Song>", reason: "the body is empty"))
+    }
+
+    @Test("a server that never answers times out")
+    func slowServerTimesOut() async {
+        // When
+        let error = await PromiseExpectations.error(of: client.get("/slow", as: [Song].self))
+
+        // Then
+        #expect(error.map(ServiceRequestError.init) == .timedOut)
+    }
+
+    @Test("a connection closed in the middle of the body is a connectivity failure")
+    func cutBodyIsNoNetwork() async {
+        // When
+        let error = await PromiseExpectations.error(of: client.get("/cut", as: [Song].self))
+
+        // Then
+        let mapped = error.map(ServiceRequestError.init)
+        #expect(mapped?.isConnectivityFailure == true, "got \(String(describing: error))")
+    }
+
+    @Test("nothing listening is noNetwork, at once")
+    func nothingListening() async throws {
+        // Given
+        let offline = APIClient(
+            baseURL: URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/")!, timeout: 30)
+
+        // When
+        let error = await PromiseExpectations.error(of: offline.get("/songs", as: [Song].self), timeout: 10)
+
+        // Then
+        #expect(error.map(ServiceRequestError.init) == .noNetwork)
+    }
+
+    @Test("POST and PUT send JSON and decode the answer; DELETE succeeds on 2xx")
+    func writes() async {
+        // When
+        let created = await PromiseExpectations.value(
+            of: client.post("/created", body: Song(id: 0, title: "Case of You"), as: Song.self))
+        let updated = await PromiseExpectations.value(
+            of: client.put("/songs/3", body: Song(id: 3, title: "A Case of You"), as: Song.self))
+        let deleted: Void? = await PromiseExpectations.value(of: client.delete("/songs/3"))
+
+        // Then
+        #expect(created == Song(id: 3, title: "Case of You"))
+        #expect(updated == Song(id: 3, title: "A Case of You"))
+        #expect(deleted != nil)
+        let methods = server.requests.withLock { $0 }
+        #expect(methods.contains("POST /created HTTP/1.1"))
+        #expect(methods.contains("PUT /songs/3 HTTP/1.1"))
+        #expect(methods.contains("DELETE /songs/3 HTTP/1.1"))
+    }
+
+    @Test("cancelling the promise cancels the request")
+    func cancellingCancelsRequest() async {
+        // Given
+        let patient = APIClient(baseURL: server.baseURL, timeout: 60)
+        let request = patient.get("/slow", as: [Song].self)
+
+        // When
+        request.cancel()
+
+        // Then
+        let error = await PromiseExpectations.error(of: request, timeout: 10)
+        #expect(error.map(ServiceRequestError.init) == .cancelled)
+    }
+
+    @Test("fractions of a second become whole seconds where URLSession counts only those")
+    func timeoutRounding() {
+        // Given
+        let client = APIClient(baseURL: server.baseURL, timeout: 0.5)
+
+        // Then
+        #if canImport(FoundationNetworking)
+            #expect(client.effectiveTimeout == 1)
+        #else
+            #expect(client.effectiveTimeout == 0.5)
+        #endif
+    }
+}
