@@ -73,21 +73,18 @@ public struct Row: Sendable, Equatable {
 }
 
 /// The column names of a result and a lookup from name to position.
+///
+/// Results have a handful of columns with short names, which Swift stores inline, so a linear scan
+/// of equal-length comparisons beats hashing the name for every value read.
 final class ColumnNames: Sendable, Equatable {
     let names: [String]
-    private let positions: [String: Int]
 
     init(_ names: [String]) {
         self.names = names
-        var positions: [String: Int] = [:]
-        for (index, name) in names.enumerated() where positions[name] == nil {
-            positions[name] = index
-        }
-        self.positions = positions
     }
 
     func index(of name: String) -> Int? {
-        positions[name]
+        names.firstIndex(of: name)
     }
 
     static func == (lhs: ColumnNames, rhs: ColumnNames) -> Bool {
