@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "Promises", targets: ["Promises"]),
         .library(name: "Services", targets: ["Services"]),
+        .library(name: "Melodies", targets: ["Melodies"]),
         .library(name: "PromiseMVPTesting", targets: ["PromiseMVPTesting"]),
     ],
     targets: [
@@ -34,13 +35,23 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .target(
-            name: "PromiseMVPTesting",
+            name: "Melodies",
             dependencies: ["Promises", "Services"],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
+            name: "PromiseMVPTesting",
+            dependencies: ["Promises", "Services", "Melodies"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "ServicesTests",
             dependencies: ["Services", "PromiseMVPTesting", "CSQLite"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "MelodiesTests",
+            dependencies: ["Melodies", "PromiseMVPTesting"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

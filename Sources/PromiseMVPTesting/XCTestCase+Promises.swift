@@ -52,13 +52,15 @@ extension XCTestCase {
     /// Waits for `promise` and returns its value, from an `async` test; fails the test at the caller
     /// and returns `nil` when it is rejected or still pending after `timeout` seconds.
     ///
+    /// It runs on the caller's actor, so a main-actor test calls it without sending itself away.
+    ///
     /// - Parameters:
     ///   - promise: The promise under test.
     ///   - timeout: How long to wait, in seconds.
     ///   - file: Where the failure is reported; the caller's file by default.
     ///   - line: Where the failure is reported; the caller's line by default.
     /// - Returns: The value, or `nil` after failing the test.
-    public func value<Value>(
+    nonisolated(nonsending) public func value<Value>(
         of promise: Promise<Value>,
         timeout: Double = 5,
         file: StaticString = #filePath,
@@ -80,7 +82,7 @@ extension XCTestCase {
     ///   - file: Where the failure is reported; the caller's file by default.
     ///   - line: Where the failure is reported; the caller's line by default.
     /// - Returns: The error, or `nil` after failing the test.
-    public func error<Value>(
+    nonisolated(nonsending) public func error<Value>(
         of promise: Promise<Value>,
         timeout: Double = 5,
         file: StaticString = #filePath,

@@ -87,6 +87,23 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// Brings the tables of one feature (`schema`) up to date, apart from the app's own
+    /// `user_version`, so that several features can keep their tables in one file.
+    ///
+    /// Each step the file has not seen runs in its own transaction with the version change; the
+    /// version is kept in the `schema_versions` table. A file whose `schema` is newer than the
+    /// newest step is refused with ``DatabaseError/Kind/newerSchema(found:known:)``, unchanged.
+    ///
+    /// - Parameters:
+    ///   - schema: The feature's name, such as `melodies`.
+    ///   - migrations: The feature's steps.
+    /// - Returns: A promise fulfilled once the tables are up to date.
+    public func migrate(schema: String, _ migrations: [Migration]) -> Promise<Void> {
+        Promise { seal in
+            queue.async { seal.resolve(Result { try self.connection.migrate(schema: schema, migrations) }) }
+        }
+    }
+
     /// The schema version of the file (`PRAGMA user_version`).
     public var schemaVersion: Promise<Int> {
         read { try Self.version(of: $0) }
@@ -117,20 +134,10 @@ public final class Database: @unchecked Sendable {
     }
 
     private static func migrate(_ connection: Connection, to migrations: [Migration]) throws {
-        let steps = migrations.sorted { $0.version < $1.version }
-        let known = steps.last?.version ?? 0
-        let found = try version(of: connection)
-        guard found <= known else {
-            throw DatabaseError(
-                kind: .newerSchema(found: found, known: known), message: "user_version \(found)",
-                path: connection.path)
-        }
-        for step in steps where step.version > found {
-            try connection.transaction {
-                try connection.executeScript(step.sql)
-                // PRAGMA takes no bound parameters; the version is an Int from the code, not data.
-                try connection.executeScript("PRAGMA user_version = \(step.version)")
-            }
+        try connection.apply(migrations, found: try version(of: connection), label: "user_version") {
+            version in
+            // PRAGMA takes no bound parameters; the version is an Int from the code, not data.
+            try connection.executeScript("PRAGMA user_version = \(version)")
         }
     }
 }

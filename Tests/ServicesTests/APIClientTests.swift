@@ -137,7 +137,7 @@ struct APIClientTests {
         #expect(created == Song(id: 3, title: "Case of You"))
         #expect(updated == Song(id: 3, title: "A Case of You"))
         #expect(deleted != nil)
-        let methods = server.requests.withLock { $0 }
+        let methods = server.requests
         #expect(methods.contains("POST /created HTTP/1.1"))
         #expect(methods.contains("PUT /songs/3 HTTP/1.1"))
         #expect(methods.contains("DELETE /songs/3 HTTP/1.1"))

@@ -190,3 +190,48 @@ struct DatabaseTests {
         #expect(await PromiseExpectations.value(of: holding) != nil)
     }
 }
+
+@Suite("Database feature schemas")
+struct DatabaseSchemaTests {
+    static let songs = [Migration(version: 1, sql: "CREATE TABLE songs (id INTEGER PRIMARY KEY, title TEXT)")]
+    static let albums = [
+        Migration(version: 1, sql: "CREATE TABLE albums (id INTEGER PRIMARY KEY)"),
+        Migration(version: 2, sql: "ALTER TABLE albums ADD COLUMN name TEXT"),
+    ]
+
+    @Test("two features keep their own tables and versions in one file")
+    func twoSchemasInOneFile() async throws {
+        // Given
+        let database = try Database.inMemory()
+
+        // When
+        _ = await PromiseExpectations.value(of: database.migrate(schema: "songs", Self.songs))
+        _ = await PromiseExpectations.value(of: database.migrate(schema: "albums", Self.albums))
+        // Again: nothing left to do.
+        _ = await PromiseExpectations.value(of: database.migrate(schema: "albums", Self.albums))
+
+        // Then
+        let versions = await PromiseExpectations.value(
+            of: database.read { connection in
+                try connection.query("SELECT name, version FROM schema_versions ORDER BY name")
+                    .map { "\(try $0.string("name")) \(try $0.int("version"))" }
+            })
+        #expect(versions == ["albums 2", "songs 1"])
+        let inserted = await PromiseExpectations.value(
+            of: database.write { try $0.execute("INSERT INTO albums (name) VALUES (?)", ["Blue"]) })
+        #expect(inserted == 1)
+    }
+
+    @Test("a feature schema newer than the code knows is refused")
+    func newerFeatureSchemaIsRefused() async throws {
+        // Given
+        let database = try Database.inMemory()
+        _ = await PromiseExpectations.value(of: database.migrate(schema: "albums", Self.albums))
+
+        // When
+        let error = await PromiseExpectations.error(of: database.migrate(schema: "albums", [Self.albums[0]]))
+
+        // Then
+        #expect((error as? DatabaseError)?.kind == .newerSchema(found: 2, known: 1))
+    }
+}

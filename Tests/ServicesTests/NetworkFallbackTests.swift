@@ -158,7 +158,7 @@ struct NetworkFallbackTests {
 
         // Then
         #expect(fetched?.source == .cache(savedAt: fetchedAt, reason: .noNetwork))
-        #expect(server.requests.withLock { $0 }.isEmpty)
+        #expect(server.requests.isEmpty)
     }
 
     @Test("fresh data that cannot be cached is still shown, with the cache error")

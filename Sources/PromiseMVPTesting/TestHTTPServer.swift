@@ -1,7 +1,5 @@
 import Dispatch
-import Foundation
-
-@testable import Promises
+public import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -9,12 +7,18 @@ import Foundation
     import Darwin
 #endif
 
-/// A real HTTP/1.1 server on 127.0.0.1 and a free port, started by the tests themselves, that
-/// answers each path the way a test needs, well or badly.
-final class TestHTTPServer: Sendable {
+/// A real HTTP/1.1 server on 127.0.0.1 and a free port, started by a test itself, that answers each
+/// path the way the test needs, well or badly: for testing a live service end to end without
+/// anything started by hand.
+///
+/// ```swift
+/// let server = try TestHTTPServer(["/melodies": .status(200, body: json)])
+/// let api = APIClient(baseURL: server.baseURL)
+/// ```
+public final class TestHTTPServer: Sendable {
     /// What the server does for one path.
-    enum Reply: Sendable {
-        /// A complete answer.
+    public enum Reply: Sendable {
+        /// A complete answer with this status, body and content type.
         case status(Int, body: String, contentType: String = "application/json")
         /// Reads the request and never answers, until the client gives up.
         case never
@@ -22,39 +26,59 @@ final class TestHTTPServer: Sendable {
         case closeMidBody
     }
 
-    let port: UInt16
+    /// The port the server listens on.
+    public let port: UInt16
     private let listener: Int32
-    private let replies: Locked<[String: Reply]>
-    /// Every request line received, for tests that check what was sent.
-    let requests = Locked<[String]>([])
+    private let state = Mutable()
 
     /// The base URL to give an `APIClient`.
-    var baseURL: URL {
-        URL(string: "http://127.0.0.1:\(port)/")!
+    public var baseURL: URL {
+        var components = URLComponents()
+        components.scheme = "http"
+        components.host = "127.0.0.1"
+        components.port = Int(port)
+        components.path = "/"
+        return components.url ?? URL(fileURLWithPath: "/")
     }
 
-    init(_ replies: [String: Reply]) throws {
-        self.replies = Locked(replies)
+    /// Every request line received so far, such as `GET /melodies HTTP/1.1`.
+    public var requests: [String] {
+        state.lock.withLock { state.requests }
+    }
+
+    /// Starts a server that answers `replies` by path, and 404 for any other path.
+    ///
+    /// - Parameter replies: What each path answers.
+    /// - Throws: `POSIXError` when no socket can be opened on 127.0.0.1.
+    public init(_ replies: [String: Reply]) throws {
         let (listener, port) = try Self.openListener()
         self.listener = listener
         self.port = port
+        state.lock.withLock { state.replies = replies }
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
 
     /// Changes what a path answers.
-    func set(_ path: String, _ reply: Reply) {
-        replies.withLock { $0[path] = reply }
+    ///
+    /// - Parameters:
+    ///   - path: The path, such as `/melodies`.
+    ///   - reply: What it answers from now on.
+    public func set(_ path: String, _ reply: Reply) {
+        state.lock.withLock { state.replies[path] = reply }
     }
 
-    /// Stops accepting connections.
-    func stop() {
+    /// Stops accepting connections: from now on, connecting is refused, as when a server is down.
+    public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
 
     /// A port on 127.0.0.1 where nothing listens: bound, then released.
-    static func closedPort() throws -> UInt16 {
+    ///
+    /// - Returns: The port.
+    /// - Throws: `POSIXError` when no socket can be opened.
+    public static func closedPort() throws -> UInt16 {
         let (socket, port) = try openListener()
         close(socket)
         return port
@@ -93,7 +117,7 @@ final class TestHTTPServer: Sendable {
     private func serve(_ connection: Int32) {
         defer { close(connection) }
         guard let path = readRequest(connection) else { return }
-        switch replies.withLock({ $0[path] }) ?? .status(404, body: #"{"error":"not found"}"#) {
+        switch state.lock.withLock({ state.replies[path] }) ?? .status(404, body: #"{"error":"not found"}"#) {
         case .status(let status, let body, let contentType):
             let bytes = Array(body.utf8)
             write(
@@ -124,7 +148,7 @@ final class TestHTTPServer: Sendable {
                 let head = String(decoding: received[..<end.lowerBound], as: UTF8.self)
                 let lines = head.split(separator: "\r\n")
                 guard let requestLine = lines.first else { return nil }
-                requests.withLock { $0.append(String(requestLine)) }
+                state.lock.withLock { state.requests.append(String(requestLine)) }
                 let length =
                     lines.first { $0.lowercased().hasPrefix("content-length:") }
                     .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
@@ -152,4 +176,13 @@ final class TestHTTPServer: Sendable {
             sent += count
         }
     }
+}
+
+/// The server's changing state, guarded by its lock.
+private final class Mutable: @unchecked Sendable {
+    // `@unchecked Sendable` is sound: `replies` and `requests` are only read or written inside
+    // `lock.withLock`, and `lock` is itself thread-safe.
+    let lock = NSLock()
+    var replies: [String: TestHTTPServer.Reply] = [:]
+    var requests: [String] = []
 }

@@ -1,0 +1,82 @@
+public import Foundation
+public import Promises
+public import Services
+
+/// The melodies last fetched, kept in the app's database for offline use.
+public struct MelodyCache: OfflineCache {
+    /// The steps of the `melodies` schema, applied when the cache is first used.
+    public static let migrations = [
+        Migration(
+            version: 1,
+            sql: """
+                CREATE TABLE melodies (
+                    id INTEGER PRIMARY KEY,
+                    position INTEGER NOT NULL,
+                    title TEXT NOT NULL,
+                    artist TEXT NOT NULL,
+                    album TEXT NOT NULL,
+                    duration_seconds INTEGER NOT NULL
+                )
+                """)
+    ]
+
+    private let database: Database
+    private let ready: Promise<Void>
+
+    /// Makes the cache and brings its table up to date.
+    ///
+    /// - Parameter database: The app's database.
+    public init(database: Database) {
+        self.database = database
+        ready = database.migrate(schema: "melodies", Self.migrations)
+    }
+
+    /// Replaces the cached melodies, in one transaction.
+    ///
+    /// - Parameters:
+    ///   - value: The melodies, in display order.
+    ///   - date: When they were fetched.
+    /// - Returns: A promise fulfilled once they are stored.
+    public func save(_ value: [Melody], at date: Date) -> Promise<Void> {
+        let database = database
+        return ready.then(on: .inline) {
+            database.write { connection in
+                try connection.execute("DELETE FROM melodies")
+                for (position, melody) in value.enumerated() {
+                    try connection.execute(
+                        """
+                        INSERT INTO melodies (id, position, title, artist, album, duration_seconds)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """,
+                        [
+                            SQLValue(melody.id), SQLValue(position), .text(melody.title),
+                            .text(melody.artist),
+                            .text(melody.album), SQLValue(melody.durationSeconds),
+                        ])
+                }
+                try connection.setCacheStamp("melodies", to: date)
+            }
+        }
+    }
+
+    /// The cached melodies and when they were saved, or `nil` if none ever were.
+    ///
+    /// - Returns: A promise of the cached melodies.
+    public func load() -> Promise<Cached<[Melody]>?> {
+        let database = database
+        return ready.then(on: .inline) {
+            database.read { connection in
+                guard let savedAt = try connection.cacheStamp("melodies") else { return nil }
+                let rows = try connection.query(
+                    "SELECT id, title, artist, album, duration_seconds FROM melodies ORDER BY position")
+                let melodies = try rows.map { row in
+                    Melody(
+                        id: try row.int("id"), title: try row.string("title"),
+                        artist: try row.string("artist"),
+                        album: try row.string("album"), durationSeconds: try row.int("duration_seconds"))
+                }
+                return Cached(value: melodies, savedAt: savedAt)
+            }
+        }
+    }
+}

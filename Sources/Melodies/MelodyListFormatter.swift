@@ -1,0 +1,87 @@
+public import Foundation
+public import Services
+
+/// Turns melodies and where they came from into the text the list shows.
+///
+/// Create one per presenter: its date formatter is made once, with the locale and time zone given.
+public struct MelodyListFormatter: Sendable {
+    private let dateFormatter: DateFormatter
+    private let now: @Sendable () -> Date
+
+    /// Makes a formatter.
+    ///
+    /// - Parameters:
+    ///   - locale: The language and region dates are written for; the user's by default.
+    ///   - timeZone: The time zone dates are written in; the user's by default.
+    ///   - now: The clock that tells how old cached data is.
+    public init(
+        locale: Locale = .current, timeZone: TimeZone = .current,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        let dateFormatter = DateFormatter()
+        dateFormatter.locale = locale
+        dateFormatter.timeZone = timeZone
+        dateFormatter.dateStyle = .short
+        dateFormatter.timeStyle = .short
+        self.dateFormatter = dateFormatter
+        self.now = now
+    }
+
+    /// A duration as minutes and seconds, `3:07`, or with hours past an hour, `1:02:03`.
+    ///
+    /// - Parameter seconds: Whole seconds; negative counts as zero.
+    /// - Returns: The text.
+    public func duration(_ seconds: Int) -> String {
+        let total = max(0, seconds)
+        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
+        let paddedSeconds = rest < 10 ? "0\(rest)" : "\(rest)"
+        guard hours > 0 else { return "\(minutes):\(paddedSeconds)" }
+        return "\(hours):\(minutes < 10 ? "0\(minutes)" : "\(minutes)"):\(paddedSeconds)"
+    }
+
+    /// The rows for `melodies`, in the same order.
+    ///
+    /// - Parameter melodies: The melodies to show.
+    /// - Returns: One row per melody.
+    public func rows(for melodies: [Melody]) -> [MelodyRow] {
+        melodies.map { melody in
+            MelodyRow(
+                id: melody.id, title: melody.title, artist: melody.artist, album: melody.album,
+                duration: duration(melody.durationSeconds))
+        }
+    }
+
+    /// What to tell the user about where the list came from: `nil` for fresh data, otherwise why
+    /// cached melodies are shown and how old they are.
+    ///
+    /// - Parameter source: Where the melodies came from.
+    /// - Returns: The notice, or `nil`.
+    public func notice(for source: DataSource) -> String? {
+        guard case .cache(let savedAt, let reason) = source else { return nil }
+        let why =
+            switch reason {
+            case .timedOut: "The server is not answering"
+            case .httpStatus(let status): "The server is having trouble (error \(status))"
+            default: "Offline"
+            }
+        return "\(why): showing melodies saved \(age(of: savedAt))."
+    }
+
+    /// How long ago `date` was, in words: `just now`, `5 minutes ago`, `3 hours ago`, or the date.
+    ///
+    /// - Parameter date: A moment in the past.
+    /// - Returns: The text.
+    public func age(of date: Date) -> String {
+        let seconds = now().timeIntervalSince(date)
+        switch seconds {
+        case ..<60: return "just now"
+        case ..<3600: return plural(Int(seconds / 60), "minute") + " ago"
+        case ..<86_400: return plural(Int(seconds / 3600), "hour") + " ago"
+        default: return "on \(dateFormatter.string(from: date))"
+        }
+    }
+
+    private func plural(_ count: Int, _ unit: String) -> String {
+        count == 1 ? "1 \(unit)" : "\(count) \(unit)s"
+    }
+}

@@ -1,0 +1,28 @@
+/// The melody list presenter an app uses.
+///
+/// It holds its view weakly: the view holds the presenter (`view.presenter = presenter`), and the
+/// presenter must not keep a closed screen alive.
+@MainActor
+public final class MelodyListPresenterImp: MelodyListPresenter {
+    /// The screen, held weakly.
+    public weak var view: (any MelodyListView)?
+    /// Where melodies come from.
+    public let melodyService: any MelodyService
+    /// Formats melodies for the view; made once.
+    public let formatter: MelodyListFormatter
+
+    /// Makes a presenter.
+    ///
+    /// - Parameters:
+    ///   - melodyService: Where melodies come from.
+    ///   - view: The screen.
+    ///   - formatter: Formats melodies for the view; for the user's locale by default.
+    public init(
+        melodyService: any MelodyService, view: (any MelodyListView)?,
+        formatter: MelodyListFormatter = MelodyListFormatter()
+    ) {
+        self.melodyService = melodyService
+        self.view = view
+        self.formatter = formatter
+    }
+}

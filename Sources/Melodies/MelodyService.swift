@@ -1,0 +1,27 @@
+public import Promises
+public import Services
+
+/// Gives the melodies to show: from the API when the network is there, from the device otherwise.
+///
+/// A test double implements ``getMelodies()`` only; a live service also says where the melodies
+/// came from, through ``getMelodiesWithSource()``, so the screen can tell the user it is offline.
+public protocol MelodyService {
+    /// The melodies, or a ``ServiceRequestError`` saying why there are none.
+    ///
+    /// - Returns: A promise of the melodies.
+    func getMelodies() -> Promise<[Melody]>
+
+    /// The melodies and where they came from.
+    ///
+    /// - Returns: A promise of the melodies and their source.
+    func getMelodiesWithSource() -> Promise<Fetched<[Melody]>>
+}
+
+extension MelodyService {
+    /// The melodies from ``getMelodies()``, reported as fresh from the network.
+    ///
+    /// - Returns: A promise of the melodies and their source.
+    public func getMelodiesWithSource() -> Promise<Fetched<[Melody]>> {
+        getMelodies().map(on: .inline) { Fetched(value: $0, source: .network) }
+    }
+}

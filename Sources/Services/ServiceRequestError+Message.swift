@@ -1,0 +1,29 @@
+extension ServiceRequestError {
+    /// One sentence to show the user: what happened and what they can do.
+    public var userMessage: String {
+        switch self {
+        case .unknownError:
+            "Something went wrong. Please try again."
+        case .noNetwork:
+            "You are offline. Check your connection and try again."
+        case .noData:
+            "Nothing to show yet: connect to the network once to load it."
+        case .httpStatus(let status) where status == 401 || status == 403:
+            "You are not signed in, or not allowed to see this."
+        case .httpStatus(let status) where status == 404:
+            "This could not be found on the server."
+        case .httpStatus(let status) where (500..<600).contains(status):
+            "The server is having trouble (error \(status)). Please try again later."
+        case .httpStatus(let status):
+            "The server refused the request (error \(status))."
+        case .decodingFailed:
+            "The server sent data this version of the app cannot read."
+        case .timedOut:
+            "The server took too long to answer. Please try again."
+        case .storageFailed:
+            "The data stored on this device cannot be read or written."
+        case .cancelled:
+            "Cancelled."
+        }
+    }
+}

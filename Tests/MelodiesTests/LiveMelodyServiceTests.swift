@@ -1,0 +1,67 @@
+import Foundation
+import Melodies
+import PromiseMVPTesting
+import Testing
+
+/// The live service end to end: a real HTTP server on 127.0.0.1 and a real SQLite file.
+@Suite("Live melody service")
+struct LiveMelodyServiceTests {
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("LiveMelodyServiceTests-\(UUID().uuidString)", isDirectory: true)
+    let server: TestHTTPServer
+
+    init() throws {
+        let json = String(decoding: try JSONEncoder().encode(Melody.mocks()), as: UTF8.self)
+        server = try TestHTTPServer(["/melodies": .status(200, body: json)])
+    }
+
+    func makeService() throws -> LiveMelodyService {
+        LiveMelodyService(
+            api: APIClient(baseURL: server.baseURL, timeout: 2),
+            database: try Database(at: folder.appendingPathComponent("app.sqlite")))
+    }
+
+    @Test("online, the melodies come from the API and fill the cache; offline, the same come from the cache")
+    func onlineThenOffline() async throws {
+        // Given
+        let service = try makeService()
+
+        // When: online
+        let online = await PromiseExpectations.value(of: service.getMelodiesWithSource())
+
+        // Then
+        #expect(online?.value == Melody.mocks())
+        #expect(online?.source == .network)
+
+        // When: the server goes away, and the app starts again on the same file
+        server.stop()
+        let restarted = try makeService()
+        let offline = await PromiseExpectations.value(of: restarted.getMelodiesWithSource())
+
+        // Then
+        #expect(offline?.value == Melody.mocks())
+        guard case .cache(_, let reason)? = offline?.source else {
+            Issue.record("expected cached melodies, got \(String(describing: offline?.source))")
+            return
+        }
+        #expect(reason == .noNetwork)
+    }
+
+    @Test("offline with an empty cache, the view is told noData")
+    @MainActor
+    func offlineWithoutCacheShowsNoData() async throws {
+        // Given
+        server.stop()
+        let view = RecordingMelodyListView()
+        let presenter = MelodyListPresenterImp(melodyService: try makeService(), view: view)
+        view.presenter = presenter
+
+        // When
+        let error = await PromiseExpectations.error(of: presenter.fetchMelodies())
+
+        // Then
+        #expect(error as? ServiceRequestError == .noData)
+        #expect(view.shownError == .noData)
+        #expect(view.shownMessage == ServiceRequestError.noData.userMessage)
+    }
+}

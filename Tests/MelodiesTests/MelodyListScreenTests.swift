@@ -1,0 +1,221 @@
+import Foundation
+import Melodies
+import PromiseMVPTesting
+import Testing
+
+// MARK: - Test doubles
+
+/// A view that records every callback, in order.
+final class RecordingMelodyListView: MelodyListView {
+    var presenter: MelodyListPresenterImp?
+    var calls: [String] = []
+    var shownMelodies: [Melody]?
+    var shownError: ServiceRequestError?
+    var shownRows: [MelodyRow]?
+    var shownNotice: String??
+    var shownMessage: String?
+
+    func showMelodies(melodies: [Melody]) {
+        calls.append("melodies")
+        shownMelodies = melodies
+    }
+
+    func showLoadError(error: ServiceRequestError) {
+        calls.append("error")
+        shownError = error
+    }
+
+    func showLoading(_ isLoading: Bool) {
+        calls.append("loading \(isLoading)")
+    }
+
+    func showMelodyRows(_ rows: [MelodyRow]) {
+        calls.append("rows")
+        shownRows = rows
+    }
+
+    func showSourceNotice(_ notice: String?) {
+        calls.append("notice")
+        shownNotice = notice
+    }
+
+    func showErrorMessage(_ message: String) {
+        calls.append("message")
+        shownMessage = message
+    }
+}
+
+/// A service that answers with a given source, as the live one does offline.
+final class SourcedMelodyServiceMock: MelodyService, ServiceRequestMock {
+    var source: DataSource = .network
+
+    func getMelodies() -> Promise<[Melody]> {
+        mock(result: .success, model: Melody.mocks())
+    }
+
+    func getMelodiesWithSource() -> Promise<Fetched<[Melody]>> {
+        .value(Fetched(value: Melody.mocks(), source: source))
+    }
+}
+
+/// A formatter pinned to en_US, UTC and a fixed clock, so that texts are the same everywhere.
+let pinnedFormatter = MelodyListFormatter(
+    locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC") ?? .current,
+    now: { Date(timeIntervalSince1970: 1_183_111_200) })  // 2007-06-29 10:00 UTC
+
+// MARK: - Tests
+
+@Suite("Melody list screen")
+@MainActor
+struct MelodyListScreenTests {
+    let view = RecordingMelodyListView()
+    let service = MelodyServiceMock()
+
+    func makePresenter(_ service: any MelodyService) -> MelodyListPresenterImp {
+        let presenter = MelodyListPresenterImp(melodyService: service, view: view, formatter: pinnedFormatter)
+        view.presenter = presenter
+        return presenter
+    }
+
+    @Test(
+        "each service error is shown, with its message, and rejects the fetch with that error",
+        arguments: [
+            ServiceRequestError.unknownError, .noNetwork, .noData, .httpStatus(404), .httpStatus(503),
+            .decodingFailed(type: "Melody", reason: "id: missing"), .timedOut, .storageFailed(reason: "disk"),
+        ])
+    func errorIsShown(_ error: ServiceRequestError) async {
+        // Given
+        service.emulatedResult = .error(error)
+        let presenter = makePresenter(service)
+
+        // When
+        let rejected = await PromiseExpectations.error(of: presenter.fetchMelodies())
+
+        // Then
+        #expect(rejected as? ServiceRequestError == error)
+        #expect(view.shownError == error)
+        #expect(view.shownMessage == error.userMessage)
+        #expect(view.shownMelodies == nil)
+        #expect(view.calls == ["loading true", "error", "message", "loading false"])
+    }
+
+    @Test("a cancelled fetch is not shown as an error")
+    func cancellationIsNotShown() async {
+        // Given
+        service.emulatedResult = .error(.cancelled)
+        let presenter = makePresenter(service)
+
+        // When
+        let rejected = await PromiseExpectations.error(of: presenter.fetchMelodies())
+
+        // Then
+        #expect(rejected as? ServiceRequestError == .cancelled)
+        #expect(view.shownError == nil)
+        #expect(view.calls == ["loading true", "loading false"])
+    }
+
+    @Test("a successful fetch shows loading, the melodies, the rows, no notice, then loading ended")
+    func successCallbacksInOrder() async {
+        // Given
+        service.emulatedResult = .success
+        let presenter = makePresenter(service)
+
+        // When
+        let melodies = await PromiseExpectations.value(of: presenter.fetchMelodies())
+
+        // Then
+        #expect(melodies == Melody.mocks())
+        #expect(view.calls == ["loading true", "melodies", "rows", "notice", "loading false"])
+        #expect(view.shownNotice == .some(nil))
+    }
+
+    @Test("rows carry text only, with durations as minutes and seconds")
+    func rowsAreFormatted() async {
+        // Given
+        service.emulatedResult = .success
+        let presenter = makePresenter(service)
+
+        // When
+        _ = await PromiseExpectations.value(of: presenter.fetchMelodies())
+
+        // Then
+        #expect(
+            view.shownRows?.first
+                == MelodyRow(
+                    id: 1, title: "Clair de Lune", artist: "Claude Debussy", album: "Suite bergamasque",
+                    duration: "5:02"))
+        #expect(
+            view.shownRows?.map(\.duration) == [
+                "5:02", "3:07", "9:22", "5:37", "4:04", "6:53", "5:30", "10:04",
+            ])
+    }
+
+    @Test(
+        "cached melodies come with a notice saying why and how old they are",
+        arguments: [
+            (
+                DataSource.cache(savedAt: Date(timeIntervalSince1970: 1_183_110_900), reason: .noNetwork),
+                "Offline: showing melodies saved 5 minutes ago."
+            ),
+            (
+                .cache(savedAt: Date(timeIntervalSince1970: 1_183_100_400), reason: .timedOut),
+                "The server is not answering: showing melodies saved 3 hours ago."
+            ),
+            (
+                .cache(savedAt: Date(timeIntervalSince1970: 1_183_111_170), reason: .httpStatus(503)),
+                "The server is having trouble (error 503): showing melodies saved just now."
+            ),
+            (
+                .cache(savedAt: Date(timeIntervalSince1970: 1_182_938_400), reason: .noNetwork),
+                "Offline: showing melodies saved on 6/27/07, 10:00\u{202F}AM."
+            ),  // ICU's narrow space
+        ])
+    func offlineNotice(source: DataSource, notice: String) async {
+        // Given
+        let service = SourcedMelodyServiceMock()
+        service.source = source
+        let presenter = makePresenter(service)
+
+        // When
+        _ = await PromiseExpectations.value(of: presenter.fetchMelodies())
+
+        // Then
+        #expect(view.shownNotice == .some(notice))
+    }
+
+    @Test("the presenter holds its view weakly: a closed screen and its presenter are freed")
+    func noRetainCycle() {
+        // Given
+        weak var weakView: RecordingMelodyListView?
+        weak var weakPresenter: MelodyListPresenterImp?
+        do {
+            let view = RecordingMelodyListView()
+            let presenter = MelodyListPresenterImp(melodyService: service, view: view)
+            view.presenter = presenter
+            weakView = view
+            weakPresenter = presenter
+            #expect(presenter.view === view)
+        }
+
+        // Then
+        #expect(weakView == nil)
+        #expect(weakPresenter == nil)
+    }
+}
+
+@Suite("Melody list formatter")
+struct MelodyListFormatterTests {
+    @Test(
+        "durations read as m:ss, and h:mm:ss past an hour",
+        arguments: [
+            (0, "0:00"), (7, "0:07"), (187, "3:07"), (600, "10:00"), (3723, "1:02:03"), (-5, "0:00"),
+        ])
+    func durations(seconds: Int, text: String) {
+        #expect(pinnedFormatter.duration(seconds) == text)
+    }
+
+    @Test("fresh data has no notice")
+    func noNoticeForNetwork() {
+        #expect(pinnedFormatter.notice(for: .network) == nil)
+    }
+}
