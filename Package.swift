@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Promises", targets: ["Promises"]),
         .library(name: "Services", targets: ["Services"]),
         .library(name: "Melodies", targets: ["Melodies"]),
+        .library(name: "Orders", targets: ["Orders"]),
         .library(name: "PromiseMVPTesting", targets: ["PromiseMVPTesting"]),
     ],
     targets: [
@@ -40,8 +41,13 @@ let package = Package(
             swiftSettings: upcomingFeatures
         ),
         .target(
+            name: "Orders",
+            dependencies: ["Promises", "Services"],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
             name: "PromiseMVPTesting",
-            dependencies: ["Promises", "Services", "Melodies"],
+            dependencies: ["Promises", "Services", "Melodies", "Orders"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
@@ -52,6 +58,11 @@ let package = Package(
         .testTarget(
             name: "MelodiesTests",
             dependencies: ["Melodies", "PromiseMVPTesting"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "OrdersTests",
+            dependencies: ["Orders", "PromiseMVPTesting"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

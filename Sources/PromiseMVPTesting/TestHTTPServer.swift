@@ -26,8 +26,22 @@ public final class TestHTTPServer: Sendable {
         case closeMidBody
     }
 
+    /// A request as the server received it.
+    public struct Request: Sendable {
+        /// The method, such as `GET`.
+        public let method: String
+        /// The path, such as `/orders/abc123`.
+        public let path: String
+        /// The body, empty when there is none.
+        public let body: Data
+    }
+
+    /// Answers a request no fixed reply matches: the status and the body (JSON).
+    public typealias Handler = @Sendable (Request) -> (status: Int, body: String)
+
     /// The port the server listens on.
     public let port: UInt16
+    private let handler: Handler?
     private let listener: Int32
     private let state = Mutable()
 
@@ -46,14 +60,18 @@ public final class TestHTTPServer: Sendable {
         state.lock.withLock { state.requests }
     }
 
-    /// Starts a server that answers `replies` by path, and 404 for any other path.
+    /// Starts a server that answers `replies` by path, then `handler` for any other path, and
+    /// 404 without one.
     ///
-    /// - Parameter replies: What each path answers.
+    /// - Parameters:
+    ///   - replies: What each path answers.
+    ///   - handler: Answers any other request, for a server with state (a small REST API).
     /// - Throws: `POSIXError` when no socket can be opened on 127.0.0.1.
-    public init(_ replies: [String: Reply]) throws {
+    public init(_ replies: [String: Reply] = [:], handler: Handler? = nil) throws {
         let (listener, port) = try Self.openListener()
         self.listener = listener
         self.port = port
+        self.handler = handler
         state.lock.withLock { state.replies = replies }
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
@@ -116,8 +134,13 @@ public final class TestHTTPServer: Sendable {
 
     private func serve(_ connection: Int32) {
         defer { close(connection) }
-        guard let path = readRequest(connection) else { return }
-        switch state.lock.withLock({ state.replies[path] }) ?? .status(404, body: #"{"error":"not found"}"#) {
+        guard let request = readRequest(connection) else { return }
+        let reply =
+            state.lock.withLock { state.replies[request.path] } ?? handler.map { handle in
+                let (status, body) = handle(request)
+                return .status(status, body: body)
+            } ?? .status(404, body: #"{"error":"not found"}"#)
+        switch reply {
         case .status(let status, let body, let contentType):
             let bytes = Array(body.utf8)
             write(
@@ -135,8 +158,8 @@ public final class TestHTTPServer: Sendable {
         }
     }
 
-    /// Reads the head and the body of one request; returns its path.
-    private func readRequest(_ connection: Int32) -> String? {
+    /// Reads the head and the body of one request.
+    private func readRequest(_ connection: Int32) -> Request? {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         let terminator: [UInt8] = Array("\r\n\r\n".utf8)
@@ -152,14 +175,15 @@ public final class TestHTTPServer: Sendable {
                 let length =
                     lines.first { $0.lowercased().hasPrefix("content-length:") }
                     .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-                var body = received.count - end.upperBound
-                while body < length {
+                var body = Array(received[end.upperBound...])
+                while body.count < length {
                     let count = recv(connection, &buffer, buffer.count, 0)
                     guard count > 0 else { break }
-                    body += count
+                    body.append(contentsOf: buffer[0..<count])
                 }
                 let parts = requestLine.split(separator: " ")
-                return parts.count > 1 ? String(parts[1]) : nil
+                guard parts.count > 1 else { return nil }
+                return Request(method: String(parts[0]), path: String(parts[1]), body: Data(body))
             }
         }
         return nil

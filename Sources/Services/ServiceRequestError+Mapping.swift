@@ -12,6 +12,7 @@ extension ServiceRequestError {
     /// | error | case |
     /// | --- | --- |
     /// | a `ServiceRequestError` | itself |
+    /// | a ``ServiceRequestErrorConvertible`` | the error it stands for |
     /// | `URLError` not connected, connection lost, cannot connect, cannot find host, DNS failure, roaming off, data not allowed | ``noNetwork`` |
     /// | `URLError.timedOut`, `PromiseError.timedOut` | ``timedOut`` |
     /// | `URLError.cancelled`, `CancellationError`, any cancellation | ``cancelled`` |
@@ -25,6 +26,8 @@ extension ServiceRequestError {
         switch error {
         case let error as ServiceRequestError:
             self = error
+        case let error as any ServiceRequestErrorConvertible:
+            self = error.serviceRequestError
         case let error as URLError:
             self = Self.mapping(error.code)
         case let error as APIError:

@@ -1,0 +1,72 @@
+public import Foundation
+
+/// An order in the shop.
+///
+/// Stores compute ``total`` from the items and the shipment method when they save an order; the
+/// total passed in is never trusted.
+public struct Order: Codable, Equatable, Hashable, Sendable {
+    /// The store's identifier; `nil` until the order is created.
+    public var id: String?
+    /// When the order was placed.
+    public var date: Date
+    /// The customer's email address.
+    public var email: String
+    /// The customer's first name.
+    public var firstName: String
+    /// The customer's last name.
+    public var lastName: String
+    /// The customer's phone number.
+    public var phone: String
+    /// Where the bill goes.
+    public var billingAddress: Address
+    /// Where the order ships.
+    public var shipmentAddress: Address
+    /// How it is paid.
+    public var paymentMethod: PaymentMethod
+    /// How fast it ships.
+    public var shipmentMethod: ShipmentMethod
+    /// What was ordered.
+    public var items: [OrderItem]
+    /// What the customer pays.
+    public var total: Decimal
+
+    /// Makes an order; everything but the seed's six fields defaults to empty.
+    ///
+    /// - Parameters:
+    ///   - id: The store's identifier, `nil` before creation.
+    ///   - date: When the order was placed.
+    ///   - email: The customer's email address.
+    ///   - firstName: The customer's first name.
+    ///   - lastName: The customer's last name.
+    ///   - phone: The customer's phone number.
+    ///   - billingAddress: Where the bill goes.
+    ///   - shipmentAddress: Where the order ships.
+    ///   - paymentMethod: How it is paid.
+    ///   - shipmentMethod: How fast it ships.
+    ///   - items: What was ordered.
+    ///   - total: What the customer pays.
+    public init(
+        id: String? = nil, date: Date, email: String, firstName: String, lastName: String, phone: String = "",
+        billingAddress: Address = Address(), shipmentAddress: Address = Address(),
+        paymentMethod: PaymentMethod = PaymentMethod(), shipmentMethod: ShipmentMethod = ShipmentMethod(),
+        items: [OrderItem] = [], total: Decimal
+    ) {
+        self.id = id
+        self.date = date
+        self.email = email
+        self.firstName = firstName
+        self.lastName = lastName
+        self.phone = phone
+        self.billingAddress = billingAddress
+        self.shipmentAddress = shipmentAddress
+        self.paymentMethod = paymentMethod
+        self.shipmentMethod = shipmentMethod
+        self.items = items
+        self.total = total
+    }
+
+    /// The items' subtotals plus the shipment method's price: what a store saves as ``total``.
+    public var computedTotal: Decimal {
+        items.reduce(shipmentMethod.speed.price) { $0 + $1.subtotal }
+    }
+}

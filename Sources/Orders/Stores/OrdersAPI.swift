@@ -1,0 +1,111 @@
+import Foundation
+public import Promises
+public import Services
+
+/// Orders behind the shop's REST API, through ``APIClient``: `GET /orders`, `POST /orders`,
+/// `GET /orders/{id}`, `PUT /orders/{id}` and `DELETE /orders/{id}`, JSON both ways.
+///
+/// A 404 becomes `notFound`; a 400 or 422 becomes `invalid`, with the server's field errors when it
+/// sends them as `{"errors": [{"field": "email", "message": "..."}]}`; anything else, the network
+/// included, becomes `storage` with its ``ServiceRequestError``. Orders are checked before they are
+/// sent, so an order the API would refuse never leaves the device.
+public struct OrdersAPI: OrdersStore {
+    private let client: APIClient
+
+    /// Makes the store.
+    ///
+    /// - Parameter client: The client for the shop's API.
+    public init(client: APIClient) {
+        self.client = client
+    }
+
+    /// All orders, newest first.
+    ///
+    /// - Returns: A promise of the orders.
+    public func fetchOrders() -> Promise<[Order]> {
+        client.get("orders", as: [Order].self)
+            .map(on: .inline) { $0.sorted { $0.date > $1.date } }
+            .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .fetchOrders, id: "") }
+    }
+
+    /// One order.
+    ///
+    /// - Parameter id: The order's identifier.
+    /// - Returns: A promise of the order, or rejected with `notFound`.
+    public func fetchOrder(id: String) -> Promise<Order> {
+        client.get("orders/\(Self.escaped(id))", as: Order.self)
+            .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .fetchOrder, id: id) }
+    }
+
+    /// Sends a new order; the API gives it its identifier.
+    ///
+    /// - Parameter order: The order; its `id` and `total` are ignored.
+    /// - Returns: A promise of the order as the API stored it.
+    public func createOrder(_ order: Order) -> Promise<Order> {
+        firstly { () -> Promise<Order> in
+            try OrdersMemStore.validate(order, .createOrder)
+            var draft = order
+            draft.id = nil
+            draft.total = order.computedTotal
+            return client.post("orders", body: draft, as: Order.self)
+        }
+        .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .createOrder, id: "") }
+    }
+
+    /// Replaces an order.
+    ///
+    /// - Parameter order: The order, with the `id` of the one to replace.
+    /// - Returns: A promise of the order as the API stored it, or rejected with `notFound`.
+    public func updateOrder(_ order: Order) -> Promise<Order> {
+        let id = order.id ?? ""
+        return firstly { () -> Promise<Order> in
+            try OrdersMemStore.validate(order, .updateOrder)
+            var sent = order
+            sent.total = order.computedTotal
+            return client.put("orders/\(Self.escaped(id))", body: sent, as: Order.self)
+        }
+        .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .updateOrder, id: id) }
+    }
+
+    /// Deletes an order.
+    ///
+    /// - Parameter id: The order's identifier.
+    /// - Returns: A promise of the deleted order, or rejected with `notFound`.
+    public func deleteOrder(id: String) -> Promise<Order> {
+        let client = client
+        let path = "orders/\(Self.escaped(id))"
+        return client.get(path, as: Order.self)
+            .then(on: .inline) { order in client.delete(path).map(on: .inline) { order } }
+            .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .deleteOrder, id: id) }
+    }
+
+    /// An identifier made safe for a path segment.
+    private static func escaped(_ id: String) -> String {
+        id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
+    }
+
+    private struct FieldErrors: Decodable {
+        let errors: [OrderFieldError]
+    }
+
+    static func storeError(
+        _ error: any Error, _ operation: OrdersStoreError.Operation, id: String
+    ) -> OrdersStoreError {
+        if let error = error as? OrdersStoreError { return error }
+        if case .httpStatus(let status, let body) = error as? APIError {
+            switch status {
+            case 404:
+                return OrdersStoreError(operation, .notFound(id: id))
+            case 400, 422:
+                let fields = (try? JSONDecoder().decode(FieldErrors.self, from: Data(body.utf8)))?.errors
+                return OrdersStoreError(
+                    operation,
+                    .invalid(
+                        fields ?? [OrderFieldError(field: .items, message: "The shop refused this order.")]))
+            default:
+                break
+            }
+        }
+        return OrdersStoreError(operation, .storage(ServiceRequestError(error)))
+    }
+}

@@ -1,0 +1,286 @@
+public import Foundation
+public import Promises
+public import Services
+
+/// Orders kept in the app's SQLite ``Database``, in place of CleanStore's Core Data store.
+///
+/// Identifiers are generated on create and totals computed from the items; neither is taken from
+/// the input. Of the card, only the last four digits and the expiration month are kept, which is
+/// what a shop needs to show which card paid; the full number and the CVV are never written (card
+/// data that must be kept belongs with a payment processor). Orders read back carry the card as
+/// `•••• 1234` and an empty CVV.
+///
+/// It is also the offline cache of the orders listing (see ``FallbackOrdersStore``).
+public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
+    /// The steps of the `orders` schema, applied when the store is first used.
+    public static let migrations = [
+        Migration(
+            version: 1,
+            sql: """
+                CREATE TABLE orders (
+                    id TEXT PRIMARY KEY,
+                    date REAL NOT NULL,
+                    email TEXT NOT NULL,
+                    first_name TEXT NOT NULL,
+                    last_name TEXT NOT NULL,
+                    phone TEXT NOT NULL,
+                    billing_street1 TEXT NOT NULL,
+                    billing_street2 TEXT NOT NULL,
+                    billing_city TEXT NOT NULL,
+                    billing_state TEXT NOT NULL,
+                    billing_zip TEXT NOT NULL,
+                    shipment_street1 TEXT NOT NULL,
+                    shipment_street2 TEXT NOT NULL,
+                    shipment_city TEXT NOT NULL,
+                    shipment_state TEXT NOT NULL,
+                    shipment_zip TEXT NOT NULL,
+                    card_last4 TEXT NOT NULL,
+                    card_expiration REAL NOT NULL,
+                    shipment_speed INTEGER NOT NULL,
+                    total TEXT NOT NULL
+                );
+                CREATE TABLE order_items (
+                    order_id TEXT NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    quantity INTEGER NOT NULL,
+                    unit_price TEXT NOT NULL,
+                    PRIMARY KEY (order_id, position)
+                );
+                CREATE INDEX orders_by_date ON orders (date DESC);
+                """)
+    ]
+
+    private let database: Database
+    private let ready: Promise<Void>
+    private let makeID: @Sendable () -> String
+
+    /// Makes the store and brings its tables up to date.
+    ///
+    /// - Parameters:
+    ///   - database: The app's database.
+    ///   - makeID: Makes the identifier of each new order; a UUID by default.
+    public init(database: Database, makeID: @escaping @Sendable () -> String = { UUID().uuidString }) {
+        self.database = database
+        self.makeID = makeID
+        ready = database.migrate(schema: "orders", Self.migrations)
+    }
+
+    /// All orders, newest first.
+    ///
+    /// - Returns: A promise of the orders.
+    public func fetchOrders() -> Promise<[Order]> {
+        read { try Self.allOrders($0) }.failing(as: .fetchOrders)
+    }
+
+    /// One order.
+    ///
+    /// - Parameter id: The order's identifier.
+    /// - Returns: A promise of the order, or rejected with `notFound`.
+    public func fetchOrder(id: String) -> Promise<Order> {
+        read { connection in
+            guard let order = try Self.orders(connection, where: "WHERE id = ?", [.text(id)]).first else {
+                throw OrdersStoreError(.fetchOrder, .notFound(id: id))
+            }
+            return order
+        }
+        .failing(as: .fetchOrder)
+    }
+
+    /// Stores a new order under a new identifier, with its total computed.
+    ///
+    /// - Parameter order: The order; its `id` and `total` are ignored.
+    /// - Returns: A promise of the order as stored.
+    public func createOrder(_ order: Order) -> Promise<Order> {
+        let makeID = makeID
+        return write { connection in
+            try OrdersMemStore.validate(order, .createOrder)
+            var created = order
+            created.id = makeID()
+            created.total = order.computedTotal
+            try Self.insert(created, connection)
+            return Self.asStored(created)
+        }
+        .failing(as: .createOrder)
+    }
+
+    /// Replaces an order, recomputing its total.
+    ///
+    /// - Parameter order: The order, with the `id` of the one to replace.
+    /// - Returns: A promise of the order as stored, or rejected with `notFound`.
+    public func updateOrder(_ order: Order) -> Promise<Order> {
+        write { connection in
+            try OrdersMemStore.validate(order, .updateOrder)
+            guard let id = order.id,
+                try connection.execute("DELETE FROM orders WHERE id = ?", [.text(id)]) == 1
+            else {
+                throw OrdersStoreError(.updateOrder, .notFound(id: order.id ?? ""))
+            }
+            var updated = order
+            updated.total = order.computedTotal
+            try Self.insert(updated, connection)
+            return Self.asStored(updated)
+        }
+        .failing(as: .updateOrder)
+    }
+
+    /// Deletes an order.
+    ///
+    /// - Parameter id: The order's identifier.
+    /// - Returns: A promise of the deleted order, or rejected with `notFound`.
+    public func deleteOrder(id: String) -> Promise<Order> {
+        write { connection in
+            guard let order = try Self.orders(connection, where: "WHERE id = ?", [.text(id)]).first else {
+                throw OrdersStoreError(.deleteOrder, .notFound(id: id))
+            }
+            try connection.execute("DELETE FROM orders WHERE id = ?", [.text(id)])
+            return order
+        }
+        .failing(as: .deleteOrder)
+    }
+
+    /// Replaces every stored order with `value`, as fetched from the API, in one transaction.
+    ///
+    /// - Parameters:
+    ///   - value: The orders, with the API's identifiers and totals.
+    ///   - date: When they were fetched.
+    /// - Returns: A promise fulfilled once they are stored.
+    public func save(_ value: [Order], at date: Date) -> Promise<Void> {
+        write { connection in
+            try connection.execute("DELETE FROM orders")
+            for order in value {
+                var stored = order
+                stored.id = order.id ?? UUID().uuidString
+                try Self.insert(stored, connection)
+            }
+            try connection.setCacheStamp("orders", to: date)
+        }
+    }
+
+    /// The orders saved by ``save(_:at:)`` and when, or `nil` if the listing was never cached.
+    ///
+    /// - Returns: A promise of the cached orders.
+    public func load() -> Promise<Cached<[Order]>?> {
+        read { connection in
+            guard let savedAt = try connection.cacheStamp("orders") else { return nil }
+            return Cached(value: try Self.allOrders(connection), savedAt: savedAt)
+        }
+    }
+
+    // MARK: - SQL
+
+    private func read<Value: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Value) -> Promise<
+        Value
+    > {
+        let database = database
+        return ready.then(on: .inline) { database.read(body) }
+    }
+
+    private func write<Value: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Value) -> Promise<
+        Value
+    > {
+        let database = database
+        return ready.then(on: .inline) { database.write(body) }
+    }
+
+    private static let columns = """
+        id, date, email, first_name, last_name, phone,
+        billing_street1, billing_street2, billing_city, billing_state, billing_zip,
+        shipment_street1, shipment_street2, shipment_city, shipment_state, shipment_zip,
+        card_last4, card_expiration, shipment_speed, total
+        """
+
+    private static func insert(_ order: Order, _ connection: Connection) throws {
+        let id = order.id ?? ""
+        let billing = order.billingAddress
+        let shipment = order.shipmentAddress
+        try connection.execute(
+            "INSERT INTO orders (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                .text(id), .real(order.date.timeIntervalSince1970), .text(order.email),
+                .text(order.firstName),
+                .text(order.lastName), .text(order.phone),
+                .text(billing.street1), .text(billing.street2), .text(billing.city), .text(billing.state),
+                .text(billing.zip),
+                .text(shipment.street1), .text(shipment.street2), .text(shipment.city), .text(shipment.state),
+                .text(shipment.zip),
+                .text(order.paymentMethod.lastFourDigits),
+                .real(order.paymentMethod.expirationDate.timeIntervalSince1970),
+                SQLValue(order.shipmentMethod.speed.rawValue), .text("\(order.total)"),
+            ])
+        for (position, item) in order.items.enumerated() {
+            try connection.execute(
+                "INSERT INTO order_items (order_id, position, name, quantity, unit_price) VALUES (?, ?, ?, ?, ?)",
+                [
+                    .text(id), SQLValue(position), .text(item.name), SQLValue(item.quantity),
+                    .text("\(item.unitPrice)"),
+                ])
+        }
+    }
+
+    private static func allOrders(_ connection: Connection) throws -> [Order] {
+        try orders(connection, where: "", [])
+    }
+
+    /// The orders matching `filter` (a constant clause with placeholders), newest first, with
+    /// their items.
+    private static func orders(_ connection: Connection, where filter: String, _ parameters: [SQLValue])
+        throws -> [Order]
+    {
+        let rows = try connection.query(
+            "SELECT \(columns) FROM orders \(filter) ORDER BY date DESC, id", parameters)
+        let itemRows = try connection.query(
+            "SELECT order_id, name, quantity, unit_price FROM order_items WHERE order_id IN (SELECT id FROM orders \(filter)) ORDER BY order_id, position",
+            parameters)
+        var items: [String: [OrderItem]] = [:]
+        for row in itemRows {
+            items[try row.string("order_id"), default: []].append(
+                OrderItem(
+                    name: try row.string("name"), quantity: try row.int("quantity"),
+                    unitPrice: try decimal(row, "unit_price")))
+        }
+        return try rows.map { row in
+            let id = try row.string("id")
+            return Order(
+                id: id, date: Date(timeIntervalSince1970: try row.double("date")),
+                email: try row.string("email"),
+                firstName: try row.string("first_name"), lastName: try row.string("last_name"),
+                phone: try row.string("phone"),
+                billingAddress: try address(row, "billing"), shipmentAddress: try address(row, "shipment"),
+                paymentMethod: PaymentMethod(
+                    creditCardNumber: masked(try row.string("card_last4")),
+                    expirationDate: Date(timeIntervalSince1970: try row.double("card_expiration")), cvv: ""),
+                shipmentMethod: ShipmentMethod(
+                    speed: ShipmentMethod.ShippingSpeed(rawValue: try row.int("shipment_speed")) ?? .standard),
+                items: items[id] ?? [], total: try decimal(row, "total"))
+        }
+    }
+
+    private static func address(_ row: Row, _ prefix: String) throws -> Address {
+        Address(
+            street1: try row.string("\(prefix)_street1"), street2: try row.string("\(prefix)_street2"),
+            city: try row.string("\(prefix)_city"), state: try row.string("\(prefix)_state"),
+            zip: try row.string("\(prefix)_zip"))
+    }
+
+    private static func decimal(_ row: Row, _ column: String) throws -> Decimal {
+        let text = try row.string(column)
+        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+            throw ServiceRequestError.decodingFailed(type: "Decimal", reason: "\(column): \(text)")
+        }
+        return value
+    }
+
+    private static func masked(_ lastFour: String) -> String {
+        lastFour.isEmpty ? "" : "•••• \(lastFour)"
+    }
+
+    /// The order as it reads back from the file: card reduced to its last four digits, no CVV.
+    private static func asStored(_ order: Order) -> Order {
+        var stored = order
+        stored.paymentMethod = PaymentMethod(
+            creditCardNumber: masked(order.paymentMethod.lastFourDigits),
+            expirationDate: order.paymentMethod.expirationDate, cvv: "")
+        return stored
+    }
+}

@@ -1,0 +1,51 @@
+public import Promises
+public import Services
+
+/// Where orders are kept: in memory, in the app's database, or behind the shop's API. The three
+/// stores are interchangeable; an ``OrdersWorker`` is given one.
+///
+/// Every rejection is an ``OrdersStoreError`` naming the operation and what went wrong.
+public protocol OrdersStore: Sendable {
+    /// All orders, newest first.
+    ///
+    /// - Returns: A promise of the orders.
+    func fetchOrders() -> Promise<[Order]>
+
+    /// All orders and where they came from; stores without a cache report `.network`.
+    ///
+    /// - Returns: A promise of the orders and their source.
+    func fetchOrdersWithSource() -> Promise<Fetched<[Order]>>
+
+    /// One order.
+    ///
+    /// - Parameter id: The order's identifier.
+    /// - Returns: A promise of the order, or rejected with `notFound`.
+    func fetchOrder(id: String) -> Promise<Order>
+
+    /// Stores a new order under a new identifier, with its total computed from its items.
+    ///
+    /// - Parameter order: The order; its `id` and `total` are ignored.
+    /// - Returns: A promise of the order as stored.
+    func createOrder(_ order: Order) -> Promise<Order>
+
+    /// Replaces an order, recomputing its total.
+    ///
+    /// - Parameter order: The order, with the `id` of the one to replace.
+    /// - Returns: A promise of the order as stored, or rejected with `notFound`.
+    func updateOrder(_ order: Order) -> Promise<Order>
+
+    /// Deletes an order.
+    ///
+    /// - Parameter id: The order's identifier.
+    /// - Returns: A promise of the order that was deleted, or rejected with `notFound`.
+    func deleteOrder(id: String) -> Promise<Order>
+}
+
+extension OrdersStore {
+    /// The orders, reported as fresh.
+    ///
+    /// - Returns: A promise of the orders and their source.
+    public func fetchOrdersWithSource() -> Promise<Fetched<[Order]>> {
+        fetchOrders().map(on: .inline) { Fetched(value: $0, source: .network) }
+    }
+}

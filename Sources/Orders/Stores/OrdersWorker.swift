@@ -1,0 +1,62 @@
+public import Promises
+public import Services
+
+/// Does the order operations for the scenes, through whichever store it was given (memory, the
+/// app's database, the API, or the API with its offline copy).
+public struct OrdersWorker: Sendable {
+    /// The store the operations go to.
+    public let ordersStore: any OrdersStore
+
+    /// Makes a worker.
+    ///
+    /// - Parameter ordersStore: The store the operations go to.
+    public init(ordersStore: any OrdersStore) {
+        self.ordersStore = ordersStore
+    }
+
+    /// All orders, newest first.
+    ///
+    /// - Returns: A promise of the orders.
+    public func fetchOrders() -> Promise<[Order]> {
+        ordersStore.fetchOrders()
+    }
+
+    /// All orders and where they came from.
+    ///
+    /// - Returns: A promise of the orders and their source.
+    public func fetchOrdersWithSource() -> Promise<Fetched<[Order]>> {
+        ordersStore.fetchOrdersWithSource()
+    }
+
+    /// One order.
+    ///
+    /// - Parameter id: The order's identifier.
+    /// - Returns: A promise of the order.
+    public func fetchOrder(id: String) -> Promise<Order> {
+        ordersStore.fetchOrder(id: id)
+    }
+
+    /// Creates an order.
+    ///
+    /// - Parameter order: The order; its `id` and `total` are set by the store.
+    /// - Returns: A promise of the order as stored.
+    public func createOrder(_ order: Order) -> Promise<Order> {
+        ordersStore.createOrder(order)
+    }
+
+    /// Replaces an order.
+    ///
+    /// - Parameter order: The order, with the `id` of the one to replace.
+    /// - Returns: A promise of the order as stored.
+    public func updateOrder(_ order: Order) -> Promise<Order> {
+        ordersStore.updateOrder(order)
+    }
+
+    /// Deletes an order.
+    ///
+    /// - Parameter id: The order's identifier.
+    /// - Returns: A promise of the deleted order.
+    public func deleteOrder(id: String) -> Promise<Order> {
+        ordersStore.deleteOrder(id: id)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import PromiseMVPTesting
+import Testing
+
+@Suite("Orders SQLite store")
+struct OrdersSQLiteStoreTests {
+    let file = temporaryDatabaseFile()
+
+    @Test("orders survive closing and reopening the file")
+    func survivesReopen() async throws {
+        // Given
+        var created: Order?
+        do {
+            let store = OrdersSQLiteStore(database: try Database(at: file))
+            created = await PromiseExpectations.value(of: store.createOrder(validOrder()))
+        }
+
+        // When
+        let reopened = OrdersSQLiteStore(database: try Database(at: file))
+        let orders = await PromiseExpectations.value(of: reopened.fetchOrders())
+
+        // Then
+        #expect(orders?.count == 1)
+        #expect(orders?.first?.id == created?.id)
+        #expect(orders?.first?.total == Decimal(string: "23.49"))
+        #expect(orders?.first?.shipmentAddress == validOrder().shipmentAddress)
+    }
+
+    @Test("creates from many threads at once lose nothing")
+    func concurrentCreates() async throws {
+        // Given
+        let store = OrdersSQLiteStore(database: try Database(at: file))
+
+        // When
+        let creates = (0..<200).map { index in
+            DispatchQueue.global().sync { store.createOrder(validOrder(email: "buyer\(index)@example.com")) }
+        }
+        _ = await when(resolved: creates).value
+
+        // Then
+        let orders = await PromiseExpectations.value(of: store.fetchOrders())
+        #expect(orders?.count == 200)
+        #expect(Set(orders?.compactMap(\.id) ?? []).count == 200)
+    }
+
+    @Test("the file keeps the card's last four digits only: never the number or the CVV")
+    func cardIsNotStoredWhole() async throws {
+        // Given
+        let store = OrdersSQLiteStore(database: try Database(at: file))
+
+        // When
+        let created = await PromiseExpectations.value(of: store.createOrder(validOrder()))
+
+        // Then
+        #expect(created?.paymentMethod.creditCardNumber == "•••• 1881")
+        #expect(created?.paymentMethod.cvv == "")
+        let bytes = try [file, URL(fileURLWithPath: file.path + "-wal")]
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
+            .map { try Data(contentsOf: $0) }
+            .reduce(Data(), +)
+        #expect(bytes.range(of: Data("4012888888881881".utf8)) == nil)
+        #expect(bytes.range(of: Data("4012 8888 8888 1881".utf8)) == nil)
+        #expect(bytes.range(of: Data("987".utf8)) == nil)
+        #expect(bytes.range(of: Data("1881".utf8)) != nil)
+    }
+}
+
+@Suite("Card data")
+struct CardMaskingTests {
+    @Test("printing, reflecting or dumping a payment method never shows the card number or CVV")
+    func neverWhole() {
+        // Given
+        let order = validOrder()
+        var dumped = ""
+        dump(order, to: &dumped)
+
+        // Then
+        for text in ["\(order.paymentMethod)", String(reflecting: order.paymentMethod), "\(order)", dumped] {
+            #expect(!text.contains("8888"), "\(text)")
+            #expect(!text.contains("987"), "\(text)")
+        }
+        #expect("\(order.paymentMethod)" == "card •••• 1881")
+    }
+}
+
+@Suite("Fallback orders store")
+struct FallbackOrdersStoreTests {
+    @Test("online the listing comes from the API and is cached; offline it comes from the cache")
+    func onlineThenOffline() async throws {
+        // Given
+        let backend = OrdersBackend()
+        let server = try TestHTTPServer(handler: backend.handle)
+        let database = try Database(at: temporaryDatabaseFile())
+        let store = FallbackOrdersStore(
+            api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)),
+            cache: OrdersSQLiteStore(database: database))
+        _ = await PromiseExpectations.value(of: store.fetchOrders())
+        let created = await PromiseExpectations.value(of: store.createOrder(validOrder()))
+
+        // When
+        let online = await PromiseExpectations.value(of: store.fetchOrdersWithSource())
+        server.stop()
+        let offline = await PromiseExpectations.value(of: store.fetchOrdersWithSource())
+        let one = await PromiseExpectations.value(of: store.fetchOrder(id: created?.id ?? ""))
+
+        // Then
+        #expect(online?.source == .network)
+        #expect(online?.value.map(\.id) == [created?.id])
+        guard case .cache(_, .noNetwork)? = offline?.source else {
+            Issue.record("expected the cached listing, got \(String(describing: offline?.source))")
+            return
+        }
+        #expect(offline?.value.map(\.id) == [created?.id])
+        #expect(one?.id == created?.id)
+    }
+
+    @Test("offline with nothing cached, the listing rejects with noData")
+    func offlineWithoutCache() async throws {
+        // Given
+        let store = FallbackOrdersStore(
+            api: OrdersAPI(
+                client: APIClient(
+                    baseURL: URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/")!)),
+            cache: OrdersSQLiteStore(database: try Database.inMemory()))
+
+        // When
+        let error = await PromiseExpectations.error(of: store.fetchOrders())
+
+        // Then
+        #expect(error as? OrdersStoreError == OrdersStoreError(.fetchOrders, .storage(.noData)))
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import PromiseMVPTesting
+import Testing
+
+/// One contract, three stores: memory, SQLite, and the REST API on a real loopback server.
+@Suite("OrdersStore contract")
+struct OrdersStoreContractTests {
+    enum Kind: String, CaseIterable, Sendable {
+        case memory, sqlite, api
+    }
+
+    /// A store of `kind`, empty, and what keeps it alive.
+    static func makeStore(_ kind: Kind) throws -> (any OrdersStore, Any?) {
+        switch kind {
+        case .memory:
+            return (OrdersMemStore(orders: []), nil)
+        case .sqlite:
+            return (OrdersSQLiteStore(database: try Database(at: temporaryDatabaseFile())), nil)
+        case .api:
+            let backend = OrdersBackend()
+            let server = try TestHTTPServer(handler: backend.handle)
+            return (OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)), server)
+        }
+    }
+
+    @Test("create gives a new id and computes the total; fetch finds it", arguments: Kind.allCases)
+    func createThenFetch(_ kind: Kind) async throws {
+        // Given
+        let (store, server) = try Self.makeStore(kind)
+
+        // When
+        let created = await PromiseExpectations.value(of: store.createOrder(validOrder()))
+
+        // Then
+        let id = try #require(created?.id)
+        #expect(!id.isEmpty)
+        #expect(created?.total == Decimal(string: "23.49"))
+        let fetched = await PromiseExpectations.value(of: store.fetchOrder(id: id))
+        #expect(fetched?.email == "carol.cherry@clean-swift.com")
+        #expect(fetched?.items == validOrder().items)
+        #expect(fetched?.total == Decimal(string: "23.49"))
+        #expect(fetched?.paymentMethod.lastFourDigits == "1881")
+        let all = await PromiseExpectations.value(of: store.fetchOrders())
+        #expect(all?.map(\.id) == [id])
+        _ = server
+    }
+
+    @Test("two creates get two ids; the list is newest first", arguments: Kind.allCases)
+    func listNewestFirst(_ kind: Kind) async throws {
+        // Given
+        let (store, server) = try Self.makeStore(kind)
+        var older = validOrder(email: "old@example.com")
+        older.date = day(2026, 1, 1)
+
+        // When
+        let first = await PromiseExpectations.value(of: store.createOrder(older))
+        let second = await PromiseExpectations.value(
+            of: store.createOrder(validOrder(email: "new@example.com")))
+
+        // Then
+        #expect(first?.id != second?.id)
+        let all = await PromiseExpectations.value(of: store.fetchOrders())
+        #expect(all?.map(\.email) == ["new@example.com", "old@example.com"])
+        _ = server
+    }
+
+    @Test("update replaces the order and recomputes its total", arguments: Kind.allCases)
+    func update(_ kind: Kind) async throws {
+        // Given
+        let (store, server) = try Self.makeStore(kind)
+        var order = try #require(await PromiseExpectations.value(of: store.createOrder(validOrder())))
+
+        // When
+        order.email = "carol@cherry.example"
+        order.items = [OrderItem(name: "Cherry", quantity: 10, unitPrice: 1)]
+        order.total = 0
+        let updated = await PromiseExpectations.value(of: store.updateOrder(order))
+
+        // Then
+        #expect(updated?.total == Decimal(string: "15.99"))
+        let fetched = await PromiseExpectations.value(of: store.fetchOrder(id: order.id ?? ""))
+        #expect(fetched?.email == "carol@cherry.example")
+        #expect(fetched?.items.count == 1)
+        _ = server
+    }
+
+    @Test("delete removes the order and gives it back", arguments: Kind.allCases)
+    func delete(_ kind: Kind) async throws {
+        // Given
+        let (store, server) = try Self.makeStore(kind)
+        let order = try #require(await PromiseExpectations.value(of: store.createOrder(validOrder())))
+
+        // When
+        let deleted = await PromiseExpectations.value(of: store.deleteOrder(id: order.id ?? ""))
+
+        // Then
+        #expect(deleted?.id == order.id)
+        #expect(await PromiseExpectations.value(of: store.fetchOrders()) == [])
+        _ = server
+    }
+
+    @Test("fetch, update and delete of an unknown id reject with notFound", arguments: Kind.allCases)
+    func notFound(_ kind: Kind) async throws {
+        // Given
+        let (store, server) = try Self.makeStore(kind)
+        var ghost = validOrder()
+        ghost.id = "no-such-order"
+
+        // When
+        let errors = [
+            await PromiseExpectations.error(of: store.fetchOrder(id: "no-such-order")),
+            await PromiseExpectations.error(of: store.updateOrder(ghost)),
+            await PromiseExpectations.error(of: store.deleteOrder(id: "no-such-order")),
+        ]
+
+        // Then
+        #expect(
+            errors.map { $0 as? OrdersStoreError } == [
+                OrdersStoreError(.fetchOrder, .notFound(id: "no-such-order")),
+                OrdersStoreError(.updateOrder, .notFound(id: "no-such-order")),
+                OrdersStoreError(.deleteOrder, .notFound(id: "no-such-order")),
+            ])
+        _ = server
+    }
+
+    @Test(
+        "an invalid order is refused with a message per field, and nothing is stored",
+        arguments: Kind.allCases)
+    func invalidInput(_ kind: Kind) async throws {
+        // Given
+        let (store, server) = try Self.makeStore(kind)
+        var invalid = validOrder(email: "not an email", items: [])
+        invalid.firstName = " "
+
+        // When
+        let error = await PromiseExpectations.error(of: store.createOrder(invalid)) as? OrdersStoreError
+
+        // Then
+        #expect(error?.operation == .createOrder)
+        guard case .invalid(let fields)? = error?.reason else {
+            Issue.record("expected invalid, got \(String(describing: error))")
+            return
+        }
+        #expect(fields.map(\.field) == [.firstName, .email, .items])
+        #expect(await PromiseExpectations.value(of: store.fetchOrders()) == [])
+        _ = server
+    }
+}
