@@ -130,3 +130,40 @@ struct FallbackOrdersStoreTests {
         #expect(error as? OrdersStoreError == OrdersStoreError(.fetchOrders, .storage(.noData)))
     }
 }
+
+@Suite("Orders created offline")
+struct OfflineCreatedOrdersTests {
+    @Test("an order created while the API is unreachable is kept, and survives the next fresh listing")
+    func offlineCreateSurvivesRefresh() async throws {
+        // Given: offline, with the API's copy cached once
+        let backend = OrdersBackend()
+        let server = try TestHTTPServer(handler: backend.handle)
+        let file = temporaryDatabaseFile()
+        let cache = OrdersSQLiteStore(database: try Database(at: file))
+        let online = FallbackOrdersStore(api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)), cache: cache)
+        let fromServer = await PromiseExpectations.value(of: online.createOrder(validOrder(email: "server@example.com")))
+        _ = await PromiseExpectations.value(of: online.fetchOrders())
+        let offline = FallbackOrdersStore(
+            api: OrdersAPI(
+                client: APIClient(baseURL: URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/")!)),
+            cache: cache)
+
+        // When
+        let local = await PromiseExpectations.value(of: offline.createOrder(validOrder(email: "device@example.com")))
+        let offlineList = await PromiseExpectations.value(of: offline.fetchOrders())
+        let onlineList = await PromiseExpectations.value(of: online.fetchOrders())
+
+        // Then
+        #expect(local?.id != nil)
+        #expect(Set(offlineList?.map(\.email) ?? []) == ["server@example.com", "device@example.com"])
+        #expect(Set(onlineList?.map(\.email) ?? []) == ["server@example.com", "device@example.com"])
+        #expect(fromServer?.id?.hasPrefix("srv-") == true)
+
+        // When: deleting the device's order, which the API does not know
+        let deleted = await PromiseExpectations.value(of: online.deleteOrder(id: local?.id ?? ""))
+
+        // Then
+        #expect(deleted?.email == "device@example.com")
+        #expect(await PromiseExpectations.value(of: online.fetchOrders())?.map(\.email) == ["server@example.com"])
+    }
+}

@@ -10,7 +10,9 @@ public import Services
 /// data that must be kept belongs with a payment processor). Orders read back carry the card as
 /// `•••• 1234` and an empty CVV.
 ///
-/// It is also the offline cache of the orders listing (see ``FallbackOrdersStore``).
+/// It is also the offline copy of the API's orders (see ``FallbackOrdersStore``): ``save(_:at:)``
+/// replaces that copy and leaves the orders created on this device alone; ``load()`` and the
+/// fetches return both.
 public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     /// The steps of the `orders` schema, applied when the store is first used.
     public static let migrations = [
@@ -48,7 +50,10 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
                     PRIMARY KEY (order_id, position)
                 );
                 CREATE INDEX orders_by_date ON orders (date DESC);
-                """)
+                """),
+        // Orders created on this device are kept apart from the API's copy, which a fresh listing
+        // replaces, so that they are not lost before the shop has them.
+        Migration(version: 2, sql: "ALTER TABLE orders ADD COLUMN origin TEXT NOT NULL DEFAULT 'device'"),
     ]
 
     private let database: Database
@@ -147,14 +152,30 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     /// - Returns: A promise fulfilled once they are stored.
     public func save(_ value: [Order], at date: Date) -> Promise<Void> {
         write { connection in
-            try connection.execute("DELETE FROM orders")
+            try connection.execute("DELETE FROM orders WHERE origin = ?", [.text(Origin.api)])
             for order in value {
                 var stored = order
                 stored.id = order.id ?? UUID().uuidString
-                try Self.insert(stored, connection)
+                try connection.execute("DELETE FROM orders WHERE id = ?", [.text(stored.id ?? "")])
+                try Self.insert(stored, connection, origin: Origin.api)
             }
             try connection.setCacheStamp("orders", to: date)
         }
+    }
+
+    /// Puts one order the API accepted into the offline copy, replacing any row with its id.
+    func keepAPICopy(of order: Order) -> Promise<Void> {
+        write { connection in
+            try connection.execute("DELETE FROM orders WHERE id = ?", [.text(order.id ?? "")])
+            try Self.insert(order, connection, origin: Origin.api)
+        }
+    }
+
+    /// The orders created on this device and not (yet) known to the API, newest first.
+    ///
+    /// - Returns: A promise of those orders.
+    public func deviceOrders() -> Promise<[Order]> {
+        read { try Self.orders($0, where: "WHERE origin = ?", [.text(Origin.device)]) }.failing(as: .fetchOrders)
     }
 
     /// The orders saved by ``save(_:at:)`` and when, or `nil` if the listing was never cached.
@@ -190,12 +211,20 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
         card_last4, card_expiration, shipment_speed, total
         """
 
-    private static func insert(_ order: Order, _ connection: Connection) throws {
+    /// Where a row came from.
+    enum Origin {
+        /// Created on this device.
+        static let device = "device"
+        /// The API's copy, replaced by each fresh listing.
+        static let api = "api"
+    }
+
+    private static func insert(_ order: Order, _ connection: Connection, origin: String = Origin.device) throws {
         let id = order.id ?? ""
         let billing = order.billingAddress
         let shipment = order.shipmentAddress
         try connection.execute(
-            "INSERT INTO orders (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO orders (\(columns), origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .text(id), .real(order.date.timeIntervalSince1970), .text(order.email),
                 .text(order.firstName),
@@ -206,7 +235,7 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
                 .text(shipment.zip),
                 .text(order.paymentMethod.lastFourDigits),
                 .real(order.paymentMethod.expirationDate.timeIntervalSince1970),
-                SQLValue(order.shipmentMethod.speed.rawValue), .text("\(order.total)"),
+                SQLValue(order.shipmentMethod.speed.rawValue), .text("\(order.total)"), .text(origin),
             ])
         for (position, item) in order.items.enumerated() {
             try connection.execute(
