@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "Melodies", targets: ["Melodies"]),
         .library(name: "Orders", targets: ["Orders"]),
         .library(name: "PromiseMVPTesting", targets: ["PromiseMVPTesting"]),
+        .executable(name: "demo", targets: ["Demo"]),
     ],
     targets: [
         .target(
@@ -50,6 +51,12 @@ let package = Package(
             dependencies: ["Promises", "Services", "Melodies", "Orders"],
             swiftSettings: upcomingFeatures
         ),
+        .executableTarget(
+            name: "Demo",
+            dependencies: ["Promises", "Services", "Melodies", "Orders"],
+            path: "Examples/Demo",
+            swiftSettings: upcomingFeatures
+        ),
         .testTarget(
             name: "ServicesTests",
             dependencies: ["Services", "PromiseMVPTesting", "CSQLite"],
@@ -63,6 +70,11 @@ let package = Package(
         .testTarget(
             name: "OrdersTests",
             dependencies: ["Orders", "PromiseMVPTesting"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "DemoTests",
+            dependencies: ["Demo", "PromiseMVPTesting"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

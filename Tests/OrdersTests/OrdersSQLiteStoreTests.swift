@@ -140,16 +140,20 @@ struct OfflineCreatedOrdersTests {
         let server = try TestHTTPServer(handler: backend.handle)
         let file = temporaryDatabaseFile()
         let cache = OrdersSQLiteStore(database: try Database(at: file))
-        let online = FallbackOrdersStore(api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)), cache: cache)
-        let fromServer = await PromiseExpectations.value(of: online.createOrder(validOrder(email: "server@example.com")))
+        let online = FallbackOrdersStore(
+            api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)), cache: cache)
+        let fromServer = await PromiseExpectations.value(
+            of: online.createOrder(validOrder(email: "server@example.com")))
         _ = await PromiseExpectations.value(of: online.fetchOrders())
         let offline = FallbackOrdersStore(
             api: OrdersAPI(
-                client: APIClient(baseURL: URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/")!)),
+                client: APIClient(
+                    baseURL: URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/")!)),
             cache: cache)
 
         // When
-        let local = await PromiseExpectations.value(of: offline.createOrder(validOrder(email: "device@example.com")))
+        let local = await PromiseExpectations.value(
+            of: offline.createOrder(validOrder(email: "device@example.com")))
         let offlineList = await PromiseExpectations.value(of: offline.fetchOrders())
         let onlineList = await PromiseExpectations.value(of: online.fetchOrders())
 
@@ -164,6 +168,7 @@ struct OfflineCreatedOrdersTests {
 
         // Then
         #expect(deleted?.email == "device@example.com")
-        #expect(await PromiseExpectations.value(of: online.fetchOrders())?.map(\.email) == ["server@example.com"])
+        #expect(
+            await PromiseExpectations.value(of: online.fetchOrders())?.map(\.email) == ["server@example.com"])
     }
 }

@@ -175,7 +175,8 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     ///
     /// - Returns: A promise of those orders.
     public func deviceOrders() -> Promise<[Order]> {
-        read { try Self.orders($0, where: "WHERE origin = ?", [.text(Origin.device)]) }.failing(as: .fetchOrders)
+        read { try Self.orders($0, where: "WHERE origin = ?", [.text(Origin.device)]) }.failing(
+            as: .fetchOrders)
     }
 
     /// The orders saved by ``save(_:at:)`` and when, or `nil` if the listing was never cached.
@@ -219,7 +220,9 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
         static let api = "api"
     }
 
-    private static func insert(_ order: Order, _ connection: Connection, origin: String = Origin.device) throws {
+    private static func insert(_ order: Order, _ connection: Connection, origin: String = Origin.device)
+        throws
+    {
         let id = order.id ?? ""
         let billing = order.billingAddress
         let shipment = order.shipmentAddress

@@ -1,0 +1,99 @@
+import Foundation
+import Melodies
+import Orders
+import Promises
+import Services
+
+/// Each command's screen: a presenter, a terminal view, and the exit code once its promise settled.
+@MainActor
+enum Screens {
+    static func melodies(_ service: LiveMelodyService, _ arguments: Arguments, _ terminal: Terminal) async
+        -> Int32
+    {
+        let view = TerminalMelodyListView(terminal: terminal, api: arguments.api)
+        let presenter = MelodyListPresenterImp(melodyService: service, view: view)
+        view.presenter = presenter
+        return await exitCode(of: presenter.fetchMelodies())
+    }
+
+    static func orders(
+        _ worker: OrdersWorker, _ formatter: OrderFormatter, _ arguments: Arguments, _ terminal: Terminal
+    ) async -> Int32 {
+        let view = TerminalOrdersView(terminal: terminal, api: arguments.api)
+        let presenter = ListOrdersPresenter(worker: worker, output: view, formatter: formatter)
+        view.listPresenter = presenter
+        return await exitCode(of: presenter.fetchOrders())
+    }
+
+    static func order(_ id: String, _ worker: OrdersWorker, _ formatter: OrderFormatter, _ terminal: Terminal)
+        async -> Int32
+    {
+        do {
+            let order = try await worker.fetchOrder(id: id).value
+            terminal.print(terminal.bold("Order \(order.id ?? id)"))
+            let address = order.shipmentAddress
+            for (label, value) in [
+                ("Date", formatter.date(order.date)), ("Name", formatter.name(order)), ("Email", order.email),
+                ("Phone", order.phone),
+                (
+                    "Ship to",
+                    [address.street1, address.city, address.state, address.zip].filter { !$0.isEmpty }.joined(
+                        separator: ", ")
+                ),
+                ("Shipping", order.shipmentMethod.speed.title),
+                ("Card", order.paymentMethod.maskedCardNumber),
+            ] {
+                terminal.print("  \(label.padding(to: 9)) \(value)")
+            }
+            for item in order.items {
+                terminal.print(
+                    "  \("Item".padding(to: 9)) \(item.quantity) × \(item.name) at \(formatter.currency(item.unitPrice))"
+                )
+            }
+            terminal.print("  \("Total".padding(to: 9)) \(formatter.currency(order.total))")
+            return 0
+        } catch {
+            terminal.printError("demo: \(message(for: error))")
+            return 1
+        }
+    }
+
+    static func create(
+        _ order: Order, _ worker: OrdersWorker, _ formatter: OrderFormatter, _ terminal: Terminal
+    ) async -> Int32 {
+        let view = TerminalOrdersView(terminal: terminal, api: nil)
+        let presenter = CreateOrderPresenter(worker: worker, output: view, formatter: formatter)
+        view.createPresenter = presenter
+        return await exitCode(
+            of: presenter.createOrder(request: CreateOrder.CreateOrder.Request(order: order)))
+    }
+
+    static func delete(
+        _ id: String, _ worker: OrdersWorker, _ formatter: OrderFormatter, _ terminal: Terminal
+    ) async -> Int32 {
+        do {
+            let order = try await worker.deleteOrder(id: id).value
+            terminal.print(
+                "Deleted order \(order.id ?? id) (\(formatter.name(order)), \(formatter.currency(order.total)))"
+            )
+            return 0
+        } catch {
+            terminal.printError("demo: \(message(for: error))")
+            return 1
+        }
+    }
+
+    /// 0 once `promise` is fulfilled, 1 once it is rejected: the view has shown why by then.
+    private static func exitCode<Value>(of promise: Promise<Value>) async -> Int32 {
+        do {
+            _ = try await promise.value
+            return 0
+        } catch {
+            return 1
+        }
+    }
+
+    private static func message(for error: any Error) -> String {
+        (error as? OrdersStoreError)?.userMessage ?? ServiceRequestError(error).userMessage
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Melodies
+import Services
+
+/// The melody list screen in a terminal: the same presenter an iOS app uses, driving a table.
+@MainActor
+final class TerminalMelodyListView: MelodyListView {
+    var presenter: MelodyListPresenterImp?
+    private let terminal: Terminal
+    private let spinner: Spinner
+    private let api: URL
+
+    init(terminal: Terminal, api: URL) {
+        self.terminal = terminal
+        self.api = api
+        spinner = Spinner(terminal: terminal)
+    }
+
+    func showLoading(_ isLoading: Bool) {
+        spinner.show(isLoading, label: "Loading melodies…")
+    }
+
+    func showMelodies(melodies: [Melody]) {}
+
+    func showMelodyRows(_ rows: [MelodyRow]) {
+        terminal.print(terminal.bold("Melodies (\(rows.count))"))
+        let table = Table(
+            headers: ["#", "Title", "Artist", "Album", "Time"],
+            rows: rows.map { ["\($0.id)", $0.title, $0.artist, $0.album, $0.duration] }, fixed: [0, 4])
+        for (index, line) in table.lines(fitting: terminal.width).enumerated() {
+            terminal.print(index == 0 ? terminal.dim(line) : line)
+        }
+    }
+
+    func showSourceNotice(_ notice: String?) {
+        terminal.print()
+        terminal.print(terminal.yellow(notice ?? "Fresh from \(api.absoluteString), saved for offline use."))
+    }
+
+    func showLoadError(error: ServiceRequestError) {}
+
+    func showErrorMessage(_ message: String) {
+        terminal.printError("demo: \(message)")
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Orders
+
+/// The orders screens in a terminal: the list, and the create form's answers.
+@MainActor
+final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic {
+    var listPresenter: ListOrdersPresenter?
+    var createPresenter: CreateOrderPresenter?
+    private let terminal: Terminal
+    private let api: URL?
+    private let spinner: Spinner
+
+    init(terminal: Terminal, api: URL?) {
+        self.terminal = terminal
+        self.api = api
+        spinner = Spinner(terminal: terminal)
+    }
+
+    // MARK: - ListOrdersDisplayLogic
+
+    func displayFetchedOrders(viewModel: ListOrders.FetchOrders.ViewModel) {
+        let orders = viewModel.displayedOrders
+        terminal.print(terminal.bold("Orders (\(orders.count))"))
+        let table = Table(
+            headers: ["ID", "Date", "Name", "Email", "Total"],
+            rows: orders.map { [$0.id, $0.date, $0.name, $0.email, $0.total] }, fixed: [0, 1, 4])
+        for (index, line) in table.lines(fitting: terminal.width).enumerated() {
+            terminal.print(index == 0 ? terminal.dim(line) : line)
+        }
+        terminal.print()
+        terminal.print(
+            terminal.yellow(
+                viewModel.notice ?? "Fresh from \(api?.absoluteString ?? "the API"), saved for offline use."))
+    }
+
+    func displayFetchOrdersError(message: String) {
+        terminal.printError("demo: \(message)")
+    }
+
+    // MARK: - CreateOrderDisplayLogic
+
+    func displayExpirationDate(viewModel: CreateOrder.FormatExpirationDate.ViewModel) {
+        terminal.print("Card expires: \(viewModel.date)")
+    }
+
+    func displayCreatedOrder(viewModel: CreateOrder.CreateOrder.ViewModel) {
+        guard let order = viewModel.displayedOrder else { return }
+        terminal.print(terminal.bold("Created order \(order.id)"))
+        for (label, value) in [
+            ("Date", order.date), ("Name", order.name), ("Email", order.email),
+            ("Shipping", order.shippingMethod),
+            ("Card", order.card), ("Total", order.total),
+        ] {
+            terminal.print("  \(label.padding(to: 9)) \(value)")
+        }
+    }
+
+    func displayValidationErrors(viewModel: CreateOrder.CreateOrder.ViewModel) {
+        terminal.printError("demo: the order was not created:")
+        for field in OrderField.allCases {
+            guard let message = viewModel.fieldErrors[field] else { continue }
+            terminal.printError("  \(Arguments.option(for: field)): \(message)")
+        }
+    }
+
+    func displayCreateOrderError(message: String) {
+        terminal.printError("demo: \(message)")
+    }
+}

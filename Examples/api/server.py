@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""The demo's sample API, on 127.0.0.1, with nothing but Python's standard library.
+
+    python3 Examples/api/server.py [PORT]        (port 8080 by default)
+
+GET /melodies answers melodies.json. /orders is a small REST API kept in memory and started from
+orders.json: GET and POST /orders, GET, PUT and DELETE /orders/ID. Restarting the server forgets
+what was written. `swift run demo export-sample-api Examples/api` rewrites the two JSON files.
+"""
+import http.server
+import json
+import pathlib
+import sys
+import threading
+import uuid
+
+HERE = pathlib.Path(__file__).resolve().parent
+MELODIES = json.loads((HERE / "melodies.json").read_text(encoding="utf-8"))
+ORDERS = {order["id"]: order for order in json.loads((HERE / "orders.json").read_text(encoding="utf-8"))}
+LOCK = threading.Lock()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def send_json(self, status, value=None):
+        body = b"" if value is None else json.dumps(value, ensure_ascii=False).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def read_json(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        try:
+            value = json.loads(self.rfile.read(length) or b"null")
+        except ValueError:
+            return None
+        return value if isinstance(value, dict) else None
+
+    def route(self):
+        parts = [part for part in self.path.split("?")[0].split("/") if part]
+        return parts[0] if parts else "", parts[1] if len(parts) > 1 else None, len(parts)
+
+    def do_GET(self):
+        collection, ident, depth = self.route()
+        with LOCK:
+            if (collection, depth) == ("melodies", 1):
+                return self.send_json(200, MELODIES)
+            if (collection, depth) == ("orders", 1):
+                return self.send_json(200, list(ORDERS.values()))
+            if (collection, depth) == ("orders", 2) and ident in ORDERS:
+                return self.send_json(200, ORDERS[ident])
+        self.send_json(404, {"error": "not found"})
+
+    def do_POST(self):
+        collection, _, depth = self.route()
+        order = self.read_json()
+        if (collection, depth) != ("orders", 1):
+            return self.send_json(404, {"error": "not found"})
+        if order is None:
+            return self.send_json(400, {"errors": []})
+        with LOCK:
+            order["id"] = uuid.uuid4().hex[:8]
+            ORDERS[order["id"]] = order
+        self.send_json(201, order)
+
+    def do_PUT(self):
+        collection, ident, depth = self.route()
+        order = self.read_json()
+        with LOCK:
+            if (collection, depth) != ("orders", 2) or ident not in ORDERS:
+                return self.send_json(404, {"error": "not found"})
+            if order is None:
+                return self.send_json(400, {"errors": []})
+            order["id"] = ident
+            ORDERS[ident] = order
+        self.send_json(200, order)
+
+    def do_DELETE(self):
+        collection, ident, depth = self.route()
+        with LOCK:
+            if (collection, depth) != ("orders", 2) or ident not in ORDERS:
+                return self.send_json(404, {"error": "not found"})
+            del ORDERS[ident]
+        self.send_json(204)
+
+
+if __name__ == "__main__":
+    port = int(sys.argv[1]) if len(sys.argv) > 1 else 8080
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    print(f"Sample API on http://127.0.0.1:{port}/ (Ctrl-C to stop)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass

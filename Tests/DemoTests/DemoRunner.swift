@@ -1,0 +1,44 @@
+import Foundation
+
+/// Runs the built `demo` executable as a user would: a subprocess with its own database, no colour.
+struct DemoRunner {
+    struct Run {
+        let status: Int32
+        let output: String
+        let error: String
+    }
+
+    /// The database every run of this runner uses, in a folder of its own.
+    let database = FileManager.default.temporaryDirectory
+        .appendingPathComponent("DemoTests-\(UUID().uuidString)", isDirectory: true)
+        .appendingPathComponent("demo.sqlite")
+
+    /// The executable, next to the test bundle in the build folder.
+    static let executable: URL = {
+        let buildFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        return buildFolder.appendingPathComponent("demo")
+    }()
+
+    /// Runs `demo` with `arguments` and this runner's database, and waits for it to exit.
+    func run(_ arguments: [String], database: URL? = nil, environment: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments + ["--database", (database ?? self.database).path]
+        var variables = ProcessInfo.processInfo.environment
+        variables["NO_COLOR"] = "1"
+        variables["DEMO_API_URL"] = nil
+        variables.merge(environment) { $1 }
+        process.environment = variables
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            error: String(decoding: errorData, as: UTF8.self))
+    }
+}
