@@ -67,9 +67,9 @@ public struct MelodyCache: OfflineCache {
         return ready.then(on: .inline) {
             database.read { connection in
                 guard let savedAt = try connection.cacheStamp("melodies") else { return nil }
-                let rows = try connection.query(
-                    "SELECT id, title, artist, album, duration_seconds FROM melodies ORDER BY position")
-                let melodies = try rows.map { row in
+                let melodies = try connection.query(
+                    "SELECT id, title, artist, album, duration_seconds FROM melodies ORDER BY position"
+                ) { row in
                     Melody(
                         id: try row.int("id"), title: try row.string("title"),
                         artist: try row.string("artist"),

@@ -8,6 +8,7 @@ public import Foundation
 public struct OrderFormatter: Sendable {
     private let dateFormatter: DateFormatter
     private let currencyFormatter: NumberFormatter
+    private let timeZone: TimeZone
 
     /// Makes a formatter.
     ///
@@ -22,6 +23,7 @@ public struct OrderFormatter: Sendable {
         dateFormatter.dateStyle = .short
         dateFormatter.timeStyle = .none
         self.dateFormatter = dateFormatter
+        self.timeZone = timeZone
         let currencyFormatter = NumberFormatter()
         currencyFormatter.locale = locale
         currencyFormatter.numberStyle = .currency
@@ -37,6 +39,23 @@ public struct OrderFormatter: Sendable {
         dateFormatter.string(from: date)
     }
 
+    /// Formats many dates in short style, formatting each calendar day once: lists of orders have
+    /// many on the same day, and formatting is the expensive part.
+    ///
+    /// - Parameter dates: The dates, in any order.
+    /// - Returns: The texts, in the same order.
+    public func dates(_ dates: [Date]) -> [String] {
+        var byDay: [Int: String] = [:]
+        return dates.map { date in
+            let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
+            let day = Int((local / 86_400).rounded(.down))
+            if let text = byDay[day] { return text }
+            let text = self.date(date)
+            byDay[day] = text
+            return text
+        }
+    }
+
     /// An amount in the currency, such as `$1.23`.
     ///
     /// - Parameter amount: The amount.
@@ -50,6 +69,8 @@ public struct OrderFormatter: Sendable {
     /// - Parameter order: The order.
     /// - Returns: The text.
     public func name(_ order: Order) -> String {
-        [order.firstName, order.lastName].filter { !$0.isEmpty }.joined(separator: " ")
+        if order.firstName.isEmpty { return order.lastName }
+        if order.lastName.isEmpty { return order.firstName }
+        return order.firstName + " " + order.lastName
     }
 }

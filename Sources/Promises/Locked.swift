@@ -27,9 +27,9 @@
 struct Locked<State: Sendable>: @unchecked Sendable {
     // `@unchecked Sendable` is sound: the buffer's mutable state (its header and its single element)
     // is only reached through `withLock`, always between acquiring and releasing the lock in the
-    // header. The lock is initialised in `make` before the buffer can be shared and destroyed in its
-    // `deinit`, when no other reference exists. `State` is `Sendable`, so the values moved in and out
-    // may cross threads.
+    // header. The lock is initialised (statically, zero-filled) in `make` before the buffer can be
+    // shared, and the state is destroyed in its `deinit`, when no other reference exists. `State` is
+    // `Sendable`, so the values moved in and out may cross threads.
     @usableFromInline
     let buffer: LockedBuffer<State>
 
@@ -84,13 +84,10 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, State> {
     /// Makes a buffer holding `state`, with its lock ready.
     @inlinable
     final class func make(_ state: State, flag: Bool) -> Self {
+        // `LockWord(flag:)` zero-fills the lock: that is `OS_UNFAIR_LOCK_INIT`, and on Linux
+        // `PTHREAD_MUTEX_INITIALIZER` (a default mutex, which needs no `pthread_mutex_destroy`).
         let buffer = unsafeDowncast(create(minimumCapacity: 1) { _ in LockWord(flag: flag) }, to: self)
-        buffer.withUnsafeMutablePointers { word, element in
-            element.initialize(to: state)
-            #if !canImport(Darwin)
-                pthread_mutex_init(&word.pointee.lock, nil)
-            #endif
-        }
+        buffer.withUnsafeMutablePointerToElements { $0.initialize(to: state) }
         return buffer
     }
 
@@ -115,11 +112,6 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, State> {
     }
 
     deinit {
-        withUnsafeMutablePointers { word, state in
-            _ = state.deinitialize(count: 1)
-            #if !canImport(Darwin)
-                pthread_mutex_destroy(&word.pointee.lock)
-            #endif
-        }
+        _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) }
     }
 }

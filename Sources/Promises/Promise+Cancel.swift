@@ -18,17 +18,18 @@ extension Promise {
     /// Whether the promise was settled by a cancellation.
     @inlinable
     public var isCancelled: Bool {
-        update {
-            if case .rejected(let error, _) = $0.phase { return error.isCancellation }
-            return false
-        }
+        update(
+            {
+                if case .rejected(let error, _) = $0.phase { return error.isCancellation }
+                return false
+            }, immediate: { _ in false })
     }
 
     /// Cancels the promise only when that stops some work, so that a promise others share is not
     /// rejected just because one of them stopped waiting.
     @inlinable
     func cancelIfCancellable() {
-        let cancellable = update { $0.onCancel != nil }
+        let cancellable = update({ $0.onCancel != nil }, immediate: { _ in false })
         if cancellable { cancel() }
     }
 
@@ -38,17 +39,18 @@ extension Promise {
     /// handler is dropped. The handler is released when the promise settles.
     @inlinable
     func setCancellationHandler(_ handler: (@Sendable () -> Void)?) {
-        let runNow = update { state -> Bool in
-            switch state.phase {
-            case .pending:
-                state.onCancel = handler
-                return false
-            case .rejected(let error, _):
-                return error.isCancellation
-            case .fulfilled:
-                return false
-            }
-        }
+        let runNow = update(
+            { state -> Bool in
+                switch state.phase {
+                case .pending:
+                    state.onCancel = handler
+                    return false
+                case .rejected(let error, _):
+                    return error.isCancellation
+                case .fulfilled:
+                    return false
+                }
+            }, immediate: { _ in false })
         if runNow { handler?() }
     }
 }

@@ -16,23 +16,53 @@
 /// `dispatchMain()`, or register its handlers with `on:` another queue.
 ///
 /// `Promise` is a `Sendable` reference to shared state: copies of it are the same promise. The
-/// state is guarded by a lock, and the value is `Sendable`.
+/// state is guarded by a lock, and the value is `Sendable`. A promise made already fulfilled
+/// (``value(_:)``) has nothing to share and holds its value directly, without allocating.
 public struct Promise<Value: Sendable>: Sendable {
+    /// Where the promise's outcome lives.
     @usableFromInline
-    let state: Locked<PromiseState<Value>>
+    enum Storage: Sendable {
+        /// Lock-guarded state that settles later, shared by every copy.
+        case shared(Locked<PromiseState<Value>>)
+        /// Fulfilled from the start: nothing can change, so nothing is shared or locked.
+        case fulfilled(Value)
+    }
+
+    @usableFromInline
+    let storage: Storage
 
     @inlinable
     init(_ state: PromiseState<Value>) {
-        self.state = Locked(state, flag: state.mayReport, as: PromiseStorage<Value>.self)
+        storage = .shared(Locked(state, flag: state.mayReport, as: PromiseStorage<Value>.self))
     }
 
-    /// Runs `body` with exclusive access to the state, and keeps the storage's header flag equal to
-    /// `mayReport` afterwards. Every access to a promise's state goes through here.
     @inlinable
-    func update<Result>(_ body: (inout PromiseState<Value>) throws -> Result) rethrows -> Result {
-        try state.buffer.withLock { state, mayReport in
-            defer { mayReport = state.mayReport }
-            return try body(&state)
+    init(fulfilled value: Value) {
+        storage = .fulfilled(value)
+    }
+
+    /// The lock-guarded state, or `nil` for a promise fulfilled from the start.
+    @inlinable
+    var state: Locked<PromiseState<Value>>? {
+        if case .shared(let state) = storage { return state }
+        return nil
+    }
+
+    /// Runs `body` with exclusive access to the shared state, and keeps the storage's header flag
+    /// equal to `mayReport` afterwards; returns `immediate` for a promise fulfilled from the start.
+    /// Every access to a promise's state goes through here.
+    @inlinable
+    func update<Result>(
+        _ body: (inout PromiseState<Value>) throws -> Result, immediate: (Value) -> Result
+    ) rethrows -> Result {
+        switch storage {
+        case .shared(let state):
+            return try state.buffer.withLock { state, mayReport in
+                defer { mayReport = state.mayReport }
+                return try body(&state)
+            }
+        case .fulfilled(let value):
+            return immediate(value)
         }
     }
 
@@ -66,7 +96,7 @@ public struct Promise<Value: Sendable>: Sendable {
     /// - Returns: A fulfilled promise.
     @inlinable
     public static func value(_ value: Value) -> Promise<Value> {
-        Promise(PromiseState(phase: .fulfilled(value)))
+        Promise(fulfilled: value)
     }
 
     /// Makes a pending promise and the seal that settles it.
@@ -81,25 +111,27 @@ public struct Promise<Value: Sendable>: Sendable {
     /// True until the promise settles.
     @inlinable
     public var isPending: Bool {
-        update { $0.isPending }
+        update({ $0.isPending }, immediate: { _ in false })
     }
 
     /// True once the promise is fulfilled.
     @inlinable
     public var isFulfilled: Bool {
-        update {
-            if case .fulfilled = $0.phase { return true }
-            return false
-        }
+        update(
+            {
+                if case .fulfilled = $0.phase { return true }
+                return false
+            }, immediate: { _ in true })
     }
 
     /// True once the promise is rejected (cancellation included).
     @inlinable
     public var isRejected: Bool {
-        update {
-            if case .rejected = $0.phase { return true }
-            return false
-        }
+        update(
+            {
+                if case .rejected = $0.phase { return true }
+                return false
+            }, immediate: { _ in false })
     }
 
     /// How the promise settled, or `nil` while it is pending.
@@ -107,10 +139,11 @@ public struct Promise<Value: Sendable>: Sendable {
     /// Reading a rejected result counts as handling the error: it is not reported as unhandled.
     @inlinable
     public var result: Result<Value, any Error>? {
-        update { state in
-            state.observed = true
-            return state.resolution?.result
-        }
+        update(
+            { state in
+                state.observed = true
+                return state.resolution?.result
+            }, immediate: { .success($0) })
     }
 }
 
@@ -124,8 +157,13 @@ extension Promise {
     ///   - cancelling: Whether to run the cancellation handler; otherwise it is only released.
     @inlinable
     func settle(_ resolution: Resolution<Value>, cancelling: Bool = false) {
-        var (handlers, onCancel) = update { state -> (Handlers<Value>, (@Sendable () -> Void)?) in
-            guard case .pending(let handlers) = state.phase else { return (.none, nil) }
+        guard let state else { return }  // fulfilled from the start
+        var (handlers, onCancel) = state.buffer.withLock {
+            (state: inout PromiseState<Value>, mayReport: inout Bool) -> (
+                Handlers<Value>, (@Sendable () -> Void)?
+            ) in
+            defer { mayReport = state.mayReport }
+            guard case .pending(let handlers) = state.phase else { return (Handlers<Value>.none, nil) }
             state.phase = .init(resolution)
             let onCancel = state.onCancel
             state.onCancel = nil
@@ -137,7 +175,7 @@ extension Promise {
         onCancel = nil
         while !handlers.isEmpty {
             handlers.run(resolution)
-            handlers = update { state in
+            handlers = state.withLock { state in
                 let late = state.late
                 state.late = .none
                 state.draining = !late.isEmpty
@@ -153,7 +191,12 @@ extension Promise {
     @discardableResult
     @inlinable
     func subscribe(_ handler: @escaping Handlers<Value>.Handler) -> Bool {
-        let (now, cancellable) = update { state -> (Resolution<Value>?, Bool) in
+        guard let state else {
+            if case .fulfilled(let value) = storage { handler(.fulfilled(value)) }
+            return false
+        }
+        let (now, cancellable) = state.buffer.withLock { state, mayReport -> (Resolution<Value>?, Bool) in
+            defer { mayReport = state.mayReport }
             state.observed = true
             switch state.phase {
             case .pending(var handlers):
@@ -182,7 +225,13 @@ extension Promise {
         on queue: some Dispatcher,
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Promise<NewValue> {
-        derive { next in
+        if case .fulfilled(let value) = storage {
+            // Nothing to wait for: no handler to store, just the hop.
+            let next = Promise<NewValue>.derived()
+            queue.dispatch { next.settle(Resolution { try transform(value) }) }
+            return next
+        }
+        return derive { next in
             { resolution in
                 switch resolution {
                 case .fulfilled(let value):
@@ -228,11 +277,14 @@ extension Promise {
     /// of this one on to it.
     @inlinable
     func adopt(_ other: Promise<Value>) {
-        let cancellable = other.subscribe { resolution in self.settle(resolution) }
-        if cancellable {
+        if case .fulfilled(let value) = other.storage {
+            settle(.fulfilled(value))
+            return
+        }
+        // The cancellation handler that pointed at this promise's parent is replaced, or released
+        // when this promise settles.
+        if other.subscribe({ resolution in self.settle(resolution) }) {
             setCancellationHandler { other.cancel() }
-        } else {
-            setCancellationHandler(nil)
         }
     }
 }

@@ -77,6 +77,35 @@ public final class Connection {
         return rows
     }
 
+    /// Runs a query and turns each row into a value as it comes, without copying rows first: the
+    /// fast way to read many rows.
+    ///
+    /// - Parameters:
+    ///   - sql: One SQL query with `?` placeholders.
+    ///   - parameters: The values for the placeholders.
+    ///   - map: Makes a value from the current row; the reader is only valid inside it.
+    /// - Returns: One value per row, in the order SQLite gives them.
+    /// - Throws: ``DatabaseError`` saying what failed, or what `map` throws.
+    public func query<Value>(
+        _ sql: String, _ parameters: [SQLValue] = [], map: (ColumnReader) throws -> Value
+    ) throws -> [Value] {
+        let statement = try prepared(sql, parameters)
+        defer { sqlite3_reset(statement) }
+        let count = sqlite3_column_count(statement)
+        let reader = ColumnReader(
+            statement: statement,
+            columns: ColumnNames((0..<count).map { String(cString: sqlite3_column_name(statement, $0)) }),
+            connection: self, sql: sql)
+        var values: [Value] = []
+        var code = sqlite3_step(statement)
+        while code == SQLITE_ROW {
+            values.append(try map(reader))
+            code = sqlite3_step(statement)
+        }
+        guard code == SQLITE_DONE else { throw failure(code, sql) }
+        return values
+    }
+
     /// The first column of the first row, or `nil` when there is no row.
     ///
     /// - Parameters:

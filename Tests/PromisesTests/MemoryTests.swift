@@ -28,8 +28,8 @@ struct MemoryTests {
                 .recover(on: .inline) { _ in Promise.value(0) }
                 .ensure(on: .inline) {}
                 .done(on: .inline) { _ in }
-            weakFirst = first.state.buffer
-            weakLast = last.state.buffer
+            weakFirst = first.state?.buffer
+            weakLast = last.state?.buffer
             weakPayload = payload
 
             // When
@@ -51,8 +51,8 @@ struct MemoryTests {
         do {
             let (first, seal) = Promise<Int>.pending()
             let last = first.map(on: .inline) { $0 }.catch(on: .inline) { _ in }
-            weakFirst = first.state.buffer
-            weakLast = last.state.buffer
+            weakFirst = first.state?.buffer
+            weakLast = last.state?.buffer
 
             // When
             seal.reject(TestError.boom)
@@ -74,7 +74,7 @@ struct MemoryTests {
             let payload = Payload()
             seal.setCancellationHandler { _ = payload }
             let last = first.map(on: .inline) { $0 }
-            weakFirst = first.state.buffer
+            weakFirst = first.state?.buffer
             weakPayload = payload
 
             // When

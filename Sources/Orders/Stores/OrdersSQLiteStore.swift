@@ -259,26 +259,27 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     private static func orders(_ connection: Connection, where filter: String, _ parameters: [SQLValue])
         throws -> [Order]
     {
-        let rows = try connection.query(
-            "SELECT \(columns) FROM orders \(filter) ORDER BY date DESC, id", parameters)
-        let itemRows = try connection.query(
-            "SELECT order_id, name, quantity, unit_price FROM order_items WHERE order_id IN (SELECT id FROM orders \(filter)) ORDER BY order_id, position",
-            parameters)
         var items: [String: [OrderItem]] = [:]
-        for row in itemRows {
+        _ = try connection.query(
+            "SELECT order_id, name, quantity, unit_price FROM order_items WHERE order_id IN (SELECT id FROM orders \(filter)) ORDER BY order_id, position",
+            parameters
+        ) { row in
             items[try row.string("order_id"), default: []].append(
                 OrderItem(
                     name: try row.string("name"), quantity: try row.int("quantity"),
                     unitPrice: try decimal(row, "unit_price")))
         }
-        return try rows.map { row in
+        return try connection.query(
+            "SELECT \(columns) FROM orders \(filter) ORDER BY date DESC, id", parameters
+        ) { row in
             let id = try row.string("id")
             return Order(
                 id: id, date: Date(timeIntervalSince1970: try row.double("date")),
                 email: try row.string("email"),
                 firstName: try row.string("first_name"), lastName: try row.string("last_name"),
                 phone: try row.string("phone"),
-                billingAddress: try address(row, "billing"), shipmentAddress: try address(row, "shipment"),
+                billingAddress: try address(row, Self.billingColumns),
+                shipmentAddress: try address(row, Self.shipmentColumns),
                 paymentMethod: PaymentMethod(
                     creditCardNumber: masked(try row.string("card_last4")),
                     expirationDate: Date(timeIntervalSince1970: try row.double("card_expiration")), cvv: ""),
@@ -288,16 +289,24 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
         }
     }
 
-    private static func address(_ row: Row, _ prefix: String) throws -> Address {
+    private static let billingColumns = [
+        "billing_street1", "billing_street2", "billing_city", "billing_state", "billing_zip",
+    ]
+    private static let shipmentColumns = [
+        "shipment_street1", "shipment_street2", "shipment_city", "shipment_state", "shipment_zip",
+    ]
+    private static let posix = Locale(identifier: "en_US_POSIX")
+
+    private static func address(_ row: ColumnReader, _ columns: [String]) throws -> Address {
         Address(
-            street1: try row.string("\(prefix)_street1"), street2: try row.string("\(prefix)_street2"),
-            city: try row.string("\(prefix)_city"), state: try row.string("\(prefix)_state"),
-            zip: try row.string("\(prefix)_zip"))
+            street1: try row.string(columns[0]), street2: try row.string(columns[1]),
+            city: try row.string(columns[2]),
+            state: try row.string(columns[3]), zip: try row.string(columns[4]))
     }
 
-    private static func decimal(_ row: Row, _ column: String) throws -> Decimal {
+    private static func decimal(_ row: ColumnReader, _ column: String) throws -> Decimal {
         let text = try row.string(column)
-        guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+        guard let value = Decimal(string: text, locale: posix) else {
             throw ServiceRequestError.decodingFailed(type: "Decimal", reason: "\(column): \(text)")
         }
         return value

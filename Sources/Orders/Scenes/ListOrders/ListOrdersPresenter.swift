@@ -61,10 +61,10 @@ public final class ListOrdersPresenter {
     public func presentFetchedOrders(response: ListOrders.FetchOrders.Response)
         -> ListOrders.FetchOrders.ViewModel
     {
-        let displayedOrders = response.orders.map { order in
+        let dates = formatter.dates(response.orders.map(\.date))
+        let displayedOrders = zip(response.orders, dates).map { order, date in
             ListOrders.FetchOrders.ViewModel.DisplayedOrder(
-                id: order.id ?? "", date: formatter.date(order.date), email: order.email,
-                name: formatter.name(order),
+                id: order.id ?? "", date: date, email: order.email, name: formatter.name(order),
                 total: formatter.currency(order.total))
         }
         let viewModel = ListOrders.FetchOrders.ViewModel(

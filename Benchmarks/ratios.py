@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Reads the harness's percentile exports and prints each benchmark's median beside its baseline."""
+import pathlib
+import re
+import sys
+
+SCALES = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}
+TIME_UNITS = {"ns": 1e-6, "μs": 1e-3, "us": 1e-3, "ms": 1, "s": 1e3}
+BASELINES = {"1": "queue.async", "2": "queue.async", "3": "queue.async", "5": "raw sqlite3"}
+TARGETS = {"1": 1.5, "2": 1.5, "3": 2.0, "5": 1.3}
+
+
+def median(path):
+    lines = path.read_text().splitlines()
+    header = lines[0].split("\t")[1]
+    values = {int(float(row.split("\t")[0])): float(row.split("\t")[1]) for row in lines[1:] if row.strip()}
+    value = values.get(50, next(iter(values.values())))
+    unit = re.findall(r"\(([^)]*)\)", header)
+    unit = unit[-1] if unit else ""
+    if unit in TIME_UNITS:
+        return value * TIME_UNITS[unit]  # milliseconds
+    return value * SCALES.get(unit, 1)
+
+
+def main(folder):
+    runs = {}
+    for path in pathlib.Path(folder).glob("*.percentiles.tsv"):
+        match = re.match(r"Current_run\.[^.]+\.(.+)\.(wallClock|mallocCountTotal|mallocBytesCount)\.histogram", path.name)
+        if not match:
+            continue
+        name = match.group(1).replace("___", " / ").replace("_", " ")
+        runs.setdefault(name, {})[match.group(2)] = median(path)
+    groups = {}
+    for name, metrics in runs.items():
+        group, _, implementation = name.partition(" / ")
+        groups.setdefault(group, {})[implementation] = metrics
+    print(f"| {'benchmark':<48} | {'median':>12} | {'mallocs':>9} | {'ratio':>6} | target |")
+    print(f"|{'-' * 50}|{'-' * 14}|{'-' * 11}|{'-' * 8}|--------|")
+    for group in sorted(groups):
+        number = group.split(" ")[0]
+        implementations = groups[group]
+        baseline = implementations.get(BASELINES.get(number, ""), {}).get("wallClock")
+        for implementation, metrics in sorted(implementations.items(), key=lambda item: item[0] != "Promise"):
+            time = metrics.get("wallClock")
+            mallocs = metrics.get("mallocCountTotal")
+            bytes_ = metrics.get("mallocBytesCount")
+            if time is None:
+                shown = f"{bytes_:,.0f} B" if bytes_ is not None else ""
+            else:
+                shown = f"{time:,.2f} ms"
+            ratio = f"{time / baseline:.2f}x" if time is not None and baseline else ""
+            is_baseline = implementation == BASELINES.get(number)
+            target = "" if is_baseline or number not in TARGETS or not ratio else f"≤{TARGETS[number]}x"
+            print(f"| {group + ' / ' + implementation:<48} | {shown:>12} | {mallocs or 0:>9,.0f} | {ratio:>6} | {target:>6} |")
+    memory = groups.get("4 memory", {})
+    base = memory.get("pending promise, settled", {})
+    one = memory.get("pending promise + 1 handler", {})
+    ten = memory.get("pending promise + 10 steps", {})
+    if base and one and ten:
+        print()
+        print(f"allocations per promise (pending, then settled): {base['mallocCountTotal']:.0f}, "
+              f"{base.get('mallocBytesCount', 0):.0f} bytes")
+        print(f"allocations for a handler and its promise: {one['mallocCountTotal'] - base['mallocCountTotal']:.1f}")
+        print(f"allocations per chain step: {(ten['mallocCountTotal'] - base['mallocCountTotal']) / 10:.1f}, "
+              f"{(ten.get('mallocBytesCount', 0) - base.get('mallocBytesCount', 0)) / 10:.0f} bytes (target ≤ 2)")
+    formatting = groups.get("5 format 10k orders", {}).get("ListOrdersPresenter", {}).get("wallClock")
+    if formatting:
+        print(f"formatting: {formatting * 1000 / 10_000:.2f} µs per order (target < 2)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
