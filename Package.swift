@@ -77,6 +77,19 @@ let package = Package(
             dependencies: ["Demo", "PromiseMVPTesting"],
             swiftSettings: upcomingFeatures
         ),
+        .executableTarget(
+            name: "database-torture",
+            dependencies: ["Promises", "Services"],
+            path: "Tests/Tools/DatabaseTorture",
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                "database-torture", "PromiseMVPTesting", "Promises", "Services", "Melodies", "Orders",
+            ],
+            swiftSettings: upcomingFeatures
+        ),
         .testTarget(
             name: "PromiseMVPTestingTests",
             dependencies: ["PromiseMVPTesting", "Promises", "Services"],

@@ -18,12 +18,22 @@ public import Foundation
 public final class TestHTTPServer: Sendable {
     /// What the server does for one path.
     public enum Reply: Sendable {
-        /// A complete answer with this status, body and content type.
-        case status(Int, body: String, contentType: String = "application/json")
+        /// A complete answer with this status, body, content type and extra headers.
+        case status(
+            Int, body: String, contentType: String = "application/json", headers: [String: String] = [:])
         /// Reads the request and never answers, until the client gives up.
         case never
         /// Announces a longer body than it sends, then closes the connection.
         case closeMidBody
+        /// Waits `seconds` before answering at all, then answers `reply`.
+        indirect case slowHeaders(seconds: Double, then: Reply)
+        /// Resets the connection (TCP RST) instead of answering.
+        case reset
+        /// Redirects to `location` with a 302.
+        case redirect(to: String)
+        /// Answers the first request with the first reply, the second with the second, and so on;
+        /// the last one answers every request after that.
+        case sequence([Reply])
     }
 
     /// A request as the server received it.
@@ -83,7 +93,10 @@ public final class TestHTTPServer: Sendable {
     ///   - path: The path, such as `/melodies`.
     ///   - reply: What it answers from now on.
     public func set(_ path: String, _ reply: Reply) {
-        state.lock.withLock { state.replies[path] = reply }
+        state.lock.withLock {
+            state.replies[path] = reply
+            state.answered[path] = nil
+        }
     }
 
     /// Stops accepting connections: from now on, connecting is refused, as when a server is down.
@@ -136,17 +149,36 @@ public final class TestHTTPServer: Sendable {
         defer { close(connection) }
         guard let request = readRequest(connection) else { return }
         let reply =
-            state.lock.withLock { state.replies[request.path] } ?? handler.map { handle in
+            state.lock.withLock { state.nextReply(for: request.path) } ?? handler.map { handle in
                 let (status, body) = handle(request)
                 return .status(status, body: body)
             } ?? .status(404, body: #"{"error":"not found"}"#)
+        answer(connection, reply)
+    }
+
+    private func answer(_ connection: Int32, _ reply: Reply) {
         switch reply {
-        case .status(let status, let body, let contentType):
+        case .status(let status, let body, let contentType, let headers):
             let bytes = Array(body.utf8)
+            let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
             write(
                 connection,
-                "HTTP/1.1 \(status) Status\r\nContent-Type: \(contentType)\r\nContent-Length: \(bytes.count)\r\nConnection: close\r\n\r\n",
+                "HTTP/1.1 \(status) Status\r\nContent-Type: \(contentType)\r\nContent-Length: \(bytes.count)\r\n\(extra)Connection: close\r\n\r\n",
                 bytes)
+        case .slowHeaders(let seconds, let then):
+            // The server being slow, not the test waiting: the client's timeout is what is tested.
+            usleep(UInt32(max(0, seconds) * 1_000_000))
+            answer(connection, then)
+        case .reset:
+            var abort = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(connection, SOL_SOCKET, SO_LINGER, &abort, socklen_t(MemoryLayout<linger>.size))
+        case .redirect(let location):
+            write(
+                connection,
+                "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                [])
+        case .sequence(let replies):
+            if let first = replies.first { answer(connection, first) }
         case .never:
             var byte: UInt8 = 0
             _ = recv(connection, &byte, 1, 0)  // returns when the client closes
@@ -209,4 +241,14 @@ private final class Mutable: @unchecked Sendable {
     let lock = NSLock()
     var replies: [String: TestHTTPServer.Reply] = [:]
     var requests: [String] = []
+    /// How many requests each path with a `.sequence` reply has answered.
+    var answered: [String: Int] = [:]
+
+    /// The reply for the next request to `path`, stepping through sequences.
+    func nextReply(for path: String) -> TestHTTPServer.Reply? {
+        guard case .sequence(let replies)? = replies[path], !replies.isEmpty else { return replies[path] }
+        let index = min(answered[path, default: 0], replies.count - 1)
+        answered[path, default: 0] += 1
+        return replies[index]
+    }
 }

@@ -17,6 +17,12 @@ public struct APIClient: Sendable {
     /// How long a request may take, in seconds; past it the request is cancelled and the promise
     /// rejected with `PromiseError.timedOut` (``ServiceRequestError/timedOut`` once mapped).
     public let timeout: Double
+    /// The largest body accepted, in bytes; a larger one rejects with
+    /// ``APIError/responseTooLarge(bytes:limit:)`` rather than being decoded.
+    public let maximumResponseBytes: Int
+    /// A 429 or 503 answer whose `Retry-After` asks to wait at most this many seconds is retried
+    /// once after that wait; a longer wait, or a second refusal, rejects with the status.
+    public let maximumRetryAfter: Double
     private let session: URLSession
 
     /// Makes a client for the API at `baseURL`.
@@ -24,10 +30,18 @@ public struct APIClient: Sendable {
     /// - Parameters:
     ///   - baseURL: The API's address, such as `http://127.0.0.1:8080/`.
     ///   - timeout: How long a request may take, in seconds.
+    ///   - maximumResponseBytes: The largest body accepted; 16 MiB by default.
+    ///   - maximumRetryAfter: The longest `Retry-After` honoured with one retry; 3 s by default.
     ///   - session: The session to send requests with.
-    public init(baseURL: URL, timeout: Double = 10, session: URLSession = .shared) {
+    public init(
+        baseURL: URL, timeout: Double = 10, maximumResponseBytes: Int = 16 << 20,
+        maximumRetryAfter: Double = 3,
+        session: URLSession = .shared
+    ) {
         self.baseURL = baseURL
         self.timeout = timeout
+        self.maximumResponseBytes = maximumResponseBytes
+        self.maximumRetryAfter = maximumRetryAfter
         self.session = session
     }
 
@@ -87,6 +101,26 @@ public struct APIClient: Sendable {
     ///   - body: A JSON body, or `nil`.
     /// - Returns: A promise of the body bytes.
     public func send(_ method: HTTPMethod, _ path: String, body: Data?) -> Promise<Data> {
+        let client = self
+        return sendOnce(method, path, body: body).recover(on: .inline) { error -> Promise<Data> in
+            guard let refusal = error as? Refusal else { throw error }
+            guard let delay = refusal.retryAfter, delay <= client.maximumRetryAfter else {
+                throw refusal.error
+            }
+            return after(seconds: delay).asPromise()
+                .then(on: .inline) { client.sendOnce(method, path, body: body) }
+                .recover(on: .inline) { throw ($0 as? Refusal)?.error ?? $0 }
+        }
+    }
+
+    /// A 429 or 503 that says when to come back.
+    private struct Refusal: Error {
+        let error: APIError
+        let retryAfter: Double?
+    }
+
+    /// Sends one request, without retrying.
+    private func sendOnce(_ method: HTTPMethod, _ path: String, body: Data?) -> Promise<Data> {
         var request = URLRequest(url: url(for: path), timeoutInterval: effectiveTimeout)
         request.httpMethod = method.rawValue
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -95,16 +129,25 @@ public struct APIClient: Sendable {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         let session = session
+        let limit = maximumResponseBytes
         return Promise { seal in
             let task = session.dataTask(with: request) { data, response, error in
                 if let error {
                     seal.reject(Self.normalized(error))
                 } else if let response = response as? HTTPURLResponse {
                     let data = data ?? Data()
-                    if (200..<300).contains(response.statusCode) {
+                    let status = response.statusCode
+                    if data.count > limit {
+                        seal.reject(APIError.responseTooLarge(bytes: data.count, limit: limit))
+                    } else if (200..<300).contains(status) {
                         seal.fulfill(data)
+                    } else if status == 429 || status == 503 {
+                        seal.reject(
+                            Refusal(
+                                error: .httpStatus(status, body: Self.excerpt(of: data)),
+                                retryAfter: Self.retryAfter(response)))
                     } else {
-                        seal.reject(APIError.httpStatus(response.statusCode, body: Self.excerpt(of: data)))
+                        seal.reject(APIError.httpStatus(status, body: Self.excerpt(of: data)))
                     }
                 } else {
                     seal.reject(APIError.notHTTP)
@@ -152,6 +195,20 @@ public struct APIClient: Sendable {
 
     static func encode(_ body: some Encodable) throws -> Data {
         try JSONEncoder.api.encode(body)
+    }
+
+    /// The `Retry-After` header in seconds; a date form counts from now.
+    private static func retryAfter(_ response: HTTPURLResponse) -> Double? {
+        guard
+            let value = response.value(forHTTPHeaderField: "Retry-After")?.trimmingCharacters(
+                in: .whitespaces)
+        else { return nil }
+        if let seconds = Double(value) { return max(0, seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: value).map { max(0, $0.timeIntervalSinceNow) }
     }
 
     private static func excerpt(of data: Data) -> String {

@@ -6,4 +6,6 @@ public enum APIError: Error, Equatable, Sendable {
     case decoding(type: String, reason: String)
     /// The response was not an HTTP response.
     case notHTTP
+    /// The body was larger than the client accepts (``APIClient/maximumResponseBytes``).
+    case responseTooLarge(bytes: Int, limit: Int)
 }

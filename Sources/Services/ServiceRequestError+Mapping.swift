@@ -16,6 +16,7 @@ extension ServiceRequestError {
     /// | `URLError` not connected, connection lost, cannot connect, cannot find host, DNS failure, roaming off, data not allowed | ``noNetwork`` |
     /// | `URLError.timedOut`, `PromiseError.timedOut` | ``timedOut`` |
     /// | `URLError.cancelled`, `CancellationError`, any cancellation | ``cancelled`` |
+    /// | ``APIError/responseTooLarge(bytes:limit:)`` | ``decodingFailed(type:reason:)`` |
     /// | ``APIError/httpStatus(_:body:)`` | ``httpStatus(_:)`` |
     /// | ``APIError/decoding(type:reason:)``, `DecodingError` | ``decodingFailed(type:reason:)`` |
     /// | ``DatabaseError`` | ``storageFailed(reason:)`` |
@@ -67,6 +68,8 @@ extension ServiceRequestError {
             .decodingFailed(type: type, reason: reason)
         case .notHTTP:
             .unknownError
+        case .responseTooLarge(let bytes, let limit):
+            .decodingFailed(type: "response", reason: "\(bytes) bytes, more than the \(limit) accepted")
         }
     }
 }

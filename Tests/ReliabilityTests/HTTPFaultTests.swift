@@ -1,0 +1,162 @@
+import Foundation
+import PromiseMVPTesting
+import Testing
+
+/// The HTTP side misbehaving, one fault at a time, against the live melody service and its SQLite
+/// cache: each fault gives its documented outcome, and the cache is neither emptied nor
+/// overwritten with partial data.
+@Suite("HTTP faults")
+struct HTTPFaultTests {
+    let server: TestHTTPServer
+    let database: Database
+    let cached = Array(Melody.mocks().prefix(3))
+    let fresh = Melody.mocks()
+    let savedAt = Date(timeIntervalSince1970: 1_700_000_000)
+
+    init() throws {
+        server = try TestHTTPServer()
+        database = try Database(
+            at: FileManager.default.temporaryDirectory
+                .appendingPathComponent("HTTPFaultTests-\(UUID().uuidString)").appendingPathComponent(
+                    "cache.sqlite"))
+    }
+
+    var freshJSON: String {
+        String(decoding: (try? JSONEncoder().encode(fresh)) ?? Data(), as: UTF8.self)
+    }
+
+    func service(timeout: Double = 1, maximumResponseBytes: Int = 1 << 20) -> LiveMelodyService {
+        LiveMelodyService(
+            api: APIClient(
+                baseURL: server.baseURL, timeout: timeout, maximumResponseBytes: maximumResponseBytes),
+            database: database)
+    }
+
+    /// Seeds the cache, serves `reply`, fetches once, and returns the outcome and the cache after it.
+    func fetch(
+        with reply: TestHTTPServer.Reply, service: LiveMelodyService? = nil
+    ) async -> (Result<Fetched<[Melody]>, any Error>, Cached<[Melody]>?) {
+        _ = await PromiseExpectations.value(of: MelodyCache(database: database).save(cached, at: savedAt))
+        server.set("/melodies", reply)
+        let outcome: Result<Fetched<[Melody]>, any Error>
+        do {
+            outcome = .success(try await (service ?? self.service()).getMelodiesWithSource().value)
+        } catch {
+            outcome = .failure(error)
+        }
+        let cache = await PromiseExpectations.value(of: MelodyCache(database: database).load())
+        return (outcome, cache ?? nil)
+    }
+
+    func expectCacheUntouched(_ cache: Cached<[Melody]>?, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(cache?.value == cached, sourceLocation: sourceLocation)
+        #expect(cache?.savedAt == savedAt, sourceLocation: sourceLocation)
+    }
+
+    @Test("slow headers: timedOut, answered from the cache")
+    func slowHeaders() async throws {
+        let (outcome, cache) = await fetch(
+            with: .slowHeaders(seconds: 3, then: .status(200, body: freshJSON)))
+        #expect(try outcome.get().source == .cache(savedAt: savedAt, reason: .timedOut))
+        expectCacheUntouched(cache)
+    }
+
+    @Test("a body that stops halfway: a lost connection, answered from the cache")
+    func bodyStopsHalfway() async throws {
+        let (outcome, cache) = await fetch(with: .closeMidBody)
+        #expect(try outcome.get().source == .cache(savedAt: savedAt, reason: .noNetwork))
+        expectCacheUntouched(cache)
+    }
+
+    @Test("a reset connection: noNetwork, answered from the cache")
+    func resetConnection() async throws {
+        let (outcome, cache) = await fetch(with: .reset)
+        #expect(try outcome.get().source == .cache(savedAt: savedAt, reason: .noNetwork))
+        expectCacheUntouched(cache)
+    }
+
+    @Test("a wrong Content-Type on a body that decodes: accepted, the body decides")
+    func wrongContentType() async throws {
+        let (outcome, cache) = await fetch(with: .status(200, body: freshJSON, contentType: "text/plain"))
+        #expect(try outcome.get().source == .network)
+        #expect(cache?.value == fresh)
+    }
+
+    @Test("a 200 with HTML: decodingFailed naming the type, cache untouched")
+    func htmlPage() async throws {
+        let (outcome, cache) = await fetch(
+            with: .status(200, body: "<html><body>Maintenance</body></html>", contentType: "text/html"))
+        guard case .failure(ServiceRequestError.decodingFailed(let type, _)) = outcome else {
+            Issue.record("expected decodingFailed, got \(outcome)")
+            return
+        }
+        #expect(type == "Array<Melody>")
+        expectCacheUntouched(cache)
+    }
+
+    @Test("a huge body: refused before decoding, cache untouched")
+    func hugeBody() async throws {
+        let huge =
+            "["
+            + String(
+                repeating: #"{"id": 1, "title": "x", "artist": "y", "album": "z", "duration": 1},"#,
+                count: 40_000) + "]"
+        let (outcome, cache) = await fetch(with: .status(200, body: huge))
+        guard case .failure(ServiceRequestError.decodingFailed(let type, let reason)) = outcome else {
+            Issue.record("expected decodingFailed, got \(outcome)")
+            return
+        }
+        #expect(type == "response")
+        #expect(reason.contains("more than the 1048576 accepted"))
+        expectCacheUntouched(cache)
+    }
+
+    @Test("a redirect loop: unknownError, cache untouched")
+    func redirectLoop() async throws {
+        let (outcome, cache) = await fetch(with: .redirect(to: "/melodies"))
+        guard case .failure(let error) = outcome else {
+            Issue.record("expected a failure, got \(outcome)")
+            return
+        }
+        #expect(error as? ServiceRequestError == .unknownError)
+        expectCacheUntouched(cache)
+    }
+
+    @Test("a 503 with a short Retry-After is retried once, and the retry's data is used")
+    func serviceUnavailableRetried() async throws {
+        let (outcome, cache) = await fetch(
+            with: .sequence([
+                .status(503, body: "busy", headers: ["Retry-After": "1"]), .status(200, body: freshJSON),
+            ]))
+        #expect(try outcome.get().source == .network)
+        #expect(cache?.value == fresh)
+    }
+
+    @Test("a 429 with a short Retry-After is retried once too")
+    func tooManyRequestsRetried() async throws {
+        let (outcome, _) = await fetch(
+            with: .sequence([
+                .status(429, body: "slow down", headers: ["Retry-After": "0.2"]),
+                .status(200, body: freshJSON),
+            ]))
+        #expect(try outcome.get().value == fresh)
+    }
+
+    @Test("a 503 with a long Retry-After is not waited for: the cache answers, saying why")
+    func serviceUnavailableLongWait() async throws {
+        let (outcome, cache) = await fetch(with: .status(503, body: "later", headers: ["Retry-After": "120"]))
+        #expect(try outcome.get().source == .cache(savedAt: savedAt, reason: .httpStatus(503)))
+        expectCacheUntouched(cache)
+    }
+
+    @Test("a 429 that keeps refusing: httpStatus(429), cache untouched")
+    func tooManyRequestsAgain() async throws {
+        let (outcome, cache) = await fetch(with: .status(429, body: "no", headers: ["Retry-After": "0"]))
+        guard case .failure(let error) = outcome else {
+            Issue.record("expected a failure, got \(outcome)")
+            return
+        }
+        #expect(error as? ServiceRequestError == .httpStatus(429))
+        expectCacheUntouched(cache)
+    }
+}

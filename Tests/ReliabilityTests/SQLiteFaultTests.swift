@@ -1,0 +1,116 @@
+import Foundation
+import PromiseMVPTesting
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The database under faults: a writer killed mid-write, a full disk, a read-only file.
+@Suite("SQLite faults")
+struct SQLiteFaultTests {
+    let file = FileManager.default.temporaryDirectory
+        .appendingPathComponent("SQLiteFaultTests-\(UUID().uuidString)", isDirectory: true)
+        .appendingPathComponent("torture.sqlite")
+
+    @Test("a writer killed with SIGKILL mid-write leaves every committed batch and no partial one")
+    func killedWriterLosesNothingCommitted() async throws {
+        // Given: a child process writing batches of 50 rows, one transaction each
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("database-torture")
+        child.arguments = [file.path]
+        let output = Pipe()
+        child.standardOutput = output
+        try child.run()
+
+        // When: it has committed at least 40 batches, it is killed in the middle of the next
+        var reported = 0
+        var buffer = Data()
+        while reported < 40 {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            buffer.append(chunk)
+            let lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n")
+            reported = lines.compactMap { Int($0.split(separator: " ").last ?? "") }.max() ?? 0
+        }
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+
+        // Then
+        #expect(child.terminationReason == .uncaughtSignal)
+        #expect(reported >= 40)
+        let database = try Database(at: file, migrations: [TortureSchema.v1])
+        let counts = await PromiseExpectations.value(
+            of: database.read { connection in
+                try connection.query("SELECT batch, count(*) AS rows FROM rows GROUP BY batch ORDER BY batch")
+                { row in
+                    (try row.int("batch"), try row.int("rows"))
+                }
+            })
+        let batches = counts ?? []
+        #expect(batches.count >= reported)
+        #expect(
+            batches.allSatisfy { $0.1 == 50 }, "a batch was partly written: \(batches.filter { $0.1 != 50 })")
+        #expect(batches.map(\.0) == Array(0..<batches.count))
+        let integrity = await PromiseExpectations.value(
+            of: database.read { try $0.scalar("PRAGMA integrity_check") })
+        #expect(integrity == .text("ok"))
+    }
+
+    @Test("a full disk is a clear error, and what was committed before stays")
+    func fullDisk() async throws {
+        // Given: a database that may not grow past a few pages, as on a full disk
+        let database = try Database(at: file, migrations: [TortureSchema.v1])
+        _ = await PromiseExpectations.value(
+            of: database.write { try $0.execute("PRAGMA max_page_count = 40") })
+        _ = await PromiseExpectations.value(
+            of: database.write { try $0.execute("INSERT INTO rows VALUES (?, ?, ?)", [0, 0, "kept"]) })
+
+        // When
+        let error = await PromiseExpectations.error(
+            of: database.write { connection in
+                for position in 0..<10_000 {
+                    try connection.execute(
+                        "INSERT INTO rows VALUES (?, ?, ?)",
+                        [1, .integer(Int64(position)), .text(String(repeating: "y", count: 500))])
+                }
+            })
+
+        // Then
+        let databaseError = error as? DatabaseError
+        #expect(databaseError?.kind == .diskFull)
+        #expect(databaseError?.description.contains("the disk is full") == true)
+        #expect(databaseError?.description.contains(file.path) == true)
+        let rows = await PromiseExpectations.value(
+            of: database.read { try $0.scalar("SELECT count(*) FROM rows") })
+        #expect(rows == .integer(1))
+    }
+
+    @Test(
+        "a read-only file is refused with a clear error",
+        .enabled(if: getuid() != 0, "root can write any file"))
+    func readOnlyFile() throws {
+        // Given
+        _ = try Database(at: file, migrations: [TortureSchema.v1])
+        chmod(file.path, 0o400)
+        defer { chmod(file.path, 0o600) }
+
+        // When
+        let error = #expect(throws: DatabaseError.self) {
+            try Database(at: file, migrations: [TortureSchema.v1])
+        }
+
+        // Then
+        #expect(error?.kind == .readOnly)
+        #expect(error?.description.contains(file.path) == true)
+    }
+}
+
+enum TortureSchema {
+    static let v1 = Migration(
+        version: 1,
+        sql: "CREATE TABLE rows (batch INTEGER NOT NULL, position INTEGER NOT NULL, payload TEXT NOT NULL)")
+}
