@@ -136,7 +136,7 @@ public final class Database: @unchecked Sendable {
     private static func migrate(_ connection: Connection, to migrations: [Migration]) throws {
         try connection.apply(migrations, found: try version(of: connection), label: "user_version") {
             version in
-            // PRAGMA takes no bound parameters; the version is an Int from the code, not data.
+            // sql-constant: PRAGMA takes no bound parameters; the version is an Int from the code.
             try connection.executeScript("PRAGMA user_version = \(version)")
         }
     }

@@ -84,7 +84,7 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     /// - Returns: A promise of the order, or rejected with `notFound`.
     public func fetchOrder(id: String) -> Promise<Order> {
         read { connection in
-            guard let order = try Self.orders(connection, where: "WHERE id = ?", [.text(id)]).first else {
+            guard let order = try Self.orders(connection, .id(id)).first else {
                 throw OrdersStoreError(.fetchOrder, .notFound(id: id))
             }
             return order
@@ -135,7 +135,7 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     /// - Returns: A promise of the deleted order, or rejected with `notFound`.
     public func deleteOrder(id: String) -> Promise<Order> {
         write { connection in
-            guard let order = try Self.orders(connection, where: "WHERE id = ?", [.text(id)]).first else {
+            guard let order = try Self.orders(connection, .id(id)).first else {
                 throw OrdersStoreError(.deleteOrder, .notFound(id: id))
             }
             try connection.execute("DELETE FROM orders WHERE id = ?", [.text(id)])
@@ -175,7 +175,7 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     ///
     /// - Returns: A promise of those orders.
     public func deviceOrders() -> Promise<[Order]> {
-        read { try Self.orders($0, where: "WHERE origin = ?", [.text(Origin.device)]) }.failing(
+        read { try Self.orders($0, .device) }.failing(
             as: .fetchOrders)
     }
 
@@ -205,11 +205,13 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
         return ready.then(on: .inline) { database.write(body) }
     }
 
-    private static let columns = """
-        id, date, email, first_name, last_name, phone,
-        billing_street1, billing_street2, billing_city, billing_state, billing_zip,
-        shipment_street1, shipment_street2, shipment_city, shipment_state, shipment_zip,
-        card_last4, card_expiration, shipment_speed, total
+    /// The columns of an order row, in the order `insertOrder` binds and `selectOrders` reads them.
+    private static let insertOrder = """
+        INSERT INTO orders (id, date, email, first_name, last_name, phone,
+            billing_street1, billing_street2, billing_city, billing_state, billing_zip,
+            shipment_street1, shipment_street2, shipment_city, shipment_state, shipment_zip,
+            card_last4, card_expiration, shipment_speed, total, origin)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Where a row came from.
@@ -227,7 +229,7 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
         let billing = order.billingAddress
         let shipment = order.shipmentAddress
         try connection.execute(
-            "INSERT INTO orders (\(columns), origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            insertOrder,
             [
                 .text(id), .real(order.date.timeIntervalSince1970), .text(order.email),
                 .text(order.firstName),
@@ -251,27 +253,56 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     }
 
     private static func allOrders(_ connection: Connection) throws -> [Order] {
-        try orders(connection, where: "", [])
+        try orders(connection, .all)
     }
 
-    /// The orders matching `filter` (a constant clause with placeholders), newest first, with
-    /// their items.
-    private static func orders(_ connection: Connection, where filter: String, _ parameters: [SQLValue])
-        throws -> [Order]
-    {
+    /// Which orders a read wants; each has its statements written out, values bound.
+    private enum Filter {
+        case all
+        case id(String)
+        case device
+
+        var orders: String {
+            switch self {
+            case .all: "SELECT * FROM orders ORDER BY date DESC, id"
+            case .id: "SELECT * FROM orders WHERE id = ? ORDER BY date DESC, id"
+            case .device: "SELECT * FROM orders WHERE origin = ? ORDER BY date DESC, id"
+            }
+        }
+
+        var items: String {
+            switch self {
+            case .all:
+                "SELECT order_id, name, quantity, unit_price FROM order_items ORDER BY order_id, position"
+            case .id:
+                "SELECT order_id, name, quantity, unit_price FROM order_items WHERE order_id = ? ORDER BY position"
+            case .device:
+                """
+                SELECT order_id, name, quantity, unit_price FROM order_items
+                WHERE order_id IN (SELECT id FROM orders WHERE origin = ?) ORDER BY order_id, position
+                """
+            }
+        }
+
+        var parameters: [SQLValue] {
+            switch self {
+            case .all: []
+            case .id(let id): [.text(id)]
+            case .device: [.text(Origin.device)]
+            }
+        }
+    }
+
+    /// The orders `filter` picks, newest first, with their items.
+    private static func orders(_ connection: Connection, _ filter: Filter) throws -> [Order] {
         var items: [String: [OrderItem]] = [:]
-        _ = try connection.query(
-            "SELECT order_id, name, quantity, unit_price FROM order_items WHERE order_id IN (SELECT id FROM orders \(filter)) ORDER BY order_id, position",
-            parameters
-        ) { row in
+        _ = try connection.query(filter.items, filter.parameters) { row in
             items[try row.string("order_id"), default: []].append(
                 OrderItem(
                     name: try row.string("name"), quantity: try row.int("quantity"),
                     unitPrice: try decimal(row, "unit_price")))
         }
-        return try connection.query(
-            "SELECT \(columns) FROM orders \(filter) ORDER BY date DESC, id", parameters
-        ) { row in
+        return try connection.query(filter.orders, filter.parameters) { row in
             let id = try row.string("id")
             return Order(
                 id: id, date: Date(timeIntervalSince1970: try row.double("date")),
