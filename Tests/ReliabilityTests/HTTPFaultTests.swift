@@ -25,7 +25,9 @@ struct HTTPFaultTests {
         String(decoding: (try? JSONEncoder().encode(fresh)) ?? Data(), as: UTF8.self)
     }
 
-    func service(timeout: Double = 1, maximumResponseBytes: Int = 1 << 20) -> LiveMelodyService {
+    /// The service under test; a generous timeout, so that only the slow-headers test times out, even on
+    /// a loaded machine.
+    func service(timeout: Double = 10, maximumResponseBytes: Int = 1 << 20) -> LiveMelodyService {
         LiveMelodyService(
             api: APIClient(
                 baseURL: server.baseURL, timeout: timeout, maximumResponseBytes: maximumResponseBytes),

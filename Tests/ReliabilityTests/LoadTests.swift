@@ -1,0 +1,134 @@
+import Dispatch
+import Foundation
+import PromiseMVPTesting
+import Testing
+
+@testable import Promises
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Promises and the fallback service under load: many threads, many requests, a flapping server.
+@Suite("Load")
+struct LoadTests {
+    /// The resident memory of this process, in bytes.
+    static func residentBytes() -> Int {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+            let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    @Test(
+        "2 threads × 1,000,000 operations on shared promises: every handler runs exactly once, nothing leaks")
+    func promisesUnderContention() throws {
+        // Given
+        let operationsPerThread = 1_000_000
+        let promisesPerRound = 1_000
+        let operationsPerRound = promisesPerRound * 4
+        let rounds = operationsPerThread / operationsPerRound
+        let delivered = Locked(0)
+        let registered = Locked(0)
+        let outcomesDisagreed = Locked(0)
+        var weakStorages: [() -> Bool] = []
+        let startMemory = Self.residentBytes()
+
+        // When
+        for round in 0..<rounds {
+            let pairs = (0..<promisesPerRound).map { _ in Promise<Int>.pending() }
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                var registrations = 0
+                for operation in 0..<operationsPerRound {
+                    let index = operation % promisesPerRound
+                    let (promise, seal) = pairs[index]
+                    switch (operation / promisesPerRound + thread) % 4 {
+                    case 0:
+                        registrations += 1
+                        _ = promise.tap(on: .inline) { result in
+                            delivered.withLock { $0 += 1 }
+                            let now = promise.result
+                            if now.map({ "\($0)" }) != "\(result)" { outcomesDisagreed.withLock { $0 += 1 } }
+                        }
+                    case 1: seal.fulfill(operation)
+                    case 2: seal.reject(TestFailure.rejected)
+                    default: promise.cancel()
+                    }
+                }
+                registered.withLock { $0 += registrations }
+            }
+            if round % 50 == 0, let buffer = pairs[round % promisesPerRound].promise.state?.buffer {
+                weak let weakBuffer = buffer
+                weakStorages.append { weakBuffer == nil }
+            }
+        }
+
+        // Then
+        #expect(registered.withLock { $0 } == rounds * promisesPerRound * 2)
+        #expect(delivered.withLock { $0 } == registered.withLock { $0 })
+        #expect(outcomesDisagreed.withLock { $0 } == 0)
+        #expect(weakStorages.allSatisfy { $0() }, "a settled promise was not freed")
+        let grown = Self.residentBytes() - startMemory
+        #expect(grown < 256 << 20, "resident memory grew by \(grown >> 20) MiB")
+    }
+
+    @Test(
+        "1,000 concurrent fetches while the server flips up and down: fresh, cached or a documented error, none hangs"
+    )
+    func fallbackUnderLoad() async throws {
+        // Given
+        let json = String(decoding: try JSONEncoder().encode(Melody.mocks()), as: UTF8.self)
+        let server = try TestHTTPServer(["/melodies": .status(200, body: json)])
+        let database = try Database(
+            at: FileManager.default.temporaryDirectory
+                .appendingPathComponent("LoadTests-\(UUID().uuidString)").appendingPathComponent(
+                    "cache.sqlite"))
+        _ = await PromiseExpectations.value(
+            of: MelodyCache(database: database).save(Array(Melody.mocks().prefix(2)), at: Date()))
+        let service = LiveMelodyService(
+            api: APIClient(baseURL: server.baseURL, timeout: 5), database: database)
+        let flipping = Locked(true)
+        let flipper = Thread {
+            var up = true
+            while flipping.withLock({ $0 }) {
+                up.toggle()
+                server.set("/melodies", up ? .status(200, body: json) : .reset)
+                usleep(2_000)  // the server's pace of flipping, not synchronisation
+            }
+        }
+        flipper.start()
+
+        // When
+        let fetches = (0..<1_000).map { _ in service.getMelodiesWithSource() }
+        let results = await PromiseExpectations.value(of: when(resolved: fetches).asPromise(), timeout: 120)
+        flipping.withLock { $0 = false }
+
+        // Then
+        let outcomes = try #require(results)
+        #expect(outcomes.count == 1_000)
+        var fresh = 0
+        var cached = 0
+        for outcome in outcomes {
+            switch outcome {
+            case .success(let fetched) where fetched.source == .network:
+                #expect(fetched.value == Melody.mocks())
+                fresh += 1
+            case .success(let fetched):
+                guard case .cache(_, let reason) = fetched.source else { continue }
+                #expect([.noNetwork, .timedOut].contains(reason))
+                #expect(fetched.value.count == 2 || fetched.value == Melody.mocks())
+                cached += 1
+            case .failure(let error):
+                Issue.record("a fetch failed with \(error)")
+            }
+        }
+        #expect(fresh + cached == 1_000)
+        #expect(fresh > 0)
+    }
+}
+
+enum TestFailure: Error {
+    case rejected
+}
