@@ -58,7 +58,7 @@ struct HTTPFaultTests {
     @Test("slow headers: timedOut, answered from the cache")
     func slowHeaders() async throws {
         let (outcome, cache) = await fetch(
-            with: .slowHeaders(seconds: 3, then: .status(200, body: freshJSON)))
+            with: .slowHeaders(seconds: 3, then: .status(200, body: freshJSON)), service: service(timeout: 1))
         #expect(try outcome.get().source == .cache(savedAt: savedAt, reason: .timedOut))
         expectCacheUntouched(cache)
     }
