@@ -89,14 +89,13 @@ struct SQLiteFaultTests {
         #expect(rows == .integer(1))
     }
 
-    @Test(
-        "a read-only file is refused with a clear error",
-        .enabled(if: getuid() != 0, "root can write any file"))
+    @Test("a read-only file is refused with a clear error, and left as it was")
     func readOnlyFile() throws {
-        // Given
+        // Given: a database file nobody may write; root may write any file, unless it is immutable
         _ = try Database(at: file, migrations: [TortureSchema.v1])
-        chmod(file.path, 0o400)
-        defer { chmod(file.path, 0o600) }
+        let before = try Data(contentsOf: file)
+        try Self.makeReadOnly(file, true)
+        defer { try? Self.makeReadOnly(file, false) }
 
         // When
         let error = #expect(throws: DatabaseError.self) {
@@ -105,7 +104,24 @@ struct SQLiteFaultTests {
 
         // Then
         #expect(error?.kind == .readOnly)
+        #expect(error?.description.contains("cannot be written") == true)
         #expect(error?.description.contains(file.path) == true)
+        #expect(try Data(contentsOf: file) == before)
+    }
+
+    /// Takes away (or gives back) the right to write `file`: `chmod` for a user, the immutable
+    /// attribute for root, whom permissions do not stop.
+    static func makeReadOnly(_ file: URL, _ readOnly: Bool) throws {
+        if getuid() != 0 {
+            chmod(file.path, readOnly ? 0o400 : 0o600)
+            return
+        }
+        let chattr = Process()
+        chattr.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        chattr.arguments = [readOnly ? "+i" : "-i", file.path]
+        try chattr.run()
+        chattr.waitUntilExit()
+        try #require(chattr.terminationStatus == 0, "chattr cannot make \(file.path) immutable here")
     }
 }
 
