@@ -21,7 +21,7 @@ public enum PromiseExpectations {
     /// - Returns: The value, or `nil` after recording the failure.
     public static func value<Value>(
         of promise: Promise<Value>,
-        timeout: Double = 5,
+        timeout: Double = 10,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async -> Value? {
         let outcome = await PromiseOutcome.of(promise, timeout: timeout)
@@ -41,7 +41,7 @@ public enum PromiseExpectations {
     /// - Returns: The error, or `nil` after recording the failure.
     public static func error<Value>(
         of promise: Promise<Value>,
-        timeout: Double = 5,
+        timeout: Double = 10,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async -> (any Error)? {
         let outcome = await PromiseOutcome.of(promise, timeout: timeout)

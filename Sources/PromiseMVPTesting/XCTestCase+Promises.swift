@@ -16,7 +16,7 @@ extension XCTestCase {
     /// - Returns: The value, or `nil` after failing the test.
     public func waitForValue<Value>(
         of promise: Promise<Value>,
-        timeout: Double = 5,
+        timeout: Double = 10,
         file: StaticString = #filePath,
         line: UInt = #line
     ) -> Value? {
@@ -38,7 +38,7 @@ extension XCTestCase {
     /// - Returns: The error, or `nil` after failing the test.
     public func waitForError<Value>(
         of promise: Promise<Value>,
-        timeout: Double = 5,
+        timeout: Double = 10,
         file: StaticString = #filePath,
         line: UInt = #line
     ) -> (any Error)? {
@@ -62,7 +62,7 @@ extension XCTestCase {
     /// - Returns: The value, or `nil` after failing the test.
     nonisolated(nonsending) public func value<Value>(
         of promise: Promise<Value>,
-        timeout: Double = 5,
+        timeout: Double = 10,
         file: StaticString = #filePath,
         line: UInt = #line
     ) async -> Value? {
@@ -84,7 +84,7 @@ extension XCTestCase {
     /// - Returns: The error, or `nil` after failing the test.
     nonisolated(nonsending) public func error<Value>(
         of promise: Promise<Value>,
-        timeout: Double = 5,
+        timeout: Double = 10,
         file: StaticString = #filePath,
         line: UInt = #line
     ) async -> (any Error)? {

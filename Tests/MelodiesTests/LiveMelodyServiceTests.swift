@@ -17,7 +17,7 @@ struct LiveMelodyServiceTests {
 
     func makeService() throws -> LiveMelodyService {
         LiveMelodyService(
-            api: APIClient(baseURL: server.baseURL, timeout: 2),
+            api: APIClient(baseURL: server.baseURL, timeout: 10),
             database: try Database(at: folder.appendingPathComponent("app.sqlite")))
     }
 

@@ -16,14 +16,15 @@ struct NetworkFallbackTests {
 
     init() throws {
         server = try TestHTTPServer(["/strings": .status(200, body: #"["fresh", "data"]"#)])
-        client = APIClient(baseURL: server.baseURL, timeout: 1)
+        // Generous, so that only the timeout test times out, even on a loaded machine.
+        client = APIClient(baseURL: server.baseURL, timeout: 10)
         database = try Database.inMemory()
         let fetchedAt = fetchedAt
         fallback = NetworkFallback(cache: StringsCache(database: database), now: { fetchedAt })
     }
 
-    private func fetch() -> Promise<Fetched<[String]>> {
-        let client = client
+    private func fetch(timeout: Double? = nil) -> Promise<Fetched<[String]>> {
+        let client = timeout.map { APIClient(baseURL: server.baseURL, timeout: $0) } ?? client
         return fallback.fetch { client.get("/strings", as: [String].self) }
     }
 
@@ -79,7 +80,7 @@ struct NetworkFallbackTests {
         server.set("/strings", .never)
 
         // When
-        let fetched = await PromiseExpectations.value(of: fetch())
+        let fetched = await PromiseExpectations.value(of: fetch(timeout: 1))
 
         // Then
         #expect(fetched?.source == .cache(savedAt: fetchedAt, reason: .timedOut))
