@@ -119,6 +119,8 @@ struct Arguments {
         case ["orders", "create"]: return .createOrder(try order(values))
         case let words where words.count == 2 && words[0] == "export-sample-api":
             return .exportSampleAPI(folder: words[1])
+        case ["orders", "show"], ["orders", "delete"]:
+            throw UsageError(message: "say which order: demo \(positional.joined(separator: " ")) ID")
         case []: throw UsageError(message: "say what to show: melodies or orders")
         default: throw UsageError(message: "unknown command '\(positional.joined(separator: " "))'")
         }

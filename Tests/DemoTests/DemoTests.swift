@@ -120,6 +120,7 @@ struct DemoTests {
             (["melodies", "--api", "ftp://example.com"], "'ftp://example.com' is not an http or https URL"),
             (["melodies", "--api"], "--api needs a value"),
             (["songs"], "unknown command 'songs'"),
+            (["orders", "show"], "say which order: demo orders show ID"),
             ([], "say what to show"),
             (["orders", "create", "--expires", "soon"], "--expires takes a month as YYYY-MM"),
         ])
