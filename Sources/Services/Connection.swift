@@ -62,19 +62,11 @@ public final class Connection {
     /// - Returns: The rows, in the order SQLite gives them.
     /// - Throws: ``DatabaseError`` saying what failed.
     public func query(_ sql: String, _ parameters: [SQLValue] = []) throws -> [Row] {
-        let statement = try prepared(sql, parameters)
-        defer { sqlite3_reset(statement) }
-        let count = sqlite3_column_count(statement)
-        let columns = ColumnNames(
-            (0..<count).map { String(cString: sqlite3_column_name(statement, $0)) })
-        var rows: [Row] = []
-        var code = sqlite3_step(statement)
-        while code == SQLITE_ROW {
-            rows.append(Row(columns: columns, values: (0..<count).map { column(statement, $0) }))
-            code = sqlite3_step(statement)
+        try query(sql, parameters) { reader in
+            Row(
+                columns: reader.columns,
+                values: reader.columns.names.indices.map { column(reader.statement, Int32($0)) })
         }
-        guard code == SQLITE_DONE else { throw failure(code, sql) }
-        return rows
     }
 
     /// Runs a query and turns each row into a value as it comes, without copying rows first: the

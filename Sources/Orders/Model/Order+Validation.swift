@@ -64,6 +64,12 @@ extension Order {
         }
     }
 
+    /// Throws what every store refuses, as the ``OrdersStoreError`` of `operation`.
+    func validateForStore(_ operation: OrdersStoreError.Operation) throws {
+        let errors = integrityErrors()
+        guard errors.isEmpty else { throw OrdersStoreError(operation, .invalid(errors)) }
+    }
+
     /// One `@`, something before it, and a domain with a dot inside it; no spaces.
     static func looksLikeEmail(_ email: String) -> Bool {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)

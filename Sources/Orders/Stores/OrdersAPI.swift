@@ -43,7 +43,7 @@ public struct OrdersAPI: OrdersStore {
     /// - Returns: A promise of the order as the API stored it.
     public func createOrder(_ order: Order) -> Promise<Order> {
         firstly { () -> Promise<Order> in
-            try OrdersMemStore.validate(order, .createOrder)
+            try order.validateForStore(.createOrder)
             var draft = order
             draft.id = nil
             draft.total = order.computedTotal
@@ -59,7 +59,7 @@ public struct OrdersAPI: OrdersStore {
     public func updateOrder(_ order: Order) -> Promise<Order> {
         let id = order.id ?? ""
         return firstly { () -> Promise<Order> in
-            try OrdersMemStore.validate(order, .updateOrder)
+            try order.validateForStore(.updateOrder)
             var sent = order
             sent.total = order.computedTotal
             return client.put("orders/\(Self.escaped(id))", body: sent, as: Order.self)

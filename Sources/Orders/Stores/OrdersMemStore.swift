@@ -80,7 +80,7 @@ public final class OrdersMemStore: OrdersStore, @unchecked Sendable {
     /// - Returns: A promise of the order as stored.
     public func createOrder(_ order: Order) -> Promise<Order> {
         Promise { seal in
-            try Self.validate(order, .createOrder)
+            try order.validateForStore(.createOrder)
             var created = order
             created.id = makeID()
             created.total = order.computedTotal
@@ -95,7 +95,7 @@ public final class OrdersMemStore: OrdersStore, @unchecked Sendable {
     /// - Returns: A promise of the order as stored, or rejected with `notFound`.
     public func updateOrder(_ order: Order) -> Promise<Order> {
         Promise { seal in
-            try Self.validate(order, .updateOrder)
+            try order.validateForStore(.updateOrder)
             var updated = order
             updated.total = order.computedTotal
             let replaced = lock.withLock { () -> Bool in
@@ -121,10 +121,5 @@ public final class OrdersMemStore: OrdersStore, @unchecked Sendable {
             guard let deleted else { throw OrdersStoreError(.deleteOrder, .notFound(id: id)) }
             seal.fulfill(deleted)
         }
-    }
-
-    static func validate(_ order: Order, _ operation: OrdersStoreError.Operation) throws {
-        let errors = order.integrityErrors()
-        guard errors.isEmpty else { throw OrdersStoreError(operation, .invalid(errors)) }
     }
 }

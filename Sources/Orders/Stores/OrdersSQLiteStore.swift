@@ -99,7 +99,7 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     public func createOrder(_ order: Order) -> Promise<Order> {
         let makeID = makeID
         return write { connection in
-            try OrdersMemStore.validate(order, .createOrder)
+            try order.validateForStore(.createOrder)
             var created = order
             created.id = makeID()
             created.total = order.computedTotal
@@ -115,7 +115,7 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     /// - Returns: A promise of the order as stored, or rejected with `notFound`.
     public func updateOrder(_ order: Order) -> Promise<Order> {
         write { connection in
-            try OrdersMemStore.validate(order, .updateOrder)
+            try order.validateForStore(.updateOrder)
             guard let id = order.id,
                 try connection.execute("DELETE FROM orders WHERE id = ?", [.text(id)]) == 1
             else {
