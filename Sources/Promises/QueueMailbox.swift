@@ -1,0 +1,167 @@
+public import Dispatch
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The promise handlers waiting for one `DispatchQueue`, run in turns.
+///
+/// Dispatching every handler on its own costs a block, a copy of it and a queue push per handler,
+/// and on another thread than the one that made them, the allocator's lock every time. Handlers
+/// posted to a queue's mailbox instead wait in a list: the first one of a burst dispatches one turn,
+/// and the handlers posted before that turn starts join it. A turn runs its handlers in the order
+/// they were posted, at most ``budget`` of them, and then yields the queue to other blocks.
+///
+/// A queue's mailbox is attached to the queue itself (as a queue-specific value), so it lives as
+/// long as the queue and is found from any `DispatchQueue` instance wrapping it. Global queues get
+/// none: their handlers are dispatched one by one, so that they still run in parallel.
+@usableFromInline
+final class QueueMailbox: Sendable {
+    /// The handlers posted and not taken by a turn yet, from `first` on, and whether a turn that has
+    /// not started yet is dispatched.
+    private struct State: Sendable {
+        var waiting: [@Sendable () -> Void] = []
+        var first = 0
+        var turnDispatched = false
+    }
+
+    private let state = Locked(State())
+
+    /// How many handlers a turn runs before it lets other blocks on the queue run.
+    static let budget = 1024
+
+    /// Runs `work` on `queue`, in the queue's next turn.
+    @usableFromInline
+    static func post(_ work: @escaping @Sendable () -> Void, to queue: DispatchQueue) {
+        let turn = Turn.current
+        if let turn, turn.queue == ObjectIdentifier(queue) {
+            turn.readied.append(work)
+            return
+        }
+        guard let mailbox = mailbox(of: queue) else {
+            queue.async(execute: work)
+            return
+        }
+        if let turn, turn.mailbox === mailbox {
+            turn.readied.append(work)
+            return
+        }
+        let mustDispatch = mailbox.state.withLock { state in
+            state.waiting.append(work)
+            defer { state.turnDispatched = true }
+            return !state.turnDispatched
+        }
+        if mustDispatch {
+            queue.async { mailbox.runTurn(on: queue) }
+        }
+    }
+
+    /// Takes the waiting handlers (up to the budget) and runs them; handlers posted from now on wait
+    /// for the next turn, dispatched by the first of them, or by this turn if it left some behind.
+    private func runTurn(on queue: DispatchQueue) {
+        let (turn, more) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
+            let count = state.waiting.count - state.first
+            let turn: [@Sendable () -> Void]
+            if count <= Self.budget {
+                turn = state.first == 0 ? state.waiting : Array(state.waiting[state.first...])
+                state.waiting = []
+                state.first = 0
+                state.turnDispatched = false
+                return (turn, false)
+            }
+            turn = Array(state.waiting[state.first..<state.first + Self.budget])
+            state.first += Self.budget
+            return (turn, true)  // `turnDispatched` stays set: this turn dispatches the next one
+        }
+        if more {
+            queue.async { self.runTurn(on: queue) }
+        }
+        let current = Turn(mailbox: self, queue: queue)
+        let outer = Turn.current
+        Turn.current = current
+        defer { Turn.current = outer }
+        for work in turn {
+            work()
+        }
+        // Handlers the turn readied for this queue run in it, after the ones it started with.
+        var ran = turn.count
+        var next = 0
+        while next < current.readied.count {
+            guard ran < Self.budget else {
+                handBack(Array(current.readied[next...]), on: queue)
+                break
+            }
+            let work = current.readied[next]
+            next += 1
+            work()
+            ran += 1
+        }
+    }
+
+    /// Puts handlers a turn had no budget left for first in line for the next turn.
+    private func handBack(_ left: [@Sendable () -> Void], on queue: DispatchQueue) {
+        let mustDispatch = state.withLock { state in
+            state.waiting.insert(contentsOf: left, at: state.first)
+            defer { state.turnDispatched = true }
+            return !state.turnDispatched
+        }
+        if mustDispatch {
+            queue.async { self.runTurn(on: queue) }
+        }
+    }
+
+    /// The turn a thread is running: handlers readied during it for the same queue join it without
+    /// taking the mailbox's lock.
+    private final class Turn {
+        let mailbox: QueueMailbox
+        let queue: ObjectIdentifier
+        var readied: [@Sendable () -> Void] = []
+
+        init(mailbox: QueueMailbox, queue: DispatchQueue) {
+            self.mailbox = mailbox
+            self.queue = ObjectIdentifier(queue)
+        }
+
+        /// The turn this thread is running, or `nil`; it is only ever read and set by its thread.
+        static var current: Turn? {
+            get {
+                pthread_getspecific(key).map { Unmanaged<Turn>.fromOpaque($0).takeUnretainedValue() }
+            }
+            set {
+                // Unretained: a turn is current only while `runTurn` holds it.
+                pthread_setspecific(key, newValue.map { Unmanaged.passUnretained($0).toOpaque() })
+            }
+        }
+
+        private static let key: pthread_key_t = {
+            var key = pthread_key_t()
+            let status = pthread_key_create(&key, nil)
+            precondition(status == 0, "pthread_key_create failed: \(status)")
+            return key
+        }()
+    }
+
+    private static let key = DispatchSpecificKey<QueueMailbox>()
+    /// Serialises making mailboxes, so that a queue never gets two.
+    private static let making = Locked(())
+
+    /// The mailbox of `queue`, made on first use; `nil` for the global concurrent queues.
+    private static func mailbox(of queue: DispatchQueue) -> QueueMailbox? {
+        if let mailbox = queue.getSpecific(key: key) {
+            return mailbox
+        }
+        guard !queue.label.hasPrefix("com.apple.root.") else { return nil }
+        return making.withLock { _ in
+            if let mailbox = queue.getSpecific(key: key) {
+                return mailbox
+            }
+            let mailbox = QueueMailbox()
+            queue.setSpecific(key: key, value: mailbox)
+            return mailbox
+        }
+    }
+}
