@@ -24,12 +24,18 @@ final class QueueMailbox: Sendable {
     /// The handlers posted and not taken by a turn yet, from `first` on, and whether a turn that has
     /// not started yet is dispatched.
     private struct State: Sendable {
-        var waiting: [@Sendable () -> Void] = []
+        var waiting: [Work] = []
         var first = 0
         var turnDispatched = false
     }
 
     private let state = Locked(State())
+
+    /// A handler as the lists hold it. An array of bare closures would store each one behind a
+    /// reabstraction thunk, which costs an allocation per handler; a struct field does not.
+    private struct Work: Sendable {
+        let run: @Sendable () -> Void
+    }
 
     /// How many handlers a turn runs before it lets other blocks on the queue run.
     static let budget = 1024
@@ -39,7 +45,7 @@ final class QueueMailbox: Sendable {
     static func post(_ work: @escaping @Sendable () -> Void, to queue: DispatchQueue) {
         let turn = Turn.current
         if let turn, turn.queue == ObjectIdentifier(queue) {
-            turn.readied.append(work)
+            turn.readied.append(Work(run: work))
             return
         }
         guard let mailbox = mailbox(of: queue) else {
@@ -47,11 +53,11 @@ final class QueueMailbox: Sendable {
             return
         }
         if let turn, turn.mailbox === mailbox {
-            turn.readied.append(work)
+            turn.readied.append(Work(run: work))
             return
         }
         let mustDispatch = mailbox.state.withLock { state in
-            state.waiting.append(work)
+            state.waiting.append(Work(run: work))
             defer { state.turnDispatched = true }
             return !state.turnDispatched
         }
@@ -63,9 +69,9 @@ final class QueueMailbox: Sendable {
     /// Takes the waiting handlers (up to the budget) and runs them; handlers posted from now on wait
     /// for the next turn, dispatched by the first of them, or by this turn if it left some behind.
     private func runTurn(on queue: DispatchQueue) {
-        let (turn, more) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
+        let (turn, more) = state.withLock { state -> ([Work], Bool) in
             let count = state.waiting.count - state.first
-            let turn: [@Sendable () -> Void]
+            let turn: [Work]
             if count <= Self.budget {
                 turn = state.first == 0 ? state.waiting : Array(state.waiting[state.first...])
                 state.waiting = []
@@ -85,7 +91,7 @@ final class QueueMailbox: Sendable {
         Turn.current = current
         defer { Turn.current = outer }
         for work in turn {
-            work()
+            work.run()
         }
         // Handlers the turn readied for this queue run in it, after the ones it started with.
         var ran = turn.count
@@ -97,13 +103,13 @@ final class QueueMailbox: Sendable {
             }
             let work = current.readied[next]
             next += 1
-            work()
+            work.run()
             ran += 1
         }
     }
 
     /// Puts handlers a turn had no budget left for first in line for the next turn.
-    private func handBack(_ left: [@Sendable () -> Void], on queue: DispatchQueue) {
+    private func handBack(_ left: [Work], on queue: DispatchQueue) {
         let mustDispatch = state.withLock { state in
             state.waiting.insert(contentsOf: left, at: state.first)
             defer { state.turnDispatched = true }
@@ -119,7 +125,7 @@ final class QueueMailbox: Sendable {
     private final class Turn {
         let mailbox: QueueMailbox
         let queue: ObjectIdentifier
-        var readied: [@Sendable () -> Void] = []
+        var readied: [Work] = []
 
         init(mailbox: QueueMailbox, queue: DispatchQueue) {
             self.mailbox = mailbox
