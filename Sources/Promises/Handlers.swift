@@ -8,8 +8,24 @@ enum Handlers<Value: Sendable>: Sendable {
     typealias Handler = @Sendable (Resolution<Value>) -> Void
 
     case none
-    case one(Handler)
-    case many([Handler])
+    case one(Entry)
+    case many([Entry])
+
+    /// One handler: a closure, or one member of a gathering such as `when`, which waits on many
+    /// promises with one object instead of one closure per promise.
+    @usableFromInline
+    enum Entry: Sendable {
+        case closure(Handler)
+        case member(Gathering<Value>, index: Int)
+
+        @inlinable
+        func callAsFunction(_ resolution: Resolution<Value>) {
+            switch self {
+            case .closure(let handler): handler(resolution)
+            case .member(let gathering, let index): gathering.receive(resolution, at: index)
+            }
+        }
+    }
 
     @inlinable
     var isEmpty: Bool {
@@ -18,15 +34,15 @@ enum Handlers<Value: Sendable>: Sendable {
     }
 
     @inlinable
-    mutating func append(_ handler: @escaping Handler) {
+    mutating func append(_ entry: Entry) {
         switch self {
         case .none:
-            self = .one(handler)
+            self = .one(entry)
         case .one(let first):
-            self = .many([first, handler])
+            self = .many([first, entry])
         case .many(var all):
             self = .none  // drop our reference so the append does not copy the array
-            all.append(handler)
+            all.append(entry)
             self = .many(all)
         }
     }
@@ -36,10 +52,31 @@ enum Handlers<Value: Sendable>: Sendable {
         switch self {
         case .none:
             break
-        case .one(let handler):
-            handler(resolution)
+        case .one(let entry):
+            entry(resolution)
         case .many(let all):
-            for handler in all { handler(resolution) }
+            for entry in all { entry(resolution) }
         }
+    }
+}
+
+/// An object that waits on many promises of the same type at once, told which one settled by its
+/// index: `when` registers one of these on every promise instead of a closure per promise.
+@usableFromInline
+class Gathering<Value: Sendable>: @unchecked Sendable {
+    // `@unchecked Sendable` is sound: this base class has no state; every subclass is final and
+    // keeps its mutable state behind a lock.
+
+    @inlinable
+    init() {}
+
+    /// Called once for each promise the gathering waits on, when it settles.
+    ///
+    /// - Parameters:
+    ///   - resolution: How the promise settled.
+    ///   - index: The promise's position among the ones the gathering waits on.
+    @inlinable
+    func receive(_ resolution: Resolution<Value>, at index: Int) {
+        preconditionFailure("\(Self.self) must override receive(_:at:)")
     }
 }

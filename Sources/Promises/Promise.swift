@@ -191,6 +191,13 @@ extension Promise {
     @discardableResult
     @inlinable
     func subscribe(_ handler: @escaping Handlers<Value>.Handler) -> Bool {
+        subscribe(.closure(handler))
+    }
+
+    /// Registers one handler entry, as `subscribe` does for a closure.
+    @discardableResult
+    @inlinable
+    func subscribe(_ handler: Handlers<Value>.Entry) -> Bool {
         guard let state else {
             if case .fulfilled(let value) = storage { handler(.fulfilled(value)) }
             return false
