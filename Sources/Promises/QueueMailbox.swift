@@ -21,11 +21,13 @@ public import Dispatch
 /// none: their handlers are dispatched one by one, so that they still run in parallel.
 @usableFromInline
 final class QueueMailbox: Sendable {
-    /// The handlers posted and not taken by a turn yet, from `first` on, and whether a turn that has
-    /// not started yet is dispatched.
+    /// The handlers posted and not taken by a turn yet; the part of a taken list that its turn had
+    /// no budget for, from `carriedFrom` on, which goes first; and whether a turn that has not
+    /// started yet is dispatched.
     private struct State: Sendable {
         var waiting: [Work] = []
-        var first = 0
+        var carried: [Work] = []
+        var carriedFrom = 0
         var turnDispatched = false
     }
 
@@ -67,21 +69,31 @@ final class QueueMailbox: Sendable {
     }
 
     /// Takes the waiting handlers (up to the budget) and runs them; handlers posted from now on wait
-    /// for the next turn, dispatched by the first of them, or by this turn if it left some behind.
+    /// for the next turn, dispatched by the first of them, or by this turn if it leaves some behind.
     private func runTurn(on queue: DispatchQueue) {
-        let (turn, more) = state.withLock { state -> ([Work], Bool) in
-            let count = state.waiting.count - state.first
-            let turn: [Work]
-            if count <= Self.budget {
-                turn = state.first == 0 ? state.waiting : Array(state.waiting[state.first...])
+        // The list is taken whole and never copied: a turn runs a slice of it and leaves the rest
+        // (a burst bigger than the budget) to the next turn.
+        let (turn, range, more) = state.withLock { state -> ([Work], Range<Int>, Bool) in
+            let taken: [Work]
+            let from: Int
+            if state.carried.isEmpty {
+                taken = state.waiting
+                from = 0
                 state.waiting = []
-                state.first = 0
-                state.turnDispatched = false
-                return (turn, false)
+            } else {
+                taken = state.carried
+                from = state.carriedFrom
+                state.carried = []
             }
-            turn = Array(state.waiting[state.first..<state.first + Self.budget])
-            state.first += Self.budget
-            return (turn, true)  // `turnDispatched` stays set: this turn dispatches the next one
+            let end = min(from + Self.budget, taken.count)
+            if end < taken.count {
+                state.carried = taken
+                state.carriedFrom = end
+            } else if state.waiting.isEmpty {
+                state.turnDispatched = false
+                return (taken, from..<end, false)
+            }
+            return (taken, from..<end, true)  // `turnDispatched` stays set: this turn dispatches the next
         }
         if more {
             queue.async { self.runTurn(on: queue) }
@@ -90,11 +102,11 @@ final class QueueMailbox: Sendable {
         let outer = Turn.current
         Turn.current = current
         defer { Turn.current = outer }
-        for work in turn {
-            work.run()
+        for index in range {
+            turn[index].run()
         }
         // Handlers the turn readied for this queue run in it, after the ones it started with.
-        var ran = turn.count
+        var ran = range.count
         var next = 0
         while next < current.readied.count {
             guard ran < Self.budget else {
@@ -111,7 +123,7 @@ final class QueueMailbox: Sendable {
     /// Puts handlers a turn had no budget left for first in line for the next turn.
     private func handBack(_ left: [Work], on queue: DispatchQueue) {
         let mustDispatch = state.withLock { state in
-            state.waiting.insert(contentsOf: left, at: state.first)
+            state.waiting.insert(contentsOf: left, at: 0)
             defer { state.turnDispatched = true }
             return !state.turnDispatched
         }

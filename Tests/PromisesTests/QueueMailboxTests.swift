@@ -1,0 +1,103 @@
+import Dispatch
+import Testing
+
+@testable import Promises
+
+@Suite("handlers on a DispatchQueue run in turns")
+struct QueueMailboxTests {
+    @Test("a burst bigger than a turn's budget runs every handler once, in the order they were posted")
+    func burstKeepsOrder() async throws {
+        // Given
+        let queue = MarkedQueue("burst")
+        let count = QueueMailbox.budget * 3 + 7
+        let order = Recorder<Int>()
+        let onQueue = Counter()
+
+        // When
+        let all = (0..<count).map { index in
+            Promise.value(index).done(on: queue.queue) { index in
+                if queue.isCurrent { onQueue.increment() }
+                order.append(index)
+            }
+        }
+        _ = try await when(fulfilled: all).value
+
+        // Then
+        #expect(order.all == Array(0..<count))
+        #expect(onQueue.value == count)
+    }
+
+    @Test("handlers a turn readies for its own queue beyond the budget still run, in order")
+    func readiedBeyondBudget() async throws {
+        // Given
+        let queue = DispatchQueue(label: "readied")
+        let count = QueueMailbox.budget * 2 + 3
+        let (trigger, seal) = Promise<Int>.pending()
+        let order = Recorder<Int>()
+        let all = (0..<count).map { index in
+            trigger.done(on: queue) { _ in order.append(index) }
+        }
+
+        // When: the promise settles inside a handler running on the same queue
+        Promise.value(1).done(on: queue) { seal.fulfill($0) }
+        _ = try await when(fulfilled: all).value
+
+        // Then
+        #expect(order.all == Array(0..<count))
+    }
+
+    @Test("a block dispatched to the queue during a long burst runs between two turns, not after all")
+    func burstYieldsToOtherBlocks() async throws {
+        // Given: the queue is held, so everything below is queued before anything runs
+        let queue = DispatchQueue(label: "fair")
+        let count = QueueMailbox.budget * 4
+        let ran = Counter()
+        let seenByBlock = Recorder<Int>()
+        queue.suspend()
+        let all = (0..<count).map { _ in
+            Promise.value(()).done(on: queue) { ran.increment() }
+        }
+        queue.async { seenByBlock.append(ran.value) }
+
+        // When
+        queue.resume()
+        _ = try await when(fulfilled: all).value
+
+        // Then: the block ran after the first turn, long before the burst ended
+        #expect(seenByBlock.all == [QueueMailbox.budget])
+        #expect(ran.value == count)
+    }
+
+    @Test("each step of a chain on one queue runs on that queue, in order")
+    func chainOnOneQueue() async throws {
+        // Given
+        let queue = MarkedQueue("chain")
+        let steps = Recorder<Int>()
+        var chain = Promise.value(0)
+
+        // When
+        for step in 1...50 {
+            chain = chain.map(on: queue.queue) { value in
+                if queue.isCurrent { steps.append(step) }
+                return value + 1
+            }
+        }
+
+        // Then
+        #expect(try await chain.value == 50)
+        #expect(steps.all == Array(1...50))
+    }
+
+    @Test("handlers on a global queue all run")
+    func globalQueue() async throws {
+        // Given
+        let ran = Counter()
+
+        // When
+        let all = (0..<100).map { _ in Promise.value(()).done(on: .global()) { ran.increment() } }
+        _ = try await when(fulfilled: all).value
+
+        // Then
+        #expect(ran.value == 100)
+    }
+}
