@@ -22,7 +22,7 @@ enum Handlers<Value: Sendable>: Sendable {
         func callAsFunction(_ resolution: Resolution<Value>) {
             switch self {
             case .closure(let handler): handler(resolution)
-            case .member(let gathering, let index): gathering.receive(resolution, at: index)
+            case .member(let gathering, let index): gathering.receive(resolution, index)
             }
         }
     }
@@ -60,23 +60,17 @@ enum Handlers<Value: Sendable>: Sendable {
     }
 }
 
-/// An object that waits on many promises of the same type at once, told which one settled by its
-/// index: `when` registers one of these on every promise instead of a closure per promise.
+/// One object that waits on many promises of the same type at once, told which one settled by its
+/// index: `when` registers it on every promise instead of a closure per promise.
 @usableFromInline
-class Gathering<Value: Sendable>: @unchecked Sendable {
-    // `@unchecked Sendable` is sound: this base class has no state; every subclass is final and
-    // keeps its mutable state behind a lock.
+final class Gathering<Value: Sendable>: Sendable {
+    /// Called once for each promise the gathering waits on, when it settles, with the promise's
+    /// position among them.
+    @usableFromInline
+    let receive: @Sendable (Resolution<Value>, Int) -> Void
 
     @inlinable
-    init() {}
-
-    /// Called once for each promise the gathering waits on, when it settles.
-    ///
-    /// - Parameters:
-    ///   - resolution: How the promise settled.
-    ///   - index: The promise's position among the ones the gathering waits on.
-    @inlinable
-    func receive(_ resolution: Resolution<Value>, at index: Int) {
-        preconditionFailure("\(Self.self) must override receive(_:at:)")
+    init(_ receive: @escaping @Sendable (Resolution<Value>, Int) -> Void) {
+        self.receive = receive
     }
 }

@@ -64,7 +64,8 @@ func gather<Value, Element>(
 ) -> Promise<[Element]> {
     guard !promises.isEmpty else { return .value([]) }
     let all = Promise<[Element]>.derived()
-    let gathering = Gather(all: all, countdown: Countdown<Element>(count: promises.count), react: react)
+    let countdown = Countdown<Element>(count: promises.count)
+    let gathering = Gathering<Value> { resolution, index in react(resolution, countdown, index, all) }
     var cancellable: [Promise<Value>] = []
     for index in promises.indices where promises[index].subscribe(.member(gathering, index: index)) {
         cancellable.append(promises[index])
@@ -75,33 +76,6 @@ func gather<Value, Element>(
         }
     }
     return all
-}
-
-/// What `gather` registers on each of its promises: one object for all of them.
-@usableFromInline
-final class Gather<Value: Sendable, Element: Sendable>: Gathering<Value>, @unchecked Sendable {
-    // `@unchecked Sendable` is sound: every stored property is a `let` of a `Sendable` type.
-    @usableFromInline
-    let all: Promise<[Element]>
-    @usableFromInline
-    let countdown: Countdown<Element>
-    @usableFromInline
-    let react: @Sendable (Resolution<Value>, Countdown<Element>, Int, Promise<[Element]>) -> Void
-
-    @inlinable
-    init(
-        all: Promise<[Element]>, countdown: Countdown<Element>,
-        react: @escaping @Sendable (Resolution<Value>, Countdown<Element>, Int, Promise<[Element]>) -> Void
-    ) {
-        self.all = all
-        self.countdown = countdown
-        self.react = react
-    }
-
-    @inlinable
-    override func receive(_ resolution: Resolution<Value>, at index: Int) {
-        react(resolution, countdown, index, all)
-    }
 }
 
 extension Promise {
