@@ -58,13 +58,18 @@ final class QueueMailbox: Sendable {
             turn.readied.append(Work(run: work))
             return
         }
-        let mustDispatch = mailbox.state.withLock { state in
-            state.waiting.append(Work(run: work))
+        mailbox.add(on: queue) { $0.append(Work(run: work)) }
+    }
+
+    /// Changes the waiting list with `change`, and dispatches a turn unless one is waiting already.
+    private func add(on queue: DispatchQueue, _ change: (inout [Work]) -> Void) {
+        let mustDispatch = state.withLock { state in
+            change(&state.waiting)
             defer { state.turnDispatched = true }
             return !state.turnDispatched
         }
         if mustDispatch {
-            queue.async { mailbox.runTurn(on: queue) }
+            queue.async { self.runTurn(on: queue) }
         }
     }
 
@@ -110,7 +115,7 @@ final class QueueMailbox: Sendable {
         var next = 0
         while next < current.readied.count {
             guard ran < Self.budget else {
-                handBack(Array(current.readied[next...]), on: queue)
+                handBack(current.readied[next...], on: queue)
                 break
             }
             let work = current.readied[next]
@@ -121,15 +126,8 @@ final class QueueMailbox: Sendable {
     }
 
     /// Puts handlers a turn had no budget left for first in line for the next turn.
-    private func handBack(_ left: [Work], on queue: DispatchQueue) {
-        let mustDispatch = state.withLock { state in
-            state.waiting.insert(contentsOf: left, at: 0)
-            defer { state.turnDispatched = true }
-            return !state.turnDispatched
-        }
-        if mustDispatch {
-            queue.async { self.runTurn(on: queue) }
-        }
+    private func handBack(_ left: ArraySlice<Work>, on queue: DispatchQueue) {
+        add(on: queue) { $0.insert(contentsOf: left, at: 0) }
     }
 
     /// The turn a thread is running: handlers readied during it for the same queue join it without
