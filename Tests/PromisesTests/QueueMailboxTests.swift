@@ -20,7 +20,7 @@ struct QueueMailboxTests {
                 order.append(index)
             }
         }
-        _ = try await when(fulfilled: all).value
+        _ = try await when(fulfilled: all).timeout(seconds: 10).value
 
         // Then
         #expect(order.all == Array(0..<count))
@@ -40,7 +40,7 @@ struct QueueMailboxTests {
 
         // When: the promise settles inside a handler running on the same queue
         Promise.value(1).done(on: queue) { seal.fulfill($0) }
-        _ = try await when(fulfilled: all).value
+        _ = try await when(fulfilled: all).timeout(seconds: 10).value
 
         // Then
         #expect(order.all == Array(0..<count))
@@ -61,7 +61,7 @@ struct QueueMailboxTests {
 
         // When
         queue.resume()
-        _ = try await when(fulfilled: all).value
+        _ = try await when(fulfilled: all).timeout(seconds: 10).value
 
         // Then: the block ran after the first turn, long before the burst ended
         #expect(seenByBlock.all == [QueueMailbox.budget])
@@ -84,7 +84,7 @@ struct QueueMailboxTests {
         }
 
         // Then
-        #expect(try await chain.value == 50)
+        #expect(try await chain.timeout(seconds: 10).value == 50)
         #expect(steps.all == Array(1...50))
     }
 
@@ -95,7 +95,7 @@ struct QueueMailboxTests {
 
         // When
         let all = (0..<100).map { _ in Promise.value(()).done(on: .global()) { ran.increment() } }
-        _ = try await when(fulfilled: all).value
+        _ = try await when(fulfilled: all).timeout(seconds: 10).value
 
         // Then
         #expect(ran.value == 100)
