@@ -11,17 +11,20 @@ enum Handlers<Value: Sendable>: Sendable {
     case one(Entry)
     case many([Entry])
 
-    /// One handler: a closure, or one member of a gathering such as `when`, which waits on many
-    /// promises with one object instead of one closure per promise.
+    /// One handler: a closure; the promise of a step such as `map`, which is its own handler; or
+    /// one member of a gathering such as `when`, which waits on many promises with one object
+    /// instead of one closure per promise.
     @usableFromInline
     enum Entry: Sendable {
         case closure(Handler)
+        case step(StepInput<Value>)
         case member(Gathering<Value>, index: Int)
 
         @inlinable
         func callAsFunction(_ resolution: Resolution<Value>) {
             switch self {
             case .closure(let handler): handler(resolution)
+            case .step(let input): input(resolution)
             case .member(let gathering, let index): gathering.receive(resolution, index)
             }
         }

@@ -47,6 +47,12 @@ struct Locked<State: Sendable>: @unchecked Sendable {
         buffer = bufferType.make(state, flag: flag)
     }
 
+    /// Wraps a buffer made already, as a subclass with more in it makes its own.
+    @inlinable
+    init(buffer: LockedBuffer<State>) {
+        self.buffer = buffer
+    }
+
     /// Runs `body` with exclusive access to the state.
     ///
     /// `body` must not take the same lock again: it is not recursive.
@@ -56,16 +62,21 @@ struct Locked<State: Sendable>: @unchecked Sendable {
     }
 }
 
-/// The header of a ``LockedBuffer``: the lock, and one flag its owner may keep for its `deinit`.
+/// The header of a ``LockedBuffer``: the lock, and two flags its owner may keep for its `deinit`.
 ///
-/// Both live in the header, whose layout does not depend on `State`, so that a `deinit` in generic
-/// code can read the flag without looking up the state's type metadata.
+/// They live in the header, whose layout does not depend on `State`, so that a `deinit` in generic
+/// code can read them without looking up type metadata. (The flags fit in the lock's padding.)
 @usableFromInline
 struct LockWord {
     @usableFromInline
     var lock: PlatformLock
+    /// Guarded by the lock, like the state.
     @usableFromInline
     var flag: Bool
+    /// Whether a subclass's own memory behind the state holds something to destroy; the subclass
+    /// says who may touch it.
+    @usableFromInline
+    var tailInUse = false
 
     @inlinable
     init(flag: Bool) {
@@ -82,11 +93,19 @@ struct LockWord {
 @usableFromInline
 class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, State> {
     /// Makes a buffer holding `state`, with its lock ready.
+    ///
+    /// - Parameters:
+    ///   - state: The initial state.
+    ///   - flag: The initial value of the header's flag.
+    ///   - capacity: Room for this many states; only the first is initialised, and a subclass may
+    ///     use the rest as raw memory of its own.
+    /// - Returns: The buffer, of the class it was called on.
     @inlinable
-    final class func make(_ state: State, flag: Bool) -> Self {
+    final class func make(_ state: State, flag: Bool, capacity: Int = 1) -> Self {
         // `LockWord(flag:)` zero-fills the lock: that is `OS_UNFAIR_LOCK_INIT`, and on Linux
         // `PTHREAD_MUTEX_INITIALIZER` (a default mutex, which needs no `pthread_mutex_destroy`).
-        let buffer = unsafeDowncast(create(minimumCapacity: 1) { _ in LockWord(flag: flag) }, to: self)
+        let made = create(minimumCapacity: capacity) { _ in LockWord(flag: flag) }
+        let buffer = unsafeDowncast(made, to: self)
         buffer.withUnsafeMutablePointerToElements { $0.initialize(to: state) }
         return buffer
     }

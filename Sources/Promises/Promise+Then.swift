@@ -10,22 +10,7 @@ extension Promise {
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Value) throws -> Promise<NewValue>
     ) -> Promise<NewValue> {
-        derive { next in
-            { resolution in
-                switch resolution {
-                case .fulfilled(let value):
-                    queue.dispatch {
-                        do {
-                            next.adopt(try body(value))
-                        } catch {
-                            next.settle(.rejected(error, handled: false))
-                        }
-                    }
-                case .rejected(let error, let handled):
-                    next.settle(.rejected(error, handled: handled))
-                }
-            }
-        }
+        follow(with: ThenStep(on: queue, body))
     }
 
     /// Starts the next asynchronous step with the value on the main actor, and settles like the

@@ -36,6 +36,12 @@ public struct Promise<Value: Sendable>: Sendable {
         storage = .shared(Locked(state, flag: state.mayReport, as: PromiseStorage<Value>.self))
     }
 
+    /// Wraps storage made already: a ``StepPromise`` makes its own, with its step in it.
+    @inlinable
+    init(storage: PromiseStorage<Value>) {
+        self.storage = .shared(Locked(buffer: storage))
+    }
+
     @inlinable
     init(fulfilled value: Value) {
         storage = .fulfilled(value)
@@ -226,28 +232,31 @@ extension Promise {
     /// Makes a promise that `transform` fulfills with the value it makes on `queue` once this one is
     /// fulfilled; a rejection passes straight on, and a throwing `transform` rejects.
     ///
-    /// `map` and `done` use it as is, so a step costs the new promise, one handler and the hop.
+    /// `map` and `done` use it as is.
     @inlinable
     func transformFulfilled<NewValue>(
         on queue: some Dispatcher,
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Promise<NewValue> {
+        follow(with: TransformStep(on: queue, transform))
+    }
+
+    /// Makes the promise of `step` and starts it once this promise is fulfilled; a rejection passes
+    /// straight on, and a cancellation of the new promise is passed on to this one when this one is
+    /// cancellable.
+    ///
+    /// The new promise is its own handler and its own queued work (``StepPromise``), so a step
+    /// costs one allocation besides what its closure captures.
+    @inlinable
+    func follow<Step: PromiseStep>(with step: Step) -> Promise<Step.Output> where Step.Input == Value {
+        let stepPromise = StepPromise.make(step)
+        let next = stepPromise.promise
         if case .fulfilled(let value) = storage {
-            // Nothing to wait for: no handler to store, just the hop.
-            let next = Promise<NewValue>.derived()
-            queue.dispatch { next.settle(Resolution { try transform(value) }) }
-            return next
+            stepPromise.start(with: .fulfilled(value))
+        } else if subscribe(.step(StepInput(stepPromise))) {
+            next.setCancellationHandler { self.cancel() }
         }
-        return derive { next in
-            { resolution in
-                switch resolution {
-                case .fulfilled(let value):
-                    queue.dispatch { next.settle(Resolution { try transform(value) }) }
-                case .rejected(let error, let handled):
-                    next.settle(.rejected(error, handled: handled))
-                }
-            }
-        }
+        return next
     }
 
     /// Makes the pending promise an operator returns: it stays silent when dropped while pending,

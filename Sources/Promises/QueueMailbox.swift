@@ -33,10 +33,18 @@ final class QueueMailbox: Sendable {
 
     private let state = Locked(State())
 
-    /// A handler as the lists hold it. An array of bare closures would store each one behind a
-    /// reabstraction thunk, which costs an allocation per handler; a struct field does not.
-    private struct Work: Sendable {
-        let run: @Sendable () -> Void
+    /// A handler as the lists hold it: a closure, or a step promise that runs itself. (An array of
+    /// bare closures would store each one behind a reabstraction thunk, an allocation per handler.)
+    private enum Work: Sendable {
+        case closure(@Sendable () -> Void)
+        case job(PromiseJob)
+
+        func run() {
+            switch self {
+            case .closure(let work): work()
+            case .job(let job): job()
+            }
+        }
     }
 
     /// How many handlers a turn runs before it lets other blocks on the queue run.
@@ -45,20 +53,30 @@ final class QueueMailbox: Sendable {
     /// Runs `work` on `queue`, in the queue's next turn.
     @usableFromInline
     static func post(_ work: @escaping @Sendable () -> Void, to queue: DispatchQueue) {
+        post(Work.closure(work), to: queue)
+    }
+
+    /// Runs `job` on `queue`, in the queue's next turn.
+    @usableFromInline
+    static func post(_ job: PromiseJob, to queue: DispatchQueue) {
+        post(Work.job(job), to: queue)
+    }
+
+    private static func post(_ work: Work, to queue: DispatchQueue) {
         let turn = Turn.current
         if let turn, turn.queue == ObjectIdentifier(queue) {
-            turn.readied.append(Work(run: work))
+            turn.readied.append(work)
             return
         }
         guard let mailbox = mailbox(of: queue) else {
-            queue.async(execute: work)
+            queue.async { work.run() }
             return
         }
         if let turn, turn.mailbox === mailbox {
-            turn.readied.append(Work(run: work))
+            turn.readied.append(work)
             return
         }
-        mailbox.add(on: queue) { $0.append(Work(run: work)) }
+        mailbox.add(on: queue) { $0.append(work) }
     }
 
     /// Changes the waiting list with `change`, and dispatches a turn unless one is waiting already.

@@ -1,0 +1,125 @@
+public import Dispatch
+
+/// The promise a one-step operator (`map`, `done`, `then`) makes, with its step in the same
+/// allocation: it is at once the new promise, the handler on the promise it follows, and the work
+/// posted to the step's queue. A step then costs one allocation instead of three (promise, handler
+/// closure, closure carrying the value to the queue).
+///
+/// Behind the promise's state, in the buffer's spare room, sits a ``Slot``: the step until it runs
+/// and the input once it arrived. The step is released when it ran or was skipped, so a closure
+/// that captures the owner of the promise does not keep it alive.
+@usableFromInline
+final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
+    // Why the slot is safe without the lock: see ``StepReference``.
+
+    /// The step and its input, behind the state.
+    @usableFromInline
+    struct Slot {
+        @usableFromInline
+        var step: Step?
+        @usableFromInline
+        var input: Resolution<Step.Input>?
+
+        @inlinable
+        init(step: Step) {
+            self.step = step
+        }
+    }
+
+    /// Makes the promise of `step`, pending and not yet registered anywhere.
+    @inlinable
+    static func make(_ step: Step) -> StepPromise<Step> {
+        let state = PromiseState<Step.Output>(reportsAbandonment: false)
+        let promise = make(state, flag: state.mayReport, capacity: capacity)
+        promise.slotAddress.bindMemory(to: Slot.self, capacity: 1).initialize(to: Slot(step: step))
+        promise.tailInUse = true
+        return promise
+    }
+
+    /// How many states' room the buffer needs for one state and the slot behind it.
+    @inlinable
+    static var capacity: Int {
+        let state = MemoryLayout<PromiseState<Step.Output>>.self
+        let padding = max(0, MemoryLayout<Slot>.alignment - state.alignment)
+        return 1 + (padding + MemoryLayout<Slot>.size + state.stride - 1) / state.stride
+    }
+
+    /// Where the slot lives: the first address behind the state aligned for it. The buffer's
+    /// memory does not move, so the pointer stays valid while the promise lives.
+    @inlinable
+    var slotAddress: UnsafeMutableRawPointer {
+        withUnsafeMutablePointerToElements { states in
+            UnsafeMutableRawPointer(states + 1).alignedUp(for: Slot.self)
+        }
+    }
+
+    /// The slot, bound and initialised by `make`.
+    @inlinable
+    var slot: UnsafeMutablePointer<Slot> {
+        slotAddress.assumingMemoryBound(to: Slot.self)
+    }
+
+    /// Whether the slot holds the step or its input, kept in the header so that `deinit`, which runs
+    /// unspecialised, can skip the slot's layout when there is nothing to destroy (the usual case:
+    /// the step ran). Touched only where the slot is, and a byte of its own beside the lock's flag.
+    @inlinable
+    var tailInUse: Bool {
+        get { withUnsafeMutablePointerToHeader { $0.pointee.tailInUse } }
+        set { withUnsafeMutablePointerToHeader { $0.pointee.tailInUse = newValue } }
+    }
+
+    /// Empties the slot: the step ran or was skipped.
+    @inlinable
+    func clearSlot() {
+        let slot = self.slot
+        slot.pointee.step = nil
+        slot.pointee.input = nil
+        tailInUse = false
+    }
+
+    /// The promise this storage backs.
+    @inlinable
+    var promise: Promise<Step.Output> {
+        Promise(storage: self)
+    }
+
+    /// Takes the input: a fulfilled one is handed to the step on its queue, a rejection settles
+    /// this promise at once and drops the step.
+    @inlinable
+    func start(with input: Resolution<Step.Input>) {
+        switch input {
+        case .fulfilled:
+            slot.pointee.input = input
+            guard let queue = slot.pointee.step?.queue else { return }
+            if let queue = queue as? DispatchQueue {
+                QueueMailbox.post(PromiseJob(self), to: queue)
+            } else if queue is InlineDispatcher {
+                run()
+            } else {
+                let job = PromiseJob(self)
+                queue.dispatch { job() }
+            }
+        case .rejected(let error, let handled):
+            clearSlot()
+            promise.settle(.rejected(error, handled: handled))
+        }
+    }
+
+    /// Runs the step with its input and releases both; the job posted by `start` calls it.
+    @inlinable
+    func run() {
+        let slot = self.slot
+        guard let step = slot.pointee.step, case .fulfilled(let value)? = slot.pointee.input else {
+            return
+        }
+        clearSlot()
+        step.run(value, settling: promise)
+    }
+
+    deinit {
+        // An emptied slot holds two `nil`s: destroying them would release nothing.
+        if tailInUse {
+            slot.deinitialize(count: 1)
+        }
+    }
+}

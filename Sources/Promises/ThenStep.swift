@@ -1,0 +1,24 @@
+/// The step of `then`: a closure that starts the next asynchronous step, whose promise the new
+/// promise then follows.
+@usableFromInline
+struct ThenStep<Input: Sendable, Output: Sendable, Queue: Dispatcher>: PromiseStep {
+    @usableFromInline
+    let queue: Queue
+    @usableFromInline
+    let body: @Sendable (Input) throws -> Promise<Output>
+
+    @inlinable
+    init(on queue: Queue, _ body: @escaping @Sendable (Input) throws -> Promise<Output>) {
+        self.queue = queue
+        self.body = body
+    }
+
+    @inlinable
+    func run(_ input: Input, settling next: Promise<Output>) {
+        do {
+            next.adopt(try body(input))
+        } catch {
+            next.settle(.rejected(error, handled: false))
+        }
+    }
+}

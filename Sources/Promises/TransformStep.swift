@@ -1,0 +1,19 @@
+/// The step of `map` and `done`: a closure that makes the new value, or throws to reject.
+@usableFromInline
+struct TransformStep<Input: Sendable, Output: Sendable, Queue: Dispatcher>: PromiseStep {
+    @usableFromInline
+    let queue: Queue
+    @usableFromInline
+    let transform: @Sendable (Input) throws -> Output
+
+    @inlinable
+    init(on queue: Queue, _ transform: @escaping @Sendable (Input) throws -> Output) {
+        self.queue = queue
+        self.transform = transform
+    }
+
+    @inlinable
+    func run(_ input: Input, settling next: Promise<Output>) {
+        next.settle(Resolution { try transform(input) })
+    }
+}
