@@ -41,10 +41,10 @@ struct Locked<State: Sendable>: @unchecked Sendable {
     ///   - bufferType: A subclass to allocate instead, for a `deinit` of its own.
     @inlinable
     init(
-        _ state: State, flag: Bool = false,
+        _ state: consuming State, flag: Bool = false,
         as bufferType: LockedBuffer<State>.Type = LockedBuffer<State>.self
     ) {
-        buffer = bufferType.make(state, flag: flag)
+        buffer = bufferType.make(consume state, flag: flag)
     }
 
     /// Wraps a buffer made already, as a subclass with more in it makes its own.
@@ -101,12 +101,15 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, State> {
     ///     use the rest as raw memory of its own.
     /// - Returns: The buffer, of the class it was called on.
     @inlinable
-    final class func make(_ state: State, flag: Bool, capacity: Int = 1) -> Self {
+    final class func make(_ state: consuming State, flag: Bool, capacity: Int = 1) -> Self {
         // `LockWord(flag:)` zero-fills the lock: that is `OS_UNFAIR_LOCK_INIT`, and on Linux
         // `PTHREAD_MUTEX_INITIALIZER` (a default mutex, which needs no `pthread_mutex_destroy`).
         let made = create(minimumCapacity: capacity) { _ in LockWord(flag: flag) }
         let buffer = unsafeDowncast(made, to: self)
-        buffer.withUnsafeMutablePointerToElements { $0.initialize(to: state) }
+        // The buffer's memory does not move, so its address outlives the closure; the state is
+        // moved in, not copied.
+        let elements = buffer.withUnsafeMutablePointerToElements { $0 }
+        elements.initialize(to: consume state)
         return buffer
     }
 
@@ -126,8 +129,10 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, State> {
     }
 
     /// The header's flag, read without the lock: only for `deinit`, when no one else holds a reference.
+    /// (Through the pointer, not `header`: a class property's read is checked for exclusive
+    /// access at run time, and this runs for every promise that goes away.)
     final var flagInDeinit: Bool {
-        header.flag
+        withUnsafeMutablePointerToHeader { $0.pointee.flag }
     }
 
     deinit {

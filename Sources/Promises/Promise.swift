@@ -32,8 +32,9 @@ public struct Promise<Value: Sendable>: Sendable {
     let storage: Storage
 
     @inlinable
-    init(_ state: PromiseState<Value>) {
-        storage = .shared(Locked(state, flag: state.mayReport, as: PromiseStorage<Value>.self))
+    init(_ state: consuming PromiseState<Value>) {
+        let flag = state.mayReport  // read before the state is moved into the buffer
+        storage = .shared(Locked(consume state, flag: flag, as: PromiseStorage<Value>.self))
     }
 
     /// Wraps storage made already: a ``StepPromise`` makes its own, with its step in it.

@@ -30,7 +30,8 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
     @inlinable
     static func make(_ step: Step) -> StepPromise<Step> {
         let state = PromiseState<Step.Output>(reportsAbandonment: false)
-        let promise = make(state, flag: state.mayReport, capacity: capacity)
+        let flag = state.mayReport  // read before the state is moved into the buffer
+        let promise = make(consume state, flag: flag, capacity: capacity)
         promise.slotAddress.bindMemory(to: Slot.self, capacity: 1).initialize(to: Slot(step: step))
         promise.tailInUse = true
         return promise
