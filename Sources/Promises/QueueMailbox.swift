@@ -45,6 +45,15 @@ final class QueueMailbox: Sendable {
             case .job(let job): job()
             }
         }
+
+        /// Dispatches the handler as a block of its own (a global queue has no mailbox); a closure
+        /// goes as it is, without a second closure around it.
+        func dispatchAlone(on queue: DispatchQueue) {
+            switch self {
+            case .closure(let work): queue.async(execute: work)
+            case .job(let job): queue.async { job() }
+            }
+        }
     }
 
     /// How many handlers a turn runs before it lets other blocks on the queue run.
@@ -69,7 +78,7 @@ final class QueueMailbox: Sendable {
             return
         }
         guard let mailbox = mailbox(of: queue) else {
-            queue.async { work.run() }
+            work.dispatchAlone(on: queue)
             return
         }
         if let turn, turn.mailbox === mailbox {
