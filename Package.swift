@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Platforms: the first releases with Swift concurrency, which the async bridge and the main-actor
-// handlers need. Promise state is guarded by os_unfair_lock / pthread_mutex_t (see Locked.swift),
+// handlers need. Promise state is guarded by os_unfair_lock / a futex word (see Locked.swift),
 // so nothing requires the iOS 18 / macOS 15 that Synchronization.Mutex would.
 let package = Package(
     name: "PromiseMVP",
@@ -24,8 +24,12 @@ let package = Package(
     targets: [
         .target(
             name: "Promises",
+            dependencies: ["CPromiseLock"],
             swiftSettings: upcomingFeatures
         ),
+        // The 4-byte futex lock that guards a promise on Linux (see Locked.swift); C, because the
+        // futex system call is not reachable from Swift.
+        .target(name: "CPromiseLock"),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",

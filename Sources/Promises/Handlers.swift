@@ -30,6 +30,15 @@ enum Handlers<Value: Sendable>: Sendable {
         }
     }
 
+    /// The handlers of `entries`, in order; none for `nil`.
+    @inlinable
+    init(_ entries: [Entry]?) {
+        switch entries {
+        case nil: self = .none
+        case let all?: self = all.count == 1 ? .one(all[0]) : .many(all)
+        }
+    }
+
     @inlinable
     var isEmpty: Bool {
         if case .none = self { return true }

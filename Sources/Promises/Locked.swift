@@ -1,5 +1,7 @@
 #if canImport(Darwin)
     public import Darwin
+#elseif os(Linux) || os(Android)
+    public import CPromiseLock
 #elseif canImport(Glibc)
     public import Glibc
 #elseif canImport(Musl)
@@ -9,19 +11,25 @@
 #if canImport(Darwin)
     @usableFromInline
     typealias PlatformLock = os_unfair_lock
+#elseif os(Linux) || os(Android)
+    /// A futex word: see `CPromiseLock.h`.
+    @usableFromInline
+    typealias PlatformLock = UInt32
 #else
     @usableFromInline
     typealias PlatformLock = pthread_mutex_t
 #endif
 
 /// A value guarded by a lock that lives in the same allocation: `os_unfair_lock` on Apple
-/// platforms, a `pthread_mutex_t` elsewhere.
+/// platforms, a futex word on Linux (`CPromiseLock`), a `pthread_mutex_t` elsewhere.
 ///
 /// Why not `Synchronization.Mutex`: it needs iOS 18 / macOS 15, and on Linux ThreadSanitizer cannot
 /// see its lock and unlock (they are not instrumented), so it reports every state change a `Mutex`
-/// guards as a data race. Both platform locks are understood by ThreadSanitizer, cost the same
-/// uncontended (one compare-and-swap to lock, one to unlock), and exist on every OS version that has
-/// Swift concurrency. A `ManagedBuffer` keeps the lock at a stable address, as both C APIs require,
+/// guards as a data race. These locks are understood by ThreadSanitizer (the futex word through its
+/// C11 atomics), cost one compare-and-swap to lock and one to unlock uncontended, and exist on every
+/// OS version that has Swift concurrency. Linux gets its own because `pthread_mutex_t` is 40 bytes:
+/// most of a promise, whose size decides whether the allocator frees it on its fast path (see
+/// ``LockedBuffer``). A `ManagedBuffer` keeps the lock at a stable address, as all three require,
 /// without a second allocation.
 @usableFromInline
 struct Locked<State: Sendable>: @unchecked Sendable {
@@ -65,7 +73,11 @@ struct Locked<State: Sendable>: @unchecked Sendable {
 /// The header of a ``LockedBuffer``: the lock, and two flags its owner may keep for its `deinit`.
 ///
 /// They live in the header, whose layout does not depend on `State`, so that a `deinit` in generic
-/// code can read them without looking up type metadata. (The flags fit in the lock's padding.)
+/// code can read them without looking up type metadata. Each field is reached through a pointer of
+/// its own (``LockedBuffer/lock``, ``LockedBuffer/flag``, ``LockedBuffer/tailInUse``), never through
+/// the whole header: ThreadSanitizer records an access to a struct through a pointer at the struct's
+/// first byte, which is the lock's, and would report it as racing with the other threads' atomic
+/// operations on the lock.
 @usableFromInline
 struct LockWord {
     @usableFromInline
@@ -82,60 +94,149 @@ struct LockWord {
     init(flag: Bool) {
         #if canImport(Darwin)
             lock = os_unfair_lock()
+        #elseif os(Linux) || os(Android)
+            lock = 0
         #else
             lock = pthread_mutex_t()
         #endif
         self.flag = flag
     }
+
+    /// Where `flag` is: right behind the lock, as Swift lays out stored properties in order (a test
+    /// checks it against `MemoryLayout.offset(of:)`, which the optimiser does not fold).
+    @inlinable
+    static var flagOffset: Int { MemoryLayout<PlatformLock>.size }
+
+    /// Where `tailInUse` is: right behind `flag`.
+    @inlinable
+    static var tailInUseOffset: Int { flagOffset + MemoryLayout<Bool>.size }
 }
 
-/// The allocation behind ``Locked``: the lock as header, the state as the one element.
+/// The allocation behind ``Locked``: the lock as header, then the state, then whatever room a
+/// subclass asked for.
+///
+/// The memory behind the header is counted in words rather than in states, so that a subclass that
+/// keeps something of its own behind the state (``StepPromise``) pays for its bytes and not for a
+/// whole second state. Size matters here more than anywhere: a promise made on one thread and freed
+/// on another goes back to glibc's allocator without its arena lock only while it is at most 120
+/// bytes (a fastbin chunk); a bigger one makes the two threads queue for that lock.
 @usableFromInline
-class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, State> {
+class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, UInt64> {
     /// Makes a buffer holding `state`, with its lock ready.
     ///
     /// - Parameters:
     ///   - state: The initial state.
     ///   - flag: The initial value of the header's flag.
-    ///   - capacity: Room for this many states; only the first is initialised, and a subclass may
-    ///     use the rest as raw memory of its own.
+    ///   - extraBytes: Room behind the state, aligned to `extraAlignment`, that a subclass uses as
+    ///     raw memory of its own (``tail``).
+    ///   - extraAlignment: The alignment the extra room needs.
     /// - Returns: The buffer, of the class it was called on.
     @inlinable
-    final class func make(_ state: consuming State, flag: Bool, capacity: Int = 1) -> Self {
-        // `LockWord(flag:)` zero-fills the lock: that is `OS_UNFAIR_LOCK_INIT`, and on Linux
-        // `PTHREAD_MUTEX_INITIALIZER` (a default mutex, which needs no `pthread_mutex_destroy`).
-        let made = create(minimumCapacity: capacity) { _ in LockWord(flag: flag) }
+    final class func make(
+        _ state: consuming State, flag: Bool, extraBytes: Int = 0, extraAlignment: Int = 1
+    ) -> Self {
+        // `LockWord(flag:)` zero-fills the lock: that is `OS_UNFAIR_LOCK_INIT`, an unlocked futex
+        // word, and `PTHREAD_MUTEX_INITIALIZER` (a default mutex, which needs no destroy).
+        let bytes = tailOffset(extraAlignment: extraAlignment) + extraBytes
+        let words = (bytes + MemoryLayout<UInt64>.size - 1) / MemoryLayout<UInt64>.size
+        let made = create(minimumCapacity: words) { _ in LockWord(flag: flag) }
         let buffer = unsafeDowncast(made, to: self)
         // The buffer's memory does not move, so its address outlives the closure; the state is
         // moved in, not copied.
-        let elements = buffer.withUnsafeMutablePointerToElements { $0 }
-        elements.initialize(to: consume state)
+        buffer.stateAddress.bindMemory(to: State.self, capacity: 1).initialize(to: consume state)
         return buffer
+    }
+
+    /// How much room the state needs at the start of the words, and the padding that may precede
+    /// it: none unless it needs more than the words' own 8-byte alignment.
+    @inlinable
+    static var statePadding: Int {
+        max(0, MemoryLayout<State>.alignment - MemoryLayout<UInt64>.alignment)
+    }
+
+    /// The offset from the start of the words at which a subclass's room begins, at worst.
+    @inlinable
+    static func tailOffset(extraAlignment: Int) -> Int {
+        let end = statePadding + MemoryLayout<State>.size
+        let padding = max(0, extraAlignment - MemoryLayout<UInt64>.alignment)
+        return (end + extraAlignment - 1) / extraAlignment * extraAlignment + padding
+    }
+
+    /// Where the state lives. The buffer's memory does not move, so the address stays valid while
+    /// the buffer lives; only `withLock` and `deinit` may read or write the state.
+    @inlinable
+    final var stateAddress: UnsafeMutableRawPointer {
+        withUnsafeMutablePointerToElements { words in
+            if MemoryLayout<State>.alignment <= MemoryLayout<UInt64>.alignment {
+                return UnsafeMutableRawPointer(words)
+            }
+            return UnsafeMutableRawPointer(words).alignedUp(for: State.self)
+        }
+    }
+
+    /// The state, bound and initialised by `make`.
+    @inlinable
+    final var statePointer: UnsafeMutablePointer<State> {
+        stateAddress.assumingMemoryBound(to: State.self)
+    }
+
+    /// The first address behind the state aligned to `alignment`: where a subclass's own room is.
+    ///
+    /// - Parameter alignment: The alignment the subclass's room needs (a power of two).
+    /// - Returns: The address, inside the room `make` reserved for the same alignment.
+    @inlinable
+    final func tail(alignment: Int) -> UnsafeMutableRawPointer {
+        (stateAddress + MemoryLayout<State>.size)
+            .alignedUp(toMultipleOf: alignment)
+    }
+
+    /// The header's lock.
+    @inlinable
+    final var lock: UnsafeMutablePointer<PlatformLock> {
+        withUnsafeMutablePointerToHeader {
+            UnsafeMutableRawPointer($0).assumingMemoryBound(to: PlatformLock.self)
+        }
+    }
+
+    /// The header's flag: guarded by the lock.
+    @inlinable
+    final var flag: UnsafeMutablePointer<Bool> {
+        withUnsafeMutablePointerToHeader {
+            (UnsafeMutableRawPointer($0) + LockWord.flagOffset).assumingMemoryBound(to: Bool.self)
+        }
+    }
+
+    /// The header's `tailInUse`: its subclass says who may touch it.
+    @inlinable
+    final var tailInUse: UnsafeMutablePointer<Bool> {
+        withUnsafeMutablePointerToHeader {
+            (UnsafeMutableRawPointer($0) + LockWord.tailInUseOffset).assumingMemoryBound(to: Bool.self)
+        }
     }
 
     /// Runs `body` with exclusive access to the state and to the header's flag.
     @inlinable
     final func withLock<Result>(_ body: (inout State, inout Bool) throws -> Result) rethrows -> Result {
-        try withUnsafeMutablePointers { word, state in
-            #if canImport(Darwin)
-                os_unfair_lock_lock(&word.pointee.lock)
-                defer { os_unfair_lock_unlock(&word.pointee.lock) }
-            #else
-                pthread_mutex_lock(&word.pointee.lock)
-                defer { pthread_mutex_unlock(&word.pointee.lock) }
-            #endif
-            return try body(&state.pointee, &word.pointee.flag)
-        }
+        let lock = self.lock
+        #if canImport(Darwin)
+            os_unfair_lock_lock(lock)
+            defer { os_unfair_lock_unlock(lock) }
+        #elseif os(Linux) || os(Android)
+            c_promise_lock(lock)
+            defer { c_promise_unlock(lock) }
+        #else
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+        #endif
+        return try body(&statePointer.pointee, &flag.pointee)
     }
 
     /// The header's flag, read without the lock: only for `deinit`, when no one else holds a reference.
-    /// (Through the pointer, not `header`: a class property's read is checked for exclusive
-    /// access at run time, and this runs for every promise that goes away.)
     final var flagInDeinit: Bool {
-        withUnsafeMutablePointerToHeader { $0.pointee.flag }
+        flag.pointee
     }
 
     deinit {
-        _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: 1) }
+        statePointer.deinitialize(count: 1)
     }
 }

@@ -184,9 +184,9 @@ extension Promise {
             handlers.run(resolution)
             handlers = state.withLock { state in
                 let late = state.late
-                state.late = .none
-                state.draining = !late.isEmpty
-                return late
+                state.late = nil
+                state.draining = late != nil
+                return Handlers(late)
             }
         }
     }
@@ -220,7 +220,8 @@ extension Promise {
                 return (nil, state.onCancel != nil)
             case .fulfilled, .rejected:
                 if state.draining {
-                    state.late.append(handler)
+                    // Appends in place; `nil` means there was no list yet.
+                    if state.late?.append(handler) == nil { state.late = [handler] }
                     return (nil, false)
                 }
                 return (state.resolution, false)

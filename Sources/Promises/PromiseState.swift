@@ -8,11 +8,10 @@ struct PromiseState<Value: Sendable>: Sendable {
         case rejected(any Error, handled: Bool)
     }
 
+    // The order of the fields keeps the state small (the flags fill the phase's tail padding):
+    // see ``LockedBuffer`` for why size matters.
     @usableFromInline
     var phase: Phase
-    /// Runs if the promise is cancelled while pending; its presence makes the promise cancellable.
-    @usableFromInline
-    var onCancel: (@Sendable () -> Void)?
     /// Set once any handler was registered: a rejection somebody saw is not reported as unhandled.
     @usableFromInline
     var observed = false
@@ -20,12 +19,16 @@ struct PromiseState<Value: Sendable>: Sendable {
     /// `late` so that they still run after the earlier ones.
     @usableFromInline
     var draining = false
-    @usableFromInline
-    var late: Handlers<Value> = .none
     /// False for promises made by operators: when one is dropped while pending, the promise it
     /// waited on was dropped too and reports it, once.
     @usableFromInline
     var reportsAbandonment: Bool
+    /// Runs if the promise is cancelled while pending; its presence makes the promise cancellable.
+    @usableFromInline
+    var onCancel: (@Sendable () -> Void)?
+    /// Handlers registered while `draining`, rare enough to need no room (`nil`) until one comes.
+    @usableFromInline
+    var late: [Handlers<Value>.Entry]?
 
     @inlinable
     init(phase: Phase = .pending(.none), reportsAbandonment: Bool = true) {

@@ -31,27 +31,18 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
     static func make(_ step: Step) -> StepPromise<Step> {
         let state = PromiseState<Step.Output>(reportsAbandonment: false)
         let flag = state.mayReport  // read before the state is moved into the buffer
-        let promise = make(consume state, flag: flag, capacity: capacity)
+        let promise = make(
+            consume state, flag: flag, extraBytes: MemoryLayout<Slot>.size,
+            extraAlignment: MemoryLayout<Slot>.alignment)
         promise.slotAddress.bindMemory(to: Slot.self, capacity: 1).initialize(to: Slot(step: step))
-        promise.tailInUse = true
+        promise.slotInUse = true
         return promise
     }
 
-    /// How many states' room the buffer needs for one state and the slot behind it.
-    @inlinable
-    static var capacity: Int {
-        let state = MemoryLayout<PromiseState<Step.Output>>.self
-        let padding = max(0, MemoryLayout<Slot>.alignment - state.alignment)
-        return 1 + (padding + MemoryLayout<Slot>.size + state.stride - 1) / state.stride
-    }
-
-    /// Where the slot lives: the first address behind the state aligned for it. The buffer's
-    /// memory does not move, so the pointer stays valid while the promise lives.
+    /// Where the slot lives: behind the state, in the room `make` asked for.
     @inlinable
     var slotAddress: UnsafeMutableRawPointer {
-        withUnsafeMutablePointerToElements { states in
-            UnsafeMutableRawPointer(states + 1).alignedUp(for: Slot.self)
-        }
+        tail(alignment: MemoryLayout<Slot>.alignment)
     }
 
     /// The slot, bound and initialised by `make`.
@@ -64,9 +55,9 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
     /// unspecialised, can skip the slot's layout when there is nothing to destroy (the usual case:
     /// the step ran). Touched only where the slot is, and a byte of its own beside the lock's flag.
     @inlinable
-    var tailInUse: Bool {
-        get { withUnsafeMutablePointerToHeader { $0.pointee.tailInUse } }
-        set { withUnsafeMutablePointerToHeader { $0.pointee.tailInUse = newValue } }
+    var slotInUse: Bool {
+        get { tailInUse.pointee }
+        set { tailInUse.pointee = newValue }
     }
 
     /// Empties the slot: the step ran or was skipped.
@@ -75,7 +66,7 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
         let slot = self.slot
         slot.pointee.step = nil
         slot.pointee.input = nil
-        tailInUse = false
+        slotInUse = false
     }
 
     /// The promise this storage backs.
@@ -119,7 +110,7 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
 
     deinit {
         // An emptied slot holds two `nil`s: destroying them would release nothing.
-        if tailInUse {
+        if slotInUse {
             slot.deinitialize(count: 1)
         }
     }

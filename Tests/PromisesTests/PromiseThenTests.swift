@@ -48,6 +48,28 @@ struct PromiseThenTests {
         #expect(order.all == Array(0..<100))
     }
 
+    @Test("2.2.6 handlers registered while the earlier ones run still run, after them")
+    func handlersRegisteredWhileRunningRunAfterTheEarlierOnes() async throws {
+        // Given: the first handler registers two more, while the promise is running its handlers
+        let (promise, seal) = Promise<Int>.pending()
+        let order = Recorder<String>()
+        let late = Recorder<Promise<Void>>()
+        let first = promise.done(on: .inline) { _ in
+            order.append("first")
+            for name in ["late 1", "late 2"] {
+                late.append(promise.done(on: .inline) { _ in order.append(name) })
+            }
+        }
+        let second = promise.done(on: .inline) { _ in order.append("second") }
+
+        // When
+        seal.fulfill(1)
+
+        // Then
+        _ = try await when(fulfilled: [first, second] + late.all).timeout(seconds: 10).value
+        #expect(order.all == ["first", "second", "late 1", "late 2"])
+    }
+
     @Test("2.2.4 a handler registered on a settled promise runs later, not inside the registering call")
     func handlerOnSettledPromiseRunsLater() async throws {
         // Given
