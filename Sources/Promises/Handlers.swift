@@ -30,12 +30,13 @@ enum Handlers<Value: Sendable>: Sendable {
         }
     }
 
-    /// The handlers of `entries`, in order; none for `nil`.
+    /// The handlers of `entries`, in order.
     @inlinable
-    init(_ entries: [Entry]?) {
-        switch entries {
-        case nil: self = .none
-        case let all?: self = all.count == 1 ? .one(all[0]) : .many(all)
+    init(_ entries: [Entry]) {
+        switch entries.count {
+        case 0: self = .none
+        case 1: self = .one(entries[0])
+        default: self = .many(entries)
         }
     }
 

@@ -29,7 +29,7 @@ extension Promise {
     /// rejected just because one of them stopped waiting.
     @inlinable
     func cancelIfCancellable() {
-        let cancellable = update({ $0.onCancel != nil }, immediate: { _ in false })
+        let cancellable = update({ $0.isCancellable }, immediate: { _ in false })
         if cancellable { cancel() }
     }
 
@@ -39,11 +39,25 @@ extension Promise {
     /// handler is dropped. The handler is released when the promise settles.
     @inlinable
     func setCancellationHandler(_ handler: (@Sendable () -> Void)?) {
+        setCancellation(handler.map { .cancelAction(CancelAction($0)) })
+    }
+
+    /// Makes cancelling this promise cancel `upstream`, the promise it waits on, as
+    /// `setCancellationHandler` would with a closure that cancels it, but without the closure.
+    @inlinable
+    func cancelsUpstream<Upstream>(_ upstream: Promise<Upstream>) {
+        setCancellation(UpstreamPromise(upstream).map { .cancelUpstream($0) })
+    }
+
+    /// Replaces what cancelling does while the promise is pending; does it at once if the promise
+    /// was already cancelled.
+    @inlinable
+    func setCancellation(_ cancellation: PromiseAside<Value>?) {
         let runNow = update(
             { state -> Bool in
                 switch state.phase {
                 case .pending:
-                    state.onCancel = handler
+                    state.aside = cancellation
                     return false
                 case .rejected(let error, _):
                     return error.isCancellation
@@ -51,6 +65,6 @@ extension Promise {
                     return false
                 }
             }, immediate: { _ in false })
-        if runNow { handler?() }
+        if runNow { cancellation?.cancel() }
     }
 }

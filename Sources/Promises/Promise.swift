@@ -165,27 +165,29 @@ extension Promise {
     @inlinable
     func settle(_ resolution: Resolution<Value>, cancelling: Bool = false) {
         guard let state else { return }  // fulfilled from the start
-        var (handlers, onCancel) = state.buffer.withLock {
+        var (handlers, aside) = state.buffer.withLock {
             (state: inout PromiseState<Value>, mayReport: inout Bool) -> (
-                Handlers<Value>, (@Sendable () -> Void)?
+                Handlers<Value>, PromiseAside<Value>?
             ) in
             defer { mayReport = state.mayReport }
             guard case .pending(let handlers) = state.phase else { return (Handlers<Value>.none, nil) }
             state.phase = .init(resolution)
-            let onCancel = state.onCancel
-            state.onCancel = nil
+            let aside = state.aside  // what cancelling does: it is not needed any more
+            state.aside = nil
             state.draining = !handlers.isEmpty
-            return (handlers, onCancel)
+            return (handlers, aside)
         }
         // Run or released outside the lock: it may hold the last reference to other promises.
-        if cancelling { onCancel?() }
-        onCancel = nil
+        if cancelling { aside?.cancel() }
+        aside = nil
         while !handlers.isEmpty {
             handlers.run(resolution)
             handlers = state.withLock { state in
-                let late = state.late
-                state.late = nil
-                state.draining = late != nil
+                guard case .late(let late) = state.aside else {
+                    state.draining = false
+                    return .none
+                }
+                state.aside = nil
                 return Handlers(late)
             }
         }
@@ -217,11 +219,16 @@ extension Promise {
                 state.phase = .pending(.none)
                 handlers.append(handler)
                 state.phase = .pending(handlers)
-                return (nil, state.onCancel != nil)
+                return (nil, state.isCancellable)
             case .fulfilled, .rejected:
                 if state.draining {
-                    // Appends in place; `nil` means there was no list yet.
-                    if state.late?.append(handler) == nil { state.late = [handler] }
+                    if case .late(var late) = state.aside {
+                        state.aside = nil  // so that the append does not copy the list
+                        late.append(handler)
+                        state.aside = .late(late)
+                    } else {
+                        state.aside = .late([handler])
+                    }
                     return (nil, false)
                 }
                 return (state.resolution, false)
@@ -256,7 +263,7 @@ extension Promise {
         if case .fulfilled(let value) = storage {
             stepPromise.start(with: .fulfilled(value))
         } else if subscribe(.step(StepInput(stepPromise))) {
-            next.setCancellationHandler { self.cancel() }
+            next.cancelsUpstream(self)
         }
         return next
     }
@@ -286,7 +293,7 @@ extension Promise {
         let next = Promise<NewValue>.derived()
         let cancellable = subscribe(makeHandler(next))
         if cancellable && linkingCancellation {
-            next.setCancellationHandler { self.cancel() }
+            next.cancelsUpstream(self)
         }
         return next
     }
@@ -302,7 +309,7 @@ extension Promise {
         // The cancellation handler that pointed at this promise's parent is replaced, or released
         // when this promise settles.
         if other.subscribe({ resolution in self.settle(resolution) }) {
-            setCancellationHandler { other.cancel() }
+            cancelsUpstream(other)
         }
     }
 }

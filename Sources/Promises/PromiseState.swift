@@ -16,19 +16,17 @@ struct PromiseState<Value: Sendable>: Sendable {
     @usableFromInline
     var observed = false
     /// Set while the settling thread runs the handlers; handlers registered meanwhile queue up in
-    /// `late` so that they still run after the earlier ones.
+    /// `aside` so that they still run after the earlier ones.
     @usableFromInline
     var draining = false
     /// False for promises made by operators: when one is dropped while pending, the promise it
     /// waited on was dropped too and reports it, once.
     @usableFromInline
     var reportsAbandonment: Bool
-    /// Runs if the promise is cancelled while pending; its presence makes the promise cancellable.
+    /// While pending, what cancelling the promise does (its presence makes the promise
+    /// cancellable); while `draining`, the handlers registered meanwhile.
     @usableFromInline
-    var onCancel: (@Sendable () -> Void)?
-    /// Handlers registered while `draining`, rare enough to need no room (`nil`) until one comes.
-    @usableFromInline
-    var late: [Handlers<Value>.Entry]?
+    var aside: PromiseAside<Value>?
 
     @inlinable
     init(phase: Phase = .pending(.none), reportsAbandonment: Bool = true) {
@@ -67,6 +65,12 @@ struct PromiseState<Value: Sendable>: Sendable {
         case .pending, .fulfilled, .rejected:
             return nil
         }
+    }
+
+    /// Whether cancelling the promise stops some work.
+    @inlinable
+    var isCancellable: Bool {
+        aside?.cancels ?? false
     }
 
     @inlinable
