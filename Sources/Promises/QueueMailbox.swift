@@ -22,13 +22,16 @@ public import Dispatch
 @usableFromInline
 final class QueueMailbox: Sendable {
     /// The handlers posted and not taken by a turn yet; the part of a taken list that its turn had
-    /// no budget for, from `carriedFrom` on, which goes first; and whether a turn that has not
-    /// started yet is dispatched.
+    /// no budget for, from `carriedFrom` on, which goes first; whether a turn that has not started
+    /// yet is dispatched; and emptied lists kept for reuse, so that a steady stream of handlers
+    /// does not grow a new array (and copy it, and have the allocator consolidate) for every turn.
     private struct State: Sendable {
         var waiting: [Work] = []
         var carried: [Work] = []
         var carriedFrom = 0
         var turnDispatched = false
+        var spareWaiting: [Work] = []
+        var spareReadied: [Work] = []
     }
 
     private let state = Locked(State())
@@ -38,11 +41,14 @@ final class QueueMailbox: Sendable {
     private enum Work: Sendable {
         case closure(@Sendable () -> Void)
         case job(PromiseJob)
+        /// Left behind when a turn moved the handler out of its list to run it.
+        case taken
 
         func run() {
             switch self {
             case .closure(let work): work()
             case .job(let job): job()
+            case .taken: break
             }
         }
 
@@ -52,9 +58,14 @@ final class QueueMailbox: Sendable {
             switch self {
             case .closure(let work): queue.async(execute: work)
             case .job(let job): queue.async { job() }
+            case .taken: break
             }
         }
     }
+
+    /// The most handlers an emptied list may have room for to be kept for reuse: more would keep
+    /// a burst's memory for as long as the queue lives.
+    private static let spareCapacity = 8 * budget
 
     /// How many handlers a turn runs before it lets other blocks on the queue run.
     static let budget = 1024
@@ -71,10 +82,11 @@ final class QueueMailbox: Sendable {
         post(Work.job(job), to: queue)
     }
 
-    private static func post(_ work: Work, to queue: DispatchQueue) {
-        let turn = Turn.current
+    private static func post(_ work: consuming Work, to queue: DispatchQueue) {
+        // Unretained: the turn is kept alive by `runTurn`, further up this thread's stack.
+        unowned(unsafe) let turn = Turn.current
         if let turn, turn.queue == ObjectIdentifier(queue) {
-            turn.readied.append(work)
+            turn.readied.append(consume work)
             return
         }
         guard let mailbox = mailbox(of: queue) else {
@@ -82,16 +94,17 @@ final class QueueMailbox: Sendable {
             return
         }
         if let turn, turn.mailbox === mailbox {
-            turn.readied.append(work)
+            turn.readied.append(consume work)
             return
         }
-        mailbox.add(on: queue) { $0.append(work) }
+        mailbox.append(consume work, on: queue)
     }
 
-    /// Changes the waiting list with `change`, and dispatches a turn unless one is waiting already.
-    private func add(on queue: DispatchQueue, _ change: (inout [Work]) -> Void) {
+    /// Puts `work` at the end of the waiting list, and dispatches a turn unless one is waiting already.
+    private func append(_ work: consuming Work, on queue: DispatchQueue) {
+        var work = Optional(work)  // moved into the list, not copied
         let mustDispatch = state.withLock { state in
-            change(&state.waiting)
+            if let work = work.take() { state.waiting.append(work) }
             defer { state.turnDispatched = true }
             return !state.turnDispatched
         }
@@ -105,56 +118,104 @@ final class QueueMailbox: Sendable {
     private func runTurn(on queue: DispatchQueue) {
         // The list is taken whole and never copied: a turn runs a slice of it and leaves the rest
         // (a burst bigger than the budget) to the next turn.
-        let (turn, range, more) = state.withLock { state -> ([Work], Range<Int>, Bool) in
+        var (turn, range, more, readied) = state.withLock {
+            state -> ([Work], Range<Int>, (next: Bool, carried: Bool), [Work]) in
             let taken: [Work]
             let from: Int
             if state.carried.isEmpty {
                 taken = state.waiting
                 from = 0
-                state.waiting = []
+                state.waiting = state.spareWaiting
+                state.spareWaiting = []
             } else {
                 taken = state.carried
                 from = state.carriedFrom
                 state.carried = []
             }
+            let readied = state.spareReadied
+            state.spareReadied = []
             let end = min(from + Self.budget, taken.count)
             if end < taken.count {
                 state.carried = taken
                 state.carriedFrom = end
+                return (taken, from..<end, (next: true, carried: true), readied)
             } else if state.waiting.isEmpty {
                 state.turnDispatched = false
-                return (taken, from..<end, false)
+                return (taken, from..<end, (next: false, carried: false), readied)
             }
-            return (taken, from..<end, true)  // `turnDispatched` stays set: this turn dispatches the next
+            // `turnDispatched` stays set: this turn dispatches the next.
+            return (taken, from..<end, (next: true, carried: false), readied)
         }
-        if more {
+        if more.next {
             queue.async { self.runTurn(on: queue) }
         }
-        let current = Turn(mailbox: self, queue: queue)
+        let current = Turn(mailbox: self, queue: queue, readied: consume readied)
         let outer = Turn.current
         Turn.current = current
         defer { Turn.current = outer }
-        for index in range {
-            turn[index].run()
+        // Run where they are, without a copy (which would retain and release each handler): the
+        // list is not changed meanwhile, and `carried` may share it.
+        turn.withUnsafeBufferPointer { turn in
+            for index in range {
+                turn[index].run()
+            }
         }
-        // Handlers the turn readied for this queue run in it, after the ones it started with.
+        if more.carried {
+            // The next turn runs the rest. Let go of it now, so that the list is not shared when
+            // `handBack` appends to it (which would copy it whole).
+            turn = []
+        }
+        // Handlers the turn readied for this queue run in it, after the ones it started with. Each
+        // is moved out of the list before it runs, as the list may grow meanwhile.
         var ran = range.count
         var next = 0
         while next < current.readied.count {
             guard ran < Self.budget else {
-                handBack(current.readied[next...], on: queue)
+                handBack(current.readied, from: next, on: queue)
+                current.readied = []
                 break
             }
-            let work = current.readied[next]
+            var work = Work.taken
+            swap(&work, &current.readied[next])
             next += 1
             work.run()
             ran += 1
         }
+        keepForReuse(taken: &turn, readied: &current.readied)
     }
 
-    /// Puts handlers a turn had no budget left for first in line for the next turn.
-    private func handBack(_ left: ArraySlice<Work>, on queue: DispatchQueue) {
-        add(on: queue) { $0.insert(contentsOf: left, at: 0) }
+    /// Puts the handlers from `from` on, which a turn had no budget left for, first in line for the
+    /// next turn (after what the turn itself left behind), and dispatches it unless it is.
+    private func handBack(_ left: [Work], from: Int, on queue: DispatchQueue) {
+        let mustDispatch = state.withLock { state in
+            if state.carried.isEmpty {
+                state.carried = left
+                state.carriedFrom = from
+            } else {
+                state.carried.append(contentsOf: left[from...])
+            }
+            defer { state.turnDispatched = true }
+            return !state.turnDispatched
+        }
+        if mustDispatch {
+            queue.async { self.runTurn(on: queue) }
+        }
+    }
+
+    /// Empties the lists a turn is done with and keeps them for the next turns, unless bigger ones
+    /// already are or they grew too big.
+    private func keepForReuse(taken: inout [Work], readied: inout [Work]) {
+        taken.removeAll(keepingCapacity: true)
+        readied.removeAll(keepingCapacity: true)
+        let (taken, readied) = (taken, readied)
+        state.withLock { state in
+            if taken.capacity <= Self.spareCapacity, state.spareWaiting.capacity < taken.capacity {
+                state.spareWaiting = taken
+            }
+            if readied.capacity <= Self.spareCapacity, state.spareReadied.capacity < readied.capacity {
+                state.spareReadied = readied
+            }
+        }
     }
 
     /// The turn a thread is running: handlers readied during it for the same queue join it without
@@ -165,11 +226,12 @@ final class QueueMailbox: Sendable {
         /// Unchecked at run time: only the thread running the turn touches it (see `current`), so
         /// the check that no two accesses overlap, paid on every append, cannot fail.
         @exclusivity(unchecked)
-        var readied: [Work] = []
+        var readied: [Work]
 
-        init(mailbox: QueueMailbox, queue: DispatchQueue) {
+        init(mailbox: QueueMailbox, queue: DispatchQueue, readied: [Work]) {
             self.mailbox = mailbox
             self.queue = ObjectIdentifier(queue)
+            self.readied = readied
         }
 
         /// The turn this thread is running, or `nil`; it is only ever read and set by its thread.

@@ -46,6 +46,56 @@ struct QueueMailboxTests {
         #expect(order.all == Array(0..<count))
     }
 
+    @Test("a turn that leaves part of a burst for the next and readies more handlers loses none of them")
+    func readiedWhileBurstCarried() async throws {
+        // Given: the queue is held, so that one turn takes a list longer than its budget; each
+        // handler in it readies one more for the same queue (the next step of its chain)
+        let queue = DispatchQueue(label: "carried")
+        let count = QueueMailbox.budget * 2 + 5
+        let order = Recorder<String>()
+        queue.suspend()
+        let chains = (0..<count).map { index in
+            Promise.value(index)
+                .map(on: queue) { index -> Int in
+                    order.append("map \(index)")
+                    return index
+                }
+                .done(on: queue) { index in order.append("done \(index)") }
+        }
+
+        // When
+        queue.resume()
+        _ = try await when(fulfilled: chains).timeout(seconds: 10).value
+
+        // Then: every step ran once; each kind in the order its chains were made
+        let steps = order.all
+        #expect(steps.filter { $0.hasPrefix("map") } == (0..<count).map { "map \($0)" })
+        #expect(steps.filter { $0.hasPrefix("done") } == (0..<count).map { "done \($0)" })
+    }
+
+    @Test("bursts one after another run each handler once: a turn's emptied list is reused empty")
+    func successiveBurstsRunOnce() async throws {
+        // Given
+        let queue = DispatchQueue(label: "reuse")
+        let runs = Recorder<Int>()
+
+        // When: three bursts of closures, each waited for before the next
+        for burst in 0..<3 {
+            let all = (0..<100).map { index in
+                Promise<Void> { seal in
+                    queue.dispatch {
+                        runs.append(burst * 100 + index)
+                        seal.fulfill()
+                    }
+                }
+            }
+            _ = try await when(fulfilled: all).timeout(seconds: 10).value
+        }
+
+        // Then
+        #expect(runs.all == Array(0..<300))
+    }
+
     @Test("a block dispatched to the queue during a long burst runs between two turns, not after all")
     func burstYieldsToOtherBlocks() async throws {
         // Given: the queue is held, so everything below is queued before anything runs
