@@ -10,7 +10,7 @@ extension Promise {
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Value) throws -> Promise<NewValue>
     ) -> Promise<NewValue> {
-        follow(with: ThenStep(on: queue, body))
+        follow(with: ThenStep(on: type(of: queue), body), on: queue)
     }
 
     /// Starts the next asynchronous step with the value on the main actor, and settles like the

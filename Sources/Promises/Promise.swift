@@ -247,22 +247,29 @@ extension Promise {
         on queue: some Dispatcher,
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Promise<NewValue> {
-        follow(with: TransformStep(on: queue, transform))
+        follow(with: TransformStep(on: type(of: queue), transform), on: queue)
     }
 
-    /// Makes the promise of `step` and starts it once this promise is fulfilled; a rejection passes
-    /// straight on, and a cancellation of the new promise is passed on to this one when this one is
-    /// cancellable.
+    /// Makes the promise of `step` and starts it on `queue` once this promise is fulfilled; a
+    /// rejection passes straight on, and a cancellation of the new promise is passed on to this one
+    /// when this one is cancellable.
     ///
     /// The new promise is its own handler and its own queued work (``StepPromise``), so a step
-    /// costs one allocation besides what its closure captures.
+    /// costs one allocation besides what its closure captures. It keeps `queue` only while it
+    /// waits: a step started at once does not retain the queue at all.
     @inlinable
-    func follow<Step: PromiseStep>(with step: Step) -> Promise<Step.Output> where Step.Input == Value {
-        let stepPromise = StepPromise.make(step)
-        let next = stepPromise.promise
+    func follow<Step: PromiseStep>(with step: Step, on queue: Step.Queue) -> Promise<Step.Output>
+    where Step.Input == Value {
         if case .fulfilled(let value) = storage {
-            stepPromise.start(with: .fulfilled(value))
-        } else if subscribe(.step(StepInput(stepPromise))) {
+            let stepPromise = StepPromise.make(step, waitingOn: nil)
+            stepPromise.start(with: .fulfilled(value), on: queue)
+            return stepPromise.promise
+        }
+        // The queue is in place before the step is registered: the promise may settle at once, on
+        // another thread.
+        let stepPromise = StepPromise.make(step, waitingOn: queue)
+        let next = stepPromise.promise
+        if subscribe(.step(StepInput(stepPromise))) {
             next.cancelsUpstream(self)
         }
         return next

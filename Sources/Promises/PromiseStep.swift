@@ -4,10 +4,9 @@
 protocol PromiseStep: Sendable {
     associatedtype Input: Sendable
     associatedtype Output: Sendable
+    /// Where the step runs. The queue itself is not part of the step: ``StepPromise`` keeps it
+    /// only while the step waits for its input.
     associatedtype Queue: Dispatcher
-
-    /// Where the step runs.
-    var queue: Queue { get }
 
     /// Runs the step with the value it waited for, and settles `next` (now or later) with its
     /// outcome.

@@ -5,36 +5,47 @@ public import Dispatch
 /// posted to the step's queue. A step then costs one allocation instead of three (promise, handler
 /// closure, closure carrying the value to the queue).
 ///
-/// Behind the promise's state, in the buffer's spare room, sits a ``Slot``: the step until it runs
-/// and the input once it arrived. The step is released when it ran or was skipped, so a closure
+/// Behind the promise's state, in the buffer's spare room, sits a ``Slot``: the step until it runs,
+/// its queue while it waits for its input, and the input once it arrived. The step is released when it ran or was skipped, so a closure
 /// that captures the owner of the promise does not keep it alive.
 @usableFromInline
 final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
     // Why the slot is safe without the lock: see ``StepReference``.
 
-    /// The step and its input, behind the state.
+    /// The step, the queue it waits to run on, and its input, behind the state.
     @usableFromInline
     struct Slot {
         @usableFromInline
         var step: Step?
+        /// Kept only while the step waits for its input; taken when it starts.
+        @usableFromInline
+        var queue: Step.Queue?
         @usableFromInline
         var input: Resolution<Step.Input>?
 
         @inlinable
-        init(step: Step) {
+        init(step: Step, queue: Step.Queue?) {
             self.step = step
+            self.queue = queue
         }
     }
 
     /// Makes the promise of `step`, pending and not yet registered anywhere.
+    ///
+    /// - Parameters:
+    ///   - step: What to run.
+    ///   - queue: Where to run it once the input arrives; `nil` when the caller starts it at once
+    ///     with ``start(with:on:)``.
+    /// - Returns: The promise.
     @inlinable
-    static func make(_ step: Step) -> StepPromise<Step> {
+    static func make(_ step: Step, waitingOn queue: Step.Queue?) -> StepPromise<Step> {
         let state = PromiseState<Step.Output>(reportsAbandonment: false)
         let flag = state.mayReport  // read before the state is moved into the buffer
         let promise = make(
             consume state, flag: flag, extraBytes: MemoryLayout<Slot>.size,
             extraAlignment: MemoryLayout<Slot>.alignment)
-        promise.slotAddress.bindMemory(to: Slot.self, capacity: 1).initialize(to: Slot(step: step))
+        promise.slotAddress.bindMemory(to: Slot.self, capacity: 1)
+            .initialize(to: Slot(step: step, queue: queue))
         promise.slotInUse = true
         return promise
     }
@@ -65,6 +76,7 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
     func clearSlot() {
         let slot = self.slot
         slot.pointee.step = nil
+        slot.pointee.queue = nil
         slot.pointee.input = nil
         slotInUse = false
     }
@@ -75,14 +87,22 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
         Promise(storage: self)
     }
 
-    /// Takes the input: a fulfilled one is handed to the step on its queue, a rejection settles
-    /// this promise at once and drops the step.
+    /// Takes the input, for a step made waiting on its queue: a fulfilled one is handed to the step
+    /// on that queue, a rejection settles this promise at once and drops the step.
     @inlinable
     func start(with input: Resolution<Step.Input>) {
+        // Moved out, not copied: the queue is not needed once the step is on its way.
+        guard let queue = slot.pointee.queue.take() else { return }
+        start(with: input, on: queue)
+    }
+
+    /// Takes the input and hands a fulfilled one to the step on `queue`; a rejection settles this
+    /// promise at once and drops the step.
+    @inlinable
+    func start(with input: Resolution<Step.Input>, on queue: Step.Queue) {
         switch input {
         case .fulfilled:
             slot.pointee.input = input
-            guard let queue = slot.pointee.step?.queue else { return }
             if let queue = queue as? DispatchQueue {
                 QueueMailbox.post(PromiseJob(self), to: queue)
             } else if queue is InlineDispatcher {
@@ -100,16 +120,17 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
     /// Runs the step with its input and releases both; the job posted by `start` calls it.
     @inlinable
     func run() {
+        // Moved out of the slot, not copied; whatever is left (nothing, usually) is released.
         let slot = self.slot
-        guard let step = slot.pointee.step, case .fulfilled(let value)? = slot.pointee.input else {
-            return
-        }
+        let step = slot.pointee.step.take()
+        let input = slot.pointee.input.take()
         clearSlot()
+        guard let step, case .fulfilled(let value)? = input else { return }
         step.run(value, settling: promise)
     }
 
     deinit {
-        // An emptied slot holds two `nil`s: destroying them would release nothing.
+        // An emptied slot holds only `nil`s: destroying them would release nothing.
         if slotInUse {
             slot.deinitialize(count: 1)
         }

@@ -4,8 +4,8 @@
 struct StepReference: @unchecked Sendable {
     // `@unchecked Sendable` is sound because the object is always a `StepPromise` (a
     // `ManagedBuffer`, which cannot conform to `Sendable` itself), whose memory is guarded as
-    // follows. Its state is only reached through its lock, as for every promise. Its slot (the step
-    // and the input) is touched without the lock, but never by two threads at once: it is
+    // follows. Its state is only reached through its lock, as for every promise. Its slot (the step,
+    // its queue and the input) is touched without the lock, but never by two threads at once: it is
     // initialised before the promise is shared; `start` writes the input once (the promise it
     // follows settles once and runs each handler once) and then either settles the step's promise at
     // once or dispatches `run`, the only other access; dispatching orders `run` after everything

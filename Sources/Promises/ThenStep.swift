@@ -3,13 +3,10 @@
 @usableFromInline
 struct ThenStep<Input: Sendable, Output: Sendable, Queue: Dispatcher>: PromiseStep {
     @usableFromInline
-    let queue: Queue
-    @usableFromInline
     let body: @Sendable (Input) throws -> Promise<Output>
 
     @inlinable
-    init(on queue: Queue, _ body: @escaping @Sendable (Input) throws -> Promise<Output>) {
-        self.queue = queue
+    init(on _: Queue.Type, _ body: @escaping @Sendable (Input) throws -> Promise<Output>) {
         self.body = body
     }
 

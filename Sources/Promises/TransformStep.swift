@@ -2,13 +2,10 @@
 @usableFromInline
 struct TransformStep<Input: Sendable, Output: Sendable, Queue: Dispatcher>: PromiseStep {
     @usableFromInline
-    let queue: Queue
-    @usableFromInline
     let transform: @Sendable (Input) throws -> Output
 
     @inlinable
-    init(on queue: Queue, _ transform: @escaping @Sendable (Input) throws -> Output) {
-        self.queue = queue
+    init(on _: Queue.Type, _ transform: @escaping @Sendable (Input) throws -> Output) {
         self.transform = transform
     }
 
