@@ -21,17 +21,28 @@ public import Dispatch
 /// none: their handlers are dispatched one by one, so that they still run in parallel.
 @usableFromInline
 final class QueueMailbox: Sendable {
-    /// The handlers posted and not taken by a turn yet; the part of a taken list that its turn had
-    /// no budget for, from `carriedFrom` on, which goes first; whether a turn that has not started
-    /// yet is dispatched; and emptied lists kept for reuse, so that a steady stream of handlers
-    /// does not grow a new array (and copy it, and have the allocator consolidate) for every turn.
+    /// The handlers posted and not taken by a turn yet; the lists that earlier turns had no budget
+    /// left for, each from its own start, which go first and in order; whether a turn that has not
+    /// started yet is dispatched; and emptied lists kept for reuse, so that a steady stream of
+    /// handlers does not grow a new array (and copy it, and have the allocator consolidate) for
+    /// every turn.
     private struct State: Sendable {
         var waiting: [Work] = []
-        var carried: [Work] = []
-        var carriedFrom = 0
+        var carried: [Carried] = []
         var turnDispatched = false
-        var spareWaiting: [Work] = []
-        var spareReadied: [Work] = []
+        var spares: [[Work]] = []
+
+        /// An emptied list to fill, with room from an earlier turn when there is one.
+        mutating func spare() -> [Work] {
+            spares.popLast() ?? []
+        }
+    }
+
+    /// A list a turn had no budget left for: its handlers from `from` on are still to run. Lists
+    /// are carried whole rather than merged, so that handing one on never copies it.
+    private struct Carried: Sendable {
+        var list: [Work]
+        var from: Int
     }
 
     private let state = Locked(State())
@@ -66,6 +77,9 @@ final class QueueMailbox: Sendable {
     /// The most handlers an emptied list may have room for to be kept for reuse: more would keep
     /// a burst's memory for as long as the queue lives.
     private static let spareCapacity = 8 * budget
+    /// How many emptied lists are kept: one to take the waiting list's place, one for the readied
+    /// handlers of a turn, and one in hand while the other two are in use.
+    private static let spareCount = 3
 
     /// How many handlers a turn runs before it lets other blocks on the queue run.
     static let budget = 1024
@@ -119,32 +133,31 @@ final class QueueMailbox: Sendable {
         // The list is taken whole and never copied: a turn runs a slice of it and leaves the rest
         // (a burst bigger than the budget) to the next turn.
         var (turn, range, more, readied) = state.withLock {
-            state -> ([Work], Range<Int>, (next: Bool, carried: Bool), [Work]) in
+            state -> ([Work], Range<Int>, (next: Bool, carried: Bool, othersFirst: Bool), [Work]) in
             let taken: [Work]
             let from: Int
             if state.carried.isEmpty {
                 taken = state.waiting
                 from = 0
-                state.waiting = state.spareWaiting
-                state.spareWaiting = []
+                state.waiting = state.spare()
             } else {
-                taken = state.carried
-                from = state.carriedFrom
-                state.carried = []
+                let first = state.carried.removeFirst()
+                taken = first.list
+                from = first.from
             }
-            let readied = state.spareReadied
-            state.spareReadied = []
+            let readied = state.spare()
             let end = min(from + Self.budget, taken.count)
             if end < taken.count {
-                state.carried = taken
-                state.carriedFrom = end
-                return (taken, from..<end, (next: true, carried: true), readied)
-            } else if state.waiting.isEmpty {
+                state.carried.insert(Carried(list: taken, from: end), at: 0)
+                return (taken, from..<end, (next: true, carried: true, othersFirst: true), readied)
+            } else if state.waiting.isEmpty && state.carried.isEmpty {
                 state.turnDispatched = false
-                return (taken, from..<end, (next: false, carried: false), readied)
+                return (taken, from..<end, (next: false, carried: false, othersFirst: false), readied)
             }
-            // `turnDispatched` stays set: this turn dispatches the next.
-            return (taken, from..<end, (next: true, carried: false), readied)
+            // `turnDispatched` stays set: this turn dispatches the next. Handlers it readies wait
+            // behind lists carried from earlier turns, which were readied before them.
+            let othersFirst = !state.carried.isEmpty
+            return (taken, from..<end, (next: true, carried: false, othersFirst: othersFirst), readied)
         }
         if more.next {
             queue.async { self.runTurn(on: queue) }
@@ -161,18 +174,15 @@ final class QueueMailbox: Sendable {
             }
         }
         if more.carried {
-            // The next turn runs the rest. Let go of it now, so that the list is not shared when
-            // `handBack` appends to it (which would copy it whole).
-            turn = []
+            turn = []  // the next turn runs the rest of it
         }
         // Handlers the turn readied for this queue run in it, after the ones it started with. Each
         // is moved out of the list before it runs, as the list may grow meanwhile.
         var ran = range.count
         var next = 0
         while next < current.readied.count {
-            guard ran < Self.budget else {
-                handBack(current.readied, from: next, on: queue)
-                current.readied = []
+            guard ran < Self.budget && !more.othersFirst else {
+                handBack(&current.readied, from: next, on: queue)
                 break
             }
             var work = Work.taken
@@ -184,16 +194,15 @@ final class QueueMailbox: Sendable {
         keepForReuse(taken: &turn, readied: &current.readied)
     }
 
-    /// Puts the handlers from `from` on, which a turn had no budget left for, first in line for the
-    /// next turn (after what the turn itself left behind), and dispatches it unless it is.
-    private func handBack(_ left: [Work], from: Int, on queue: DispatchQueue) {
+    /// Puts the handlers from `from` on, which a turn had no budget left for, in line for the next
+    /// turn (after what earlier turns left behind, before the waiting list), and dispatches it
+    /// unless it is. The list is handed over as it is.
+    private func handBack(_ left: inout [Work], from: Int, on queue: DispatchQueue) {
+        var list: [Work] = []
+        swap(&list, &left)
+        var handed = Optional(consume list)  // moved into the state, not copied
         let mustDispatch = state.withLock { state in
-            if state.carried.isEmpty {
-                state.carried = left
-                state.carriedFrom = from
-            } else {
-                state.carried.append(contentsOf: left[from...])
-            }
+            if let list = handed.take() { state.carried.append(Carried(list: list, from: from)) }
             defer { state.turnDispatched = true }
             return !state.turnDispatched
         }
@@ -209,11 +218,11 @@ final class QueueMailbox: Sendable {
         readied.removeAll(keepingCapacity: true)
         let (taken, readied) = (taken, readied)
         state.withLock { state in
-            if taken.capacity <= Self.spareCapacity, state.spareWaiting.capacity < taken.capacity {
-                state.spareWaiting = taken
-            }
-            if readied.capacity <= Self.spareCapacity, state.spareReadied.capacity < readied.capacity {
-                state.spareReadied = readied
+            for list in [taken, readied]
+            where list.capacity > 0 && list.capacity <= Self.spareCapacity
+                && state.spares.count < Self.spareCount
+            {
+                state.spares.append(list)
             }
         }
     }
