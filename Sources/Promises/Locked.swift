@@ -89,6 +89,10 @@ struct LockWord {
     /// says who may touch it.
     @usableFromInline
     var tailInUse = false
+    /// Whether the state holds nothing to release, so that `deinit` need not destroy it (which,
+    /// in generic code, goes through the type's metadata); the owner sets it under the lock.
+    @usableFromInline
+    var stateTrivial = false
 
     @inlinable
     init(flag: Bool) {
@@ -110,6 +114,10 @@ struct LockWord {
     /// Where `tailInUse` is: right behind `flag`.
     @inlinable
     static var tailInUseOffset: Int { flagOffset + MemoryLayout<Bool>.size }
+
+    /// Where `stateTrivial` is: right behind `tailInUse`.
+    @inlinable
+    static var stateTrivialOffset: Int { tailInUseOffset + MemoryLayout<Bool>.size }
 }
 
 /// The allocation behind ``Locked``: the lock as header, then the state, then whatever room a
@@ -214,6 +222,14 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, UInt64> {
         }
     }
 
+    /// The header's `stateTrivial`: set under the lock, read by `deinit`.
+    @inlinable
+    final var stateTrivial: UnsafeMutablePointer<Bool> {
+        withUnsafeMutablePointerToHeader {
+            (UnsafeMutableRawPointer($0) + LockWord.stateTrivialOffset).assumingMemoryBound(to: Bool.self)
+        }
+    }
+
     /// Runs `body` with exclusive access to the state and to the header's flag.
     @inlinable
     final func withLock<Result>(_ body: (inout State, inout Bool) throws -> Result) rethrows -> Result {
@@ -237,6 +253,8 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, UInt64> {
     }
 
     deinit {
-        statePointer.deinitialize(count: 1)
+        if !stateTrivial.pointee {
+            statePointer.deinitialize(count: 1)
+        }
     }
 }

@@ -165,7 +165,8 @@ extension Promise {
     @inlinable
     func settle(_ resolution: Resolution<Value>, cancelling: Bool = false) {
         guard let state else { return }  // fulfilled from the start
-        var (handlers, aside) = state.buffer.withLock {
+        let buffer = state.buffer
+        var (handlers, aside) = buffer.withLock {
             (state: inout PromiseState<Value>, mayReport: inout Bool) -> (
                 Handlers<Value>, PromiseAside<Value>?
             ) in
@@ -174,6 +175,11 @@ extension Promise {
             state.phase = .init(resolution)
             let aside = state.aside  // what cancelling does: it is not needed any more
             state.aside = nil
+            if case .fulfilled = resolution, _isPOD(Value.self) {
+                // Nothing in the state needs releasing from now on (late handlers come and go
+                // while this call runs): the storage's `deinit` may skip destroying it.
+                buffer.stateTrivial.pointee = true
+            }
             state.draining = !handlers.isEmpty
             return (handlers, aside)
         }

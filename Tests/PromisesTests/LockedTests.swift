@@ -19,10 +19,12 @@ struct LockedTests {
         // Given / When
         let flag = MemoryLayout<LockWord>.offset(of: \LockWord.flag)
         let tailInUse = MemoryLayout<LockWord>.offset(of: \LockWord.tailInUse)
+        let stateTrivial = MemoryLayout<LockWord>.offset(of: \LockWord.stateTrivial)
 
         // Then
         #expect(flag == LockWord.flagOffset)
         #expect(tailInUse == LockWord.tailInUseOffset)
+        #expect(stateTrivial == LockWord.stateTrivialOffset)
     }
 
     @Test("the header's flag is read and written through the lock, and seen by deinit's read")

@@ -8,6 +8,37 @@ struct MemoryTests {
     /// An object a handler captures, to see when the handler is released.
     final class Payload: Sendable {}
 
+    @Test("the values and errors promises settled with are released with the promises")
+    func settledValuesAreFreed() {
+        // Given
+        weak var weakValue: Payload?
+        weak var weakMapped: Payload?
+        weak var weakError: PayloadError?
+        do {
+            let (promise, seal) = Promise<Payload>.pending()
+            let (failing, failingSeal) = Promise<Int>.pending()
+            let mapped = promise.map(on: .inline) { _ in Payload() }
+            let value = Payload()
+            let error = PayloadError()
+            weakValue = value
+            weakError = error
+
+            // When
+            seal.fulfill(value)
+            failingSeal.reject(error)
+            weakMapped = mapped.result.flatMap { try? $0.get() }
+            _ = failing.result
+        }
+
+        // Then
+        #expect(weakValue == nil)
+        #expect(weakMapped == nil)
+        #expect(weakError == nil)
+    }
+
+    /// An error that is an object, to see when it is released.
+    final class PayloadError: Error, Sendable {}
+
     @Test("a settled chain frees every promise and what its handlers captured")
     func settledChainIsFreed() throws {
         // Given
