@@ -131,7 +131,9 @@ final class QueueMailbox: Sendable {
     /// for the next turn, dispatched by the first of them, or by this turn if it leaves some behind.
     private func runTurn(on queue: DispatchQueue) {
         // The list is taken whole and never copied: a turn runs a slice of it and leaves the rest
-        // (a burst bigger than the budget) to the next turn.
+        // (a burst bigger than the budget) to the next turn, handing it back once its slice ran.
+        // Until then no other turn is dispatched (`turnDispatched` stays set), so the list is this
+        // turn's alone and each handler can be moved out of it rather than copied.
         var (turn, range, more, readied) = state.withLock {
             state -> ([Work], Range<Int>, (next: Bool, carried: Bool, othersFirst: Bool), [Work]) in
             let taken: [Work]
@@ -148,7 +150,6 @@ final class QueueMailbox: Sendable {
             let readied = state.spare()
             let end = min(from + Self.budget, taken.count)
             if end < taken.count {
-                state.carried.insert(Carried(list: taken, from: end), at: 0)
                 return (taken, from..<end, (next: true, carried: true, othersFirst: true), readied)
             } else if state.waiting.isEmpty && state.carried.isEmpty {
                 state.turnDispatched = false
@@ -159,22 +160,28 @@ final class QueueMailbox: Sendable {
             let othersFirst = !state.carried.isEmpty
             return (taken, from..<end, (next: true, carried: false, othersFirst: othersFirst), readied)
         }
-        if more.next {
+        if more.next && !more.carried {
             queue.async { self.runTurn(on: queue) }
         }
         let current = Turn(mailbox: self, queue: queue, readied: consume readied)
         let outer = Turn.current
         Turn.current = current
         defer { Turn.current = outer }
-        // Run where they are, without a copy (which would retain and release each handler): the
-        // list is not changed meanwhile, and `carried` may share it.
-        turn.withUnsafeBufferPointer { turn in
-            for index in range {
-                turn[index].run()
-            }
+        for index in range {
+            var work = Work.taken
+            swap(&work, &turn[index])
+            work.run()
         }
         if more.carried {
-            turn = []  // the next turn runs the rest of it
+            // The rest goes first in the next turn, before what this one readies.
+            var rest = Optional(consume turn)  // moved into the state, not copied
+            state.withLock { state in
+                if let list = rest.take() {
+                    state.carried.insert(Carried(list: list, from: range.upperBound), at: 0)
+                }
+            }
+            turn = []
+            queue.async { self.runTurn(on: queue) }
         }
         // Handlers the turn readied for this queue run in it, after the ones it started with. Each
         // is moved out of the list before it runs, as the list may grow meanwhile.
