@@ -11,7 +11,7 @@ extension Promise {
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Value) throws -> Void
     ) -> Promise<Void> {
-        transformFulfilled(on: queue, body)
+        follow(with: DoneStep(on: type(of: queue), body), on: queue)
     }
 
     /// Consumes the value on the main actor at the end of a chain.
