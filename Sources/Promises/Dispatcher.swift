@@ -17,7 +17,8 @@ extension DispatchQueue: Dispatcher {
     /// Promise handlers are not dispatched one block each: they wait in the queue's mailbox, and the
     /// first handler of a burst dispatches one block, a turn, that runs every handler posted before
     /// it starts, in the order they were posted. A handler that a turn readies for its own queue (the
-    /// next step of a chain on that queue, say) runs in the same turn, after the one that readied it.
+    /// next step of a chain on that queue, say) runs in the same turn, after the one that readied it,
+    /// unless handlers readied earlier still wait: then it waits behind them for a later turn.
     /// A turn runs at most a thousand or so handlers and then lets the queue's other blocks run. So
     /// a burst of handlers, or a chain on one queue, costs a few blocks instead of one per handler.
     ///
