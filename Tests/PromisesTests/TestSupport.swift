@@ -66,9 +66,12 @@ extension Result {
 }
 
 /// The outcome of awaiting a promise, so a test can assert on an error as easily as on a value.
+///
+/// A promise that never settles gives `PromiseError.timedOut` after 10 seconds, so that the test
+/// fails instead of hanging.
 func outcome<Value>(of promise: Promise<Value>) async -> Result<Value, any Error> {
     do {
-        return .success(try await promise.value)
+        return .success(try await promise.timeout(seconds: 10).value)
     } catch {
         return .failure(error)
     }
