@@ -70,7 +70,7 @@ struct Locked<State: Sendable>: @unchecked Sendable {
     }
 }
 
-/// The header of a ``LockedBuffer``: the lock, and two flags its owner may keep for its `deinit`.
+/// The header of a ``LockedBuffer``: the lock, and flags its owner may keep for its `deinit`.
 ///
 /// They live in the header, whose layout does not depend on `State`, so that a `deinit` in generic
 /// code can read them without looking up type metadata. Each field is reached through a pointer of
@@ -126,8 +126,8 @@ struct LockWord {
 /// The memory behind the header is counted in words rather than in states, so that a subclass that
 /// keeps something of its own behind the state (``StepPromise``) pays for its bytes and not for a
 /// whole second state. Size matters here more than anywhere: a promise made on one thread and freed
-/// on another goes back to glibc's allocator without its arena lock only while it is at most 120
-/// bytes (a fastbin chunk); a bigger one makes the two threads queue for that lock.
+/// on another goes back to glibc's allocator without its arena lock only while it asked for at
+/// most 120 bytes (a fastbin chunk); a bigger one makes the two threads queue for that lock.
 @usableFromInline
 class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, UInt64> {
     /// Makes a buffer holding `state`, with its lock ready.
@@ -155,8 +155,8 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, UInt64> {
         return buffer
     }
 
-    /// How much room the state needs at the start of the words, and the padding that may precede
-    /// it: none unless it needs more than the words' own 8-byte alignment.
+    /// The padding that may precede the state at the start of the words: none unless the state
+    /// needs more than the words' own 8-byte alignment.
     @inlinable
     static var statePadding: Int {
         max(0, MemoryLayout<State>.alignment - MemoryLayout<UInt64>.alignment)

@@ -6,8 +6,9 @@ public import Dispatch
 /// closure, closure carrying the value to the queue).
 ///
 /// Behind the promise's state, in the buffer's spare room, sits a ``Slot``: the step until it runs,
-/// its queue while it waits for its input, and the input once it arrived. The step is released when it ran or was skipped, so a closure
-/// that captures the owner of the promise does not keep it alive.
+/// its queue while it waits for its input, and the input once it arrived. The step is released
+/// when it ran or was skipped, so a closure that captures the owner of the promise does not keep
+/// it alive.
 @usableFromInline
 final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
     // Why the slot is safe without the lock: see ``StepReference``.
