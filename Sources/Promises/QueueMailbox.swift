@@ -36,6 +36,14 @@ final class QueueMailbox: Sendable {
         mutating func spare() -> [Work] {
             spares.popLast() ?? []
         }
+
+        /// Keeps an emptied list for reuse, unless enough are kept or it grew too big.
+        mutating func keep(_ list: [Work]) {
+            guard list.capacity > 0, list.capacity <= spareCapacity, spares.count < spareCount else {
+                return
+            }
+            spares.append(list)
+        }
     }
 
     /// A list a turn had no budget left for: its handlers from `from` on are still to run. Lists
@@ -117,8 +125,15 @@ final class QueueMailbox: Sendable {
     /// Puts `work` at the end of the waiting list, and dispatches a turn unless one is waiting already.
     private func append(_ work: consuming Work, on queue: DispatchQueue) {
         var work = Optional(work)  // moved into the list, not copied
-        let mustDispatch = state.withLock { state in
+        change(on: queue) { state in
             if let work = work.take() { state.waiting.append(work) }
+        }
+    }
+
+    /// Changes the state with `body`, and dispatches a turn unless one is waiting already.
+    private func change(on queue: DispatchQueue, _ body: (inout State) -> Void) {
+        let mustDispatch = state.withLock { state in
+            body(&state)
             defer { state.turnDispatched = true }
             return !state.turnDispatched
         }
@@ -174,13 +189,11 @@ final class QueueMailbox: Sendable {
         }
         if more.carried {
             // The rest goes first in the next turn, before what this one readies.
-            var rest = Optional(consume turn)  // moved into the state, not copied
             state.withLock { state in
-                if let list = rest.take() {
-                    state.carried.insert(Carried(list: list, from: range.upperBound), at: 0)
-                }
+                var rest: [Work] = []
+                swap(&rest, &turn)  // moved into the state, not copied
+                state.carried.insert(Carried(list: rest, from: range.upperBound), at: 0)
             }
-            turn = []
             queue.async { self.runTurn(on: queue) }
         }
         // Handlers the turn readied for this queue run in it, after the ones it started with. Each
@@ -205,32 +218,20 @@ final class QueueMailbox: Sendable {
     /// turn (after what earlier turns left behind, before the waiting list), and dispatches it
     /// unless it is. The list is handed over as it is.
     private func handBack(_ left: inout [Work], from: Int, on queue: DispatchQueue) {
-        var list: [Work] = []
-        swap(&list, &left)
-        var handed = Optional(consume list)  // moved into the state, not copied
-        let mustDispatch = state.withLock { state in
-            if let list = handed.take() { state.carried.append(Carried(list: list, from: from)) }
-            defer { state.turnDispatched = true }
-            return !state.turnDispatched
-        }
-        if mustDispatch {
-            queue.async { self.runTurn(on: queue) }
+        change(on: queue) { state in
+            var list: [Work] = []
+            swap(&list, &left)  // moved into the state, not copied
+            state.carried.append(Carried(list: list, from: from))
         }
     }
 
-    /// Empties the lists a turn is done with and keeps them for the next turns, unless bigger ones
-    /// already are or they grew too big.
+    /// Empties the lists a turn is done with and keeps them for the next turns.
     private func keepForReuse(taken: inout [Work], readied: inout [Work]) {
         taken.removeAll(keepingCapacity: true)
         readied.removeAll(keepingCapacity: true)
-        let (taken, readied) = (taken, readied)
         state.withLock { state in
-            for list in [taken, readied]
-            where list.capacity > 0 && list.capacity <= Self.spareCapacity
-                && state.spares.count < Self.spareCount
-            {
-                state.spares.append(list)
-            }
+            state.keep(taken)
+            state.keep(readied)
         }
     }
 
