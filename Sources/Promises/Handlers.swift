@@ -61,8 +61,8 @@ enum Handlers<Value: Sendable>: Sendable {
     }
 
     @inlinable
-    func run(_ resolution: Resolution<Value>) {
-        switch self {
+    consuming func run(_ resolution: Resolution<Value>) {
+        switch consume self {
         case .none:
             break
         case .one(let entry):

@@ -166,34 +166,35 @@ extension Promise {
     func settle(_ resolution: Resolution<Value>, cancelling: Bool = false) {
         guard let state else { return }  // fulfilled from the start
         let buffer = state.buffer
-        var (handlers, aside) = buffer.withLock {
-            (state: inout PromiseState<Value>, mayReport: inout Bool) -> (
-                Handlers<Value>, PromiseAside<Value>?
-            ) in
+        var aside: PromiseAside<Value>?
+        var handlers = buffer.withLock {
+            (state: inout PromiseState<Value>, mayReport: inout Bool) -> Handlers<Value> in
             defer { mayReport = state.mayReport }
-            guard case .pending(let handlers) = state.phase else { return (Handlers<Value>.none, nil) }
-            state.phase = .init(resolution)
-            let aside = state.aside  // what cancelling does: it is not needed any more
-            state.aside = nil
+            guard state.isPending else { return .none }
+            // Swapped out rather than read and overwritten: the handlers move, without a copy.
+            var phase = PromiseState<Value>.Phase(resolution)
+            swap(&phase, &state.phase)
+            guard case .pending(let handlers) = consume phase else { return .none }
+            aside = state.aside.take()  // what cancelling does: it is not needed any more
             if case .fulfilled = resolution, _isPOD(Value.self) {
                 // Nothing in the state needs releasing from now on (late handlers come and go
                 // while this call runs): the storage's `deinit` may skip destroying it.
                 buffer.stateTrivial.pointee = true
             }
             state.draining = !handlers.isEmpty
-            return (handlers, aside)
+            return handlers
         }
         // Run or released outside the lock: it may hold the last reference to other promises.
         if cancelling { aside?.cancel() }
         aside = nil
         while !handlers.isEmpty {
-            handlers.run(resolution)
+            (consume handlers).run(resolution)
             handlers = state.withLock { state in
-                guard case .late(let late) = state.aside else {
+                // Moved out, not copied.
+                guard case .late? = state.aside, case .late(let late)? = state.aside.take() else {
                     state.draining = false
                     return .none
                 }
-                state.aside = nil
                 return Handlers(late)
             }
         }

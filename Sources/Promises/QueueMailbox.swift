@@ -100,23 +100,22 @@ final class QueueMailbox: Sendable {
 
     /// Runs `job` on `queue`, in the queue's next turn.
     @usableFromInline
-    static func post(_ job: PromiseJob, to queue: DispatchQueue) {
-        post(Work.job(job), to: queue)
+    static func post(_ job: consuming PromiseJob, to queue: DispatchQueue) {
+        post(Work.job(consume job), to: queue)
     }
 
     private static func post(_ work: consuming Work, to queue: DispatchQueue) {
-        // Unretained: the turn is kept alive by `runTurn`, further up this thread's stack.
-        unowned(unsafe) let turn = Turn.current
-        if let turn, turn.queue == ObjectIdentifier(queue) {
-            turn.readied.append(consume work)
+        let turn = Turn.current
+        if let turn, turn.pointee.queue == ObjectIdentifier(queue) {
+            turn.pointee.readied.append(consume work)
             return
         }
         guard let mailbox = mailbox(of: queue) else {
             work.dispatchAlone(on: queue)
             return
         }
-        if let turn, turn.mailbox === mailbox {
-            turn.readied.append(consume work)
+        if let turn, turn.pointee.mailbox == ObjectIdentifier(mailbox) {
+            turn.pointee.readied.append(consume work)
             return
         }
         mailbox.append(consume work, on: queue)
@@ -178,10 +177,22 @@ final class QueueMailbox: Sendable {
         if more.next && !more.carried {
             queue.async { self.runTurn(on: queue) }
         }
-        let current = Turn(mailbox: self, queue: queue, readied: consume readied)
-        let outer = Turn.current
-        Turn.current = current
-        defer { Turn.current = outer }
+        var current = Turn(mailbox: self, queue: queue, readied: consume readied)
+        withUnsafeMutablePointer(to: &current) { current in
+            let outer = Turn.current
+            Turn.current = current
+            defer { Turn.current = outer }
+            run(&turn, range, readiedIn: current, more: more, on: queue)
+        }
+        keepForReuse(taken: &turn, readied: &current.readied)
+    }
+
+    /// Runs the handlers of `turn` in `range`, then those readied meanwhile in `current`, while the
+    /// budget lasts; hands the rest back for the next turn.
+    private func run(
+        _ turn: inout [Work], _ range: Range<Int>, readiedIn current: UnsafeMutablePointer<Turn>,
+        more: (next: Bool, carried: Bool, othersFirst: Bool), on queue: DispatchQueue
+    ) {
         for index in range {
             var work = Work.taken
             swap(&work, &turn[index])
@@ -200,18 +211,17 @@ final class QueueMailbox: Sendable {
         // is moved out of the list before it runs, as the list may grow meanwhile.
         var ran = range.count
         var next = 0
-        while next < current.readied.count {
+        while next < current.pointee.readied.count {
             guard ran < Self.budget && !more.othersFirst else {
-                handBack(&current.readied, from: next, on: queue)
+                handBack(&current.pointee.readied, from: next, on: queue)
                 break
             }
             var work = Work.taken
-            swap(&work, &current.readied[next])
+            swap(&work, &current.pointee.readied[next])
             next += 1
             work.run()
             ran += 1
         }
-        keepForReuse(taken: &turn, readied: &current.readied)
     }
 
     /// Puts the handlers from `from` on, which a turn had no budget left for, in line for the next
@@ -237,29 +247,23 @@ final class QueueMailbox: Sendable {
 
     /// The turn a thread is running: handlers readied during it for the same queue join it without
     /// taking the mailbox's lock.
-    private final class Turn {
-        let mailbox: QueueMailbox
+    private struct Turn {
+        let mailbox: ObjectIdentifier
         let queue: ObjectIdentifier
-        /// Unchecked at run time: only the thread running the turn touches it (see `current`), so
-        /// the check that no two accesses overlap, paid on every append, cannot fail.
-        @exclusivity(unchecked)
         var readied: [Work]
 
-        init(mailbox: QueueMailbox, queue: DispatchQueue, readied: [Work]) {
-            self.mailbox = mailbox
+        init(mailbox: QueueMailbox, queue: DispatchQueue, readied: consuming [Work]) {
+            self.mailbox = ObjectIdentifier(mailbox)
             self.queue = ObjectIdentifier(queue)
             self.readied = readied
         }
 
         /// The turn this thread is running, or `nil`; it is only ever read and set by its thread.
-        static var current: Turn? {
-            get {
-                pthread_getspecific(key).map { Unmanaged<Turn>.fromOpaque($0).takeUnretainedValue() }
-            }
-            set {
-                // Unretained: a turn is current only while `runTurn` holds it.
-                pthread_setspecific(key, newValue.map { Unmanaged.passUnretained($0).toOpaque() })
-            }
+        /// It lives on the stack of `runTurn`, which makes it current only while it runs handlers,
+        /// and reaching it through a pointer costs the handlers no retain and no exclusivity check.
+        static var current: UnsafeMutablePointer<Turn>? {
+            get { pthread_getspecific(key)?.assumingMemoryBound(to: Turn.self) }
+            set { pthread_setspecific(key, newValue) }
         }
 
         private static let key: pthread_key_t = {
