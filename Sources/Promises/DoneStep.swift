@@ -14,7 +14,7 @@ struct DoneStep<Input: Sendable, Queue: Dispatcher>: PromiseStep {
     }
 
     @inlinable
-    func run(_ input: Input, settling next: Promise<Void>) {
+    func run(_ input: Input, settling next: PromiseStorage<Void>) {
         next.settle(Resolution { try body(input) })
     }
 }

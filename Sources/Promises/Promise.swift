@@ -39,7 +39,7 @@ public struct Promise<Value: Sendable>: Sendable {
 
     /// Wraps storage made already: a ``StepPromise`` makes its own, with its step in it.
     @inlinable
-    init(storage: PromiseStorage<Value>) {
+    init(storage: LockedBuffer<PromiseState<Value>>) {
         self.storage = .shared(Locked(buffer: storage))
     }
 
@@ -164,40 +164,8 @@ extension Promise {
     ///   - cancelling: Whether to run the cancellation handler; otherwise it is only released.
     @inlinable
     func settle(_ resolution: Resolution<Value>, cancelling: Bool = false) {
-        guard let state else { return }  // fulfilled from the start
-        let buffer = state.buffer
-        var aside: PromiseAside<Value>?
-        var handlers = buffer.withLock {
-            (state: inout PromiseState<Value>, mayReport: inout Bool) -> Handlers<Value> in
-            defer { mayReport = state.mayReport }
-            guard state.isPending else { return .none }
-            // Swapped out rather than read and overwritten: the handlers move, without a copy.
-            var phase = PromiseState<Value>.Phase(resolution)
-            swap(&phase, &state.phase)
-            guard case .pending(let handlers) = consume phase else { return .none }
-            aside = state.aside.take()  // what cancelling does: it is not needed any more
-            if case .fulfilled = resolution, _isPOD(Value.self) {
-                // Nothing in the state needs releasing from now on (late handlers come and go
-                // while this call runs): the storage's `deinit` may skip destroying it.
-                buffer.stateTrivial.pointee = true
-            }
-            state.draining = !handlers.isEmpty
-            return handlers
-        }
-        // Run or released outside the lock: it may hold the last reference to other promises.
-        if cancelling { aside?.cancel() }
-        aside = nil
-        while !handlers.isEmpty {
-            (consume handlers).run(resolution)
-            handlers = state.withLock { state in
-                // Moved out, not copied.
-                guard case .late? = state.aside, case .late(let late)? = state.aside.take() else {
-                    state.draining = false
-                    return .none
-                }
-                return Handlers(late)
-            }
-        }
+        guard case .shared(let state) = storage else { return }  // fulfilled from the start
+        state.buffer.settle(resolution, cancelling: cancelling)
     }
 
     /// Calls `handler` once with the resolution: at once if settled, else when the promise settles.
@@ -316,14 +284,63 @@ extension Promise {
     /// of this one on to it.
     @inlinable
     func adopt(_ other: Promise<Value>) {
+        guard case .shared(let state) = storage else { return }  // fulfilled from the start
+        state.buffer.adopt(other)
+    }
+}
+
+extension LockedBuffer {
+    /// Settles the promise this storage backs, as ``Promise/settle(_:cancelling:)`` does. Called on
+    /// the storage itself, by a step that settles its own promise, it costs no reference of its own.
+    @inlinable
+    final func settle<Value>(_ resolution: Resolution<Value>, cancelling: Bool = false)
+    where State == PromiseState<Value> {
+        var aside: PromiseAside<Value>?
+        var handlers = withLock {
+            (state: inout PromiseState<Value>, mayReport: inout Bool) -> Handlers<Value> in
+            defer { mayReport = state.mayReport }
+            guard state.isPending else { return .none }
+            // Swapped out rather than read and overwritten: the handlers move, without a copy.
+            var phase = PromiseState<Value>.Phase(resolution)
+            swap(&phase, &state.phase)
+            guard case .pending(let handlers) = consume phase else { return .none }
+            aside = state.aside.take()  // what cancelling does: it is not needed any more
+            if case .fulfilled = resolution, _isPOD(Value.self) {
+                // Nothing in the state needs releasing from now on (late handlers come and go
+                // while this call runs): the storage's `deinit` may skip destroying it.
+                stateTrivial.pointee = true
+            }
+            state.draining = !handlers.isEmpty
+            return handlers
+        }
+        // Run or released outside the lock: it may hold the last reference to other promises.
+        if cancelling { aside?.cancel() }
+        aside = nil
+        while !handlers.isEmpty {
+            (consume handlers).run(resolution)
+            handlers = withLock { state, _ in
+                // Moved out, not copied.
+                guard case .late? = state.aside, case .late(let late)? = state.aside.take() else {
+                    state.draining = false
+                    return .none
+                }
+                return Handlers(late)
+            }
+        }
+    }
+
+    /// Settles the promise this storage backs like `other` does, as ``Promise/adopt(_:)`` does.
+    @inlinable
+    final func adopt<Value>(_ other: Promise<Value>) where State == PromiseState<Value> {
         if case .fulfilled(let value) = other.storage {
             settle(.fulfilled(value))
             return
         }
         // The cancellation handler that pointed at this promise's parent is replaced, or released
         // when this promise settles.
-        if other.subscribe({ resolution in self.settle(resolution) }) {
-            cancelsUpstream(other)
+        let promise = Promise(storage: self)
+        if other.subscribe({ resolution in promise.settle(resolution) }) {
+            promise.cancelsUpstream(other)
         }
     }
 }

@@ -10,5 +10,5 @@ protocol PromiseStep: Sendable {
 
     /// Runs the step with the value it waited for, and settles `next` (now or later) with its
     /// outcome.
-    func run(_ input: Input, settling next: Promise<Output>)
+    func run(_ input: Input, settling next: PromiseStorage<Output>)
 }

@@ -114,7 +114,7 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
             }
         case .rejected(let error, let handled):
             clearSlot()
-            promise.settle(.rejected(error, handled: handled))
+            settle(.rejected(error, handled: handled))
         }
     }
 
@@ -127,7 +127,7 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
         let input = slot.pointee.input.take()
         clearSlot()
         guard let step, case .fulfilled(let value)? = input else { return }
-        step.run(value, settling: promise)
+        step.run(value, settling: self)
     }
 
     deinit {

@@ -11,7 +11,7 @@ struct ThenStep<Input: Sendable, Output: Sendable, Queue: Dispatcher>: PromiseSt
     }
 
     @inlinable
-    func run(_ input: Input, settling next: Promise<Output>) {
+    func run(_ input: Input, settling next: PromiseStorage<Output>) {
         do {
             next.adopt(try body(input))
         } catch {

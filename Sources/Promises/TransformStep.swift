@@ -10,7 +10,7 @@ struct TransformStep<Input: Sendable, Output: Sendable, Queue: Dispatcher>: Prom
     }
 
     @inlinable
-    func run(_ input: Input, settling next: Promise<Output>) {
+    func run(_ input: Input, settling next: PromiseStorage<Output>) {
         next.settle(Resolution { try transform(input) })
     }
 }
