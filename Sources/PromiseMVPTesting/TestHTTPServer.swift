@@ -101,8 +101,11 @@ public final class TestHTTPServer: Sendable {
 
     /// Stops accepting connections: from now on, connecting is refused, as when a server is down.
     public func stop() {
+        // Only shut down here: the accept loop closes the socket when it sees it fail. Closing it
+        // here would free its number while the loop may be about to call `accept` with it, and a
+        // listener opened meanwhile (another test's server) would get it: the loop would then
+        // answer that server's connections with this server's replies.
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     /// A port on 127.0.0.1 where nothing listens: bound, then released.
@@ -140,7 +143,11 @@ public final class TestHTTPServer: Sendable {
     private func acceptLoop() {
         while true {
             let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { return }
+            guard connection >= 0 else {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                close(listener)  // stopped: only now may its number be reused
+                return
+            }
             DispatchQueue.global().async { [self] in serve(connection) }
         }
     }
