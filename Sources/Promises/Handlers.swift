@@ -47,7 +47,7 @@ enum Handlers<Value: Sendable>: Sendable {
     }
 
     @inlinable
-    mutating func append(_ entry: Entry) {
+    mutating func append(_ entry: consuming Entry) {
         switch self {
         case .none:
             self = .one(entry)

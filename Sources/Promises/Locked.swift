@@ -233,18 +233,45 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, UInt64> {
     /// Runs `body` with exclusive access to the state and to the header's flag.
     @inlinable
     final func withLock<Result>(_ body: (inout State, inout Bool) throws -> Result) rethrows -> Result {
-        let lock = self.lock
+        acquireLock()
+        defer { releaseLock() }
+        return try body(&statePointer.pointee, &flag.pointee)
+    }
+
+    /// Runs `body` with exclusive access to the state and to the header's flag, handing it `moved`
+    /// to keep: a value `body` stores in the state is moved there, not copied (a closure cannot
+    /// consume what it captures).
+    @inlinable
+    final func withLock<Moved, Result>(
+        moving moved: consuming Moved, _ body: (inout State, inout Bool, consuming Moved) throws -> Result
+    ) rethrows -> Result {
+        acquireLock()
+        defer { releaseLock() }
+        return try body(&statePointer.pointee, &flag.pointee, moved)
+    }
+
+    /// Takes the header's lock; only the `withLock` methods do, around their body.
+    @inlinable
+    final func acquireLock() {
         #if canImport(Darwin)
             os_unfair_lock_lock(lock)
-            defer { os_unfair_lock_unlock(lock) }
         #elseif os(Linux) || os(Android)
             c_promise_lock(lock)
-            defer { c_promise_unlock(lock) }
         #else
             pthread_mutex_lock(lock)
-            defer { pthread_mutex_unlock(lock) }
         #endif
-        return try body(&statePointer.pointee, &flag.pointee)
+    }
+
+    /// Gives the header's lock back.
+    @inlinable
+    final func releaseLock() {
+        #if canImport(Darwin)
+            os_unfair_lock_unlock(lock)
+        #elseif os(Linux) || os(Android)
+            c_promise_unlock(lock)
+        #else
+            pthread_mutex_unlock(lock)
+        #endif
     }
 
     /// The header's flag, read without the lock: only for `deinit`, when no one else holds a reference.

@@ -181,36 +181,14 @@ extension Promise {
     /// Registers one handler entry, as `subscribe` does for a closure.
     @discardableResult
     @inlinable
-    func subscribe(_ handler: Handlers<Value>.Entry) -> Bool {
-        guard let state else {
-            if case .fulfilled(let value) = storage { handler(.fulfilled(value)) }
+    func subscribe(_ handler: consuming Handlers<Value>.Entry) -> Bool {
+        switch storage {
+        case .shared(let state):
+            return state.buffer.subscribe(handler)
+        case .fulfilled(let value):
+            handler(.fulfilled(value))
             return false
         }
-        let (now, cancellable) = state.buffer.withLock { state, mayReport -> (Resolution<Value>?, Bool) in
-            defer { mayReport = state.mayReport }
-            state.observed = true
-            switch state.phase {
-            case .pending(var handlers):
-                state.phase = .pending(.none)
-                handlers.append(handler)
-                state.phase = .pending(handlers)
-                return (nil, state.isCancellable)
-            case .fulfilled, .rejected:
-                if state.draining {
-                    if case .late(var late) = state.aside {
-                        state.aside = nil  // so that the append does not copy the list
-                        late.append(handler)
-                        state.aside = .late(late)
-                    } else {
-                        state.aside = .late([handler])
-                    }
-                    return (nil, false)
-                }
-                return (state.resolution, false)
-            }
-        }
-        if let now { handler(now) }
-        return cancellable
     }
 
     /// Makes a promise that `transform` fulfills with the value it makes on `queue` once this one is
@@ -235,19 +213,22 @@ extension Promise {
     @inlinable
     func follow<Step: PromiseStep>(with step: Step, on queue: Step.Queue) -> Promise<Step.Output>
     where Step.Input == Value {
-        if case .fulfilled(let value) = storage {
+        switch storage {
+        case .fulfilled(let value):
             let stepPromise = StepPromise.make(step, waitingOn: nil)
             stepPromise.start(with: .fulfilled(value), on: queue)
             return stepPromise.promise
+        case .shared(let state):
+            // The queue is in place before the step is registered: the promise may settle at once,
+            // on another thread.
+            let stepPromise = StepPromise.make(step, waitingOn: queue)
+            let cancellable = state.buffer.subscribe(.step(StepInput(stepPromise)))
+            let next = stepPromise.promise
+            if cancellable {
+                next.cancelsUpstream(self)
+            }
+            return next
         }
-        // The queue is in place before the step is registered: the promise may settle at once, on
-        // another thread.
-        let stepPromise = StepPromise.make(step, waitingOn: queue)
-        let next = stepPromise.promise
-        if subscribe(.step(StepInput(stepPromise))) {
-            next.cancelsUpstream(self)
-        }
-        return next
     }
 
     /// Makes the pending promise an operator returns: it stays silent when dropped while pending,
@@ -327,6 +308,40 @@ extension LockedBuffer {
                 return Handlers(late)
             }
         }
+    }
+
+    /// Registers one handler entry on the promise this storage backs, as ``Promise/subscribe(_:)``
+    /// does.
+    @inlinable
+    final func subscribe<Value>(_ handler: consuming Handlers<Value>.Entry) -> Bool
+    where State == PromiseState<Value> {
+        // The handler is moved into the state, or handed back to run now.
+        let (now, cancellable) = withLock(moving: handler) {
+            state, mayReport, handler -> ((Resolution<Value>, Handlers<Value>.Entry)?, Bool) in
+            defer { mayReport = state.mayReport }
+            state.observed = true
+            switch state.phase {
+            case .pending(var handlers):
+                state.phase = .pending(.none)
+                handlers.append(handler)
+                state.phase = .pending(handlers)
+                return (nil, state.isCancellable)
+            case .fulfilled, .rejected:
+                if state.draining {
+                    if case .late(var late) = state.aside {
+                        state.aside = nil  // so that the append does not copy the list
+                        late.append(handler)
+                        state.aside = .late(late)
+                    } else {
+                        state.aside = .late([handler])
+                    }
+                    return (nil, false)
+                }
+                return (state.resolution.map { ($0, handler) }, false)
+            }
+        }
+        if let (resolution, handler) = now { handler(resolution) }
+        return cancellable
     }
 
     /// Settles the promise this storage backs like `other` does, as ``Promise/adopt(_:)`` does.
