@@ -74,17 +74,26 @@ public struct Row: Sendable, Equatable {
 
 /// The column names of a result and a lookup from name to position.
 ///
-/// Results have a handful of columns with short names, which Swift stores inline, so a linear scan
-/// of equal-length comparisons beats hashing the name for every value read.
+/// Results have a handful of columns with short names, so a linear scan beats hashing the name for
+/// every value read. The scan compares lengths before names: `==` on two different strings takes
+/// the general comparison (over 100 instructions when one is too long to be stored inline), and it
+/// ran for every column before the one asked for, for every value read.
 final class ColumnNames: Sendable, Equatable {
     let names: [String]
+    /// The UTF-8 length of each name, by position.
+    private let lengths: [Int]
 
     init(_ names: [String]) {
         self.names = names
+        lengths = names.map(\.utf8.count)
     }
 
     func index(of name: String) -> Int? {
-        names.firstIndex(of: name)
+        let length = name.utf8.count
+        for index in names.indices where lengths[index] == length && names[index] == name {
+            return index
+        }
+        return nil
     }
 
     static func == (lhs: ColumnNames, rhs: ColumnNames) -> Bool {

@@ -107,6 +107,32 @@ struct DatabaseTests {
         #expect(titles == ["Before"])
     }
 
+    @Test("a row's values are found by column name, among names of the same length and long ones")
+    func columnsAreFoundByName() async throws {
+        // Given
+        let database = try Database(at: file, migrations: [TestSchema.v1])
+        let sql = "SELECT 'T' AS title, 'A' AS album, 7 AS duration_seconds, 'X' AS duration_secondz"
+
+        // When
+        let read = database.read { connection in
+            try connection.query(sql) { row in
+                [
+                    try row.string("album"), try row.string("title"), String(try row.int("duration_seconds")),
+                    try row.string("duration_secondz"),
+                ]
+            }
+        }
+        let missing = database.read { connection in
+            try connection.query(sql) { row in try row.string("titles") }
+        }
+
+        // Then
+        #expect(await PromiseExpectations.value(of: read) == [["A", "T", "7", "X"]])
+        let error = await PromiseExpectations.error(of: missing) as? DatabaseError
+        #expect(error?.kind == .typeMismatch)
+        #expect(error?.message.contains("no column titles") == true)
+    }
+
     @Test("writers on many threads at once lose no row")
     func concurrentWritersLoseNothing() async throws {
         // Given
