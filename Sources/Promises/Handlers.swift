@@ -21,8 +21,8 @@ enum Handlers<Value: Sendable>: Sendable {
         case member(Gathering<Value>, index: Int)
 
         @inlinable
-        func callAsFunction(_ resolution: Resolution<Value>) {
-            switch self {
+        consuming func callAsFunction(_ resolution: Resolution<Value>) {
+            switch consume self {
             case .closure(let handler): handler(resolution)
             case .step(let input): input(resolution)
             case .member(let gathering, let index): gathering.receive(resolution, index)

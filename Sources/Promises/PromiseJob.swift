@@ -12,7 +12,13 @@ struct PromiseJob: Sendable {
 
     @inlinable
     init<Step: PromiseStep>(_ promise: StepPromise<Step>) {
-        self.promise = StepReference(promise)
+        self.init(StepReference(promise), of: Step.self)
+    }
+
+    /// The job of the step promise `promise` refers to, holding that reference.
+    @inlinable
+    init<Step: PromiseStep>(_ promise: consuming StepReference, of _: Step.Type) {
+        self.promise = promise
         run = { $0.as(StepPromise<Step>.self).run() }
     }
 

@@ -8,16 +8,27 @@ struct StepInput<Value: Sendable>: Sendable {
     @usableFromInline
     let promise: StepReference
     @usableFromInline
-    let receive: @Sendable (StepReference, Resolution<Value>) -> Void
+    let receive: @Sendable (consuming StepReference, Resolution<Value>) -> Void
 
     @inlinable
     init<Step: PromiseStep>(_ promise: StepPromise<Step>) where Step.Input == Value {
         self.promise = StepReference(promise)
-        receive = { $0.as(StepPromise<Step>.self).start(with: $1) }
+        receive = { reference, resolution in
+            // The handler's reference becomes the job's, and the promise is borrowed meanwhile,
+            // without a retain and release of its own: the reference keeps it alive, in `held` and
+            // then in `start`, which touches the promise only before it hands the job on.
+            let promise = Unmanaged.passUnretained(reference.object)
+            var held = Optional(consume reference)
+            promise._withUnsafeGuaranteedRef { promise in
+                guard let reference = held.take() else { return }
+                unsafeDowncast(promise, to: StepPromise<Step>.self).start(
+                    with: resolution, holding: reference)
+            }
+        }
     }
 
     @inlinable
-    func callAsFunction(_ resolution: Resolution<Value>) {
+    consuming func callAsFunction(_ resolution: Resolution<Value>) {
         receive(promise, resolution)
     }
 }

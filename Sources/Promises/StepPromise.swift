@@ -89,27 +89,39 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
     }
 
     /// Takes the input, for a step made waiting on its queue: a fulfilled one is handed to the step
-    /// on that queue, a rejection settles this promise at once and drops the step.
+    /// on that queue, a rejection settles this promise at once and drops the step. `reference` is
+    /// the handler's reference to this promise: it becomes the queued job's, instead of being
+    /// released as the job takes one of its own.
     @inlinable
-    func start(with input: Resolution<Step.Input>) {
+    func start(with input: Resolution<Step.Input>, holding reference: consuming StepReference) {
         // Moved out, not copied: the queue is not needed once the step is on its way.
         guard let queue = slot.pointee.queue.take() else { return }
-        start(with: input, on: queue)
+        start(with: input, on: queue, holding: reference)
     }
 
     /// Takes the input and hands a fulfilled one to the step on `queue`; a rejection settles this
     /// promise at once and drops the step.
     @inlinable
     func start(with input: Resolution<Step.Input>, on queue: Step.Queue) {
+        start(with: input, on: queue, holding: StepReference(self))
+    }
+
+    /// As ``start(with:on:)``, handing `reference` on to the queued job. It touches the promise
+    /// only before it hands the job on: from then on the job may run on another thread and drop
+    /// what may be the last reference.
+    @inlinable
+    func start(
+        with input: Resolution<Step.Input>, on queue: Step.Queue, holding reference: consuming StepReference
+    ) {
         switch input {
         case .fulfilled:
             slot.pointee.input = input
             if let queue = queue as? DispatchQueue {
-                QueueMailbox.post(PromiseJob(self), to: queue)
+                QueueMailbox.post(PromiseJob(reference, of: Step.self), to: queue)
             } else if queue is InlineDispatcher {
                 run()
             } else {
-                let job = PromiseJob(self)
+                let job = PromiseJob(reference, of: Step.self)
                 queue.dispatch { job() }
             }
         case .rejected(let error, let handled):
