@@ -108,7 +108,9 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
 
     /// As ``start(with:on:)``, handing `reference` on to the queued job. It touches the promise
     /// only before it hands the job on: from then on the job may run on another thread and drop
-    /// what may be the last reference.
+    /// what may be the last reference. Where no job is made, `reference` is kept until the promise
+    /// is done with: a `consuming` parameter would otherwise be released at once, being unused, and
+    /// it may be the promise's last reference.
     @inlinable
     func start(
         with input: Resolution<Step.Input>, on queue: Step.Queue, holding reference: consuming StepReference
@@ -119,14 +121,16 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
             if let queue = queue as? DispatchQueue {
                 QueueMailbox.post(PromiseJob(reference, of: Step.self), to: queue)
             } else if queue is InlineDispatcher {
-                run()
+                withExtendedLifetime(reference) { run() }
             } else {
                 let job = PromiseJob(reference, of: Step.self)
                 queue.dispatch { job() }
             }
         case .rejected(let error, let handled):
-            clearSlot()
-            settle(.rejected(error, handled: handled))
+            withExtendedLifetime(reference) {
+                clearSlot()
+                settle(.rejected(error, handled: handled))
+            }
         }
     }
 

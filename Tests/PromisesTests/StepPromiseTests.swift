@@ -166,6 +166,34 @@ struct StepPromiseTests {
         #expect(ran.value == 0)
     }
 
+    @Test(
+        "inline steps whose promises nobody keeps run to the end of the chain, fulfilled or rejected",
+        arguments: [true, false])
+    func unkeptInlineChainRuns(fulfilling: Bool) {
+        // Given: only the last promise is kept; each step before it is held by its handler alone.
+        let ran = Counter()
+        let (first, seal) = Promise<Int>.pending()
+        var chain = first
+        for _ in 0..<10 {
+            chain = chain.map(on: .inline) { value in
+                ran.increment()
+                return value + 1
+            }
+        }
+
+        // When
+        if fulfilling {
+            seal.fulfill(0)
+        } else {
+            seal.reject(TestError.boom)
+        }
+
+        // Then
+        #expect(ran.value == (fulfilling ? 10 : 0))
+        #expect(chain.isFulfilled == fulfilling)
+        #expect(chain.isRejected == !fulfilling)
+    }
+
     @Test("a step on Int values is at most 104 bytes: freed on another thread, glibc frees it fast")
     func stepFitsTheAllocatorsFastPath() throws {
         // Given: glibc frees blocks of up to 120 bytes from another thread without its arena lock;
