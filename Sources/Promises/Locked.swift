@@ -74,10 +74,10 @@ struct Locked<State: Sendable>: @unchecked Sendable {
 ///
 /// They live in the header, whose layout does not depend on `State`, so that a `deinit` in generic
 /// code can read them without looking up type metadata. Each field is reached through a pointer of
-/// its own (``LockedBuffer/lock``, ``LockedBuffer/flag``, ``LockedBuffer/tailInUse``), never through
-/// the whole header: ThreadSanitizer records an access to a struct through a pointer at the struct's
-/// first byte, which is the lock's, and would report it as racing with the other threads' atomic
-/// operations on the lock.
+/// its own (``LockedBuffer/lock``, ``LockedBuffer/flag``, ``LockedBuffer/tailInUse``,
+/// ``LockedBuffer/stateTrivial``), never through the whole header: ThreadSanitizer records an
+/// access to a struct through a pointer at the struct's first byte, which is the lock's, and would
+/// report it as racing with the other threads' atomic operations on the lock.
 @usableFromInline
 struct LockWord {
     @usableFromInline

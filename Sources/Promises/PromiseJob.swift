@@ -10,11 +10,6 @@ struct PromiseJob: Sendable {
     @usableFromInline
     let run: @Sendable (StepReference) -> Void
 
-    @inlinable
-    init<Step: PromiseStep>(_ promise: StepPromise<Step>) {
-        self.init(StepReference(promise), of: Step.self)
-    }
-
     /// The job of the step promise `promise` refers to, holding that reference.
     @inlinable
     init<Step: PromiseStep>(_ promise: consuming StepReference, of _: Step.Type) {
