@@ -14,6 +14,9 @@ struct Arguments {
         case showOrder(id: String)
         case createOrder(Order)
         case deleteOrder(id: String)
+        case syncOrders
+        case retryOrder(id: String)
+        case discardOrder(id: String)
         case exportSampleAPI(folder: String)
         case help
         case version
@@ -30,14 +33,17 @@ struct Arguments {
 
     static let usage = """
         usage: demo melodies [options]
-               demo orders [list | show ID | delete ID] [options]
+               demo orders [list | show ID | delete ID | sync | retry ID | discard ID] [options]
                demo orders create --first-name NAME --last-name NAME --email EMAIL --street STREET
                     --city CITY --zip ZIP --card NUMBER --expires YYYY-MM --cvv CVV
                     --item NAME:QUANTITY:PRICE [--item ...] [--state STATE] [--phone PHONE]
                     [--shipping standard|two-day|one-day] [options]
 
         Shows melodies or orders from the API, or from the local database when the API cannot be
-        reached. Orders created while offline stay in the local database.
+        reached. An order created, changed or deleted while the API cannot be reached is saved in
+        the local database and sent when it can: at the next online listing, or with 'orders sync'
+        (exit 1 when the shop refused a change). 'orders retry ID' sends a refused change again,
+        'orders discard ID' drops it.
 
         options:
           --api URL        the API (default: $DEMO_API_URL, else \(defaultAPI))
@@ -116,10 +122,15 @@ struct Arguments {
             command = .showOrder(id: words[2])
         case let words where words.count == 3 && words[0] == "orders" && words[1] == "delete":
             command = .deleteOrder(id: words[2])
+        case ["orders", "sync"]: command = .syncOrders
+        case let words where words.count == 3 && words[0] == "orders" && words[1] == "retry":
+            command = .retryOrder(id: words[2])
+        case let words where words.count == 3 && words[0] == "orders" && words[1] == "discard":
+            command = .discardOrder(id: words[2])
         case ["orders", "create"]: return .createOrder(try order(values))
         case let words where words.count == 2 && words[0] == "export-sample-api":
             return .exportSampleAPI(folder: words[1])
-        case ["orders", "show"], ["orders", "delete"]:
+        case ["orders", "show"], ["orders", "delete"], ["orders", "retry"], ["orders", "discard"]:
             throw UsageError(message: "say which order: demo \(positional.joined(separator: " ")) ID")
         case []: throw UsageError(message: "say what to show: melodies or orders")
         default: throw UsageError(message: "unknown command '\(positional.joined(separator: " "))'")

@@ -72,6 +72,12 @@ struct Demo {
             return await Screens.create(order, OrdersWorker(ordersStore: orders), formatter, terminal)
         case .deleteOrder(let id):
             return await Screens.delete(id, OrdersWorker(ordersStore: orders), formatter, terminal)
+        case .syncOrders:
+            return await SyncScreen.sync(orders, arguments, terminal)
+        case .retryOrder(let id):
+            return await SyncScreen.retry(id, orders, arguments, terminal)
+        case .discardOrder(let id):
+            return await SyncScreen.discard(id, orders, terminal)
         case .help, .version, .exportSampleAPI:
             return 0
         }

@@ -76,6 +76,9 @@ enum Screens {
             terminal.print(
                 "Deleted order \(order.id ?? id) (\(formatter.name(order)), \(formatter.currency(order.total)))"
             )
+            if case .pending = await worker.syncState(of: id).value {
+                terminal.print(terminal.yellow(SyncScreen.savedHere))
+            }
             return 0
         } catch {
             terminal.printError("demo: \(message(for: error))")
@@ -93,7 +96,7 @@ enum Screens {
         }
     }
 
-    private static func message(for error: any Error) -> String {
+    static func message(for error: any Error) -> String {
         (error as? OrdersStoreError)?.userMessage ?? ServiceRequestError(error).userMessage
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Orders
+import Services
 
 /// The orders screens in a terminal: the list, and the create form's answers.
 @MainActor
@@ -22,15 +23,32 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
         let orders = viewModel.displayedOrders
         terminal.print(terminal.bold("Orders (\(orders.count))"))
         let table = Table(
-            headers: ["ID", "Date", "Name", "Email", "Total"],
-            rows: orders.map { [$0.id, $0.date, $0.name, $0.email, $0.total] }, fixed: [0, 1, 4])
+            headers: ["ID", "Date", "Name", "Email", "Total", "Shop"],
+            rows: orders.map { [$0.id, $0.date, $0.name, $0.email, $0.total, Self.label($0.syncState)] },
+            fixed: [0, 1, 4, 5])
         for (index, line) in table.lines(fitting: terminal.width).enumerated() {
             terminal.print(index == 0 ? terminal.dim(line) : line)
+        }
+        for order in orders {
+            guard case .refused(let reason) = order.syncState else { continue }
+            terminal.print(terminal.yellow("Order \(order.id) was refused by the shop: \(reason)"))
         }
         terminal.print()
         terminal.print(
             terminal.yellow(
                 viewModel.notice ?? "Fresh from \(api?.absoluteString ?? "the API"), saved for offline use."))
+        if let syncNotice = viewModel.syncNotice {
+            terminal.print(terminal.yellow(syncNotice))
+        }
+    }
+
+    /// The "Shop" column: whether the shop has the order as shown.
+    private static func label(_ state: SyncState) -> String {
+        switch state {
+        case .synced: "synced"
+        case .pending: "waiting"
+        case .refused: "refused"
+        }
     }
 
     func displayFetchOrdersError(message: String) {
@@ -52,6 +70,9 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
             ("Card", order.card), ("Total", order.total),
         ] {
             terminal.print("  \(label.padding(to: 9)) \(value)")
+        }
+        if let notice = viewModel.notice {
+            terminal.print(terminal.yellow(notice))
         }
     }
 

@@ -4,8 +4,9 @@
     python3 Examples/api/server.py [PORT]        (port 8080 by default)
 
 GET /melodies answers melodies.json. /orders is a small REST API kept in memory and started from
-orders.json: GET and POST /orders, GET, PUT and DELETE /orders/ID. Restarting the server forgets
-what was written. `swift run demo export-sample-api Examples/api` rewrites the two JSON files.
+orders.json: GET and POST /orders, GET, PUT and DELETE /orders/ID. A write sent with an
+Idempotency-Key header that was already seen is not applied again: the first answer is sent again.
+Restarting the server forgets what was written. `swift run demo export-sample-api Examples/api` rewrites the two JSON files.
 """
 import http.server
 import json
@@ -18,6 +19,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 MELODIES = json.loads((HERE / "melodies.json").read_text(encoding="utf-8"))
 ORDERS = {order["id"]: order for order in json.loads((HERE / "orders.json").read_text(encoding="utf-8"))}
 LOCK = threading.Lock()
+ANSWERED = {}  # Idempotency-Key -> (status, value) of the write that first used it
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -52,6 +54,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.send_json(200, ORDERS[ident])
         self.send_json(404, {"error": "not found"})
 
+    def repeated(self):
+        """Answers again a write whose Idempotency-Key was seen; False for a new one."""
+        key = self.headers.get("Idempotency-Key")
+        if key is None or key not in ANSWERED:
+            return False
+        self.send_json(*ANSWERED[key])
+        return True
+
+    def remember(self, status, value=None):
+        key = self.headers.get("Idempotency-Key")
+        if key is not None:
+            ANSWERED[key] = (status, value)
+        return status, value
+
     def do_POST(self):
         collection, _, depth = self.route()
         order = self.read_json()
@@ -60,29 +76,38 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if order is None:
             return self.send_json(400, {"errors": []})
         with LOCK:
+            if self.repeated():
+                return None
             order["id"] = uuid.uuid4().hex[:8]
             ORDERS[order["id"]] = order
-        self.send_json(201, order)
+            answer = self.remember(201, order)
+        self.send_json(*answer)
 
     def do_PUT(self):
         collection, ident, depth = self.route()
         order = self.read_json()
         with LOCK:
+            if self.repeated():
+                return None
             if (collection, depth) != ("orders", 2) or ident not in ORDERS:
                 return self.send_json(404, {"error": "not found"})
             if order is None:
                 return self.send_json(400, {"errors": []})
             order["id"] = ident
             ORDERS[ident] = order
-        self.send_json(200, order)
+            answer = self.remember(200, order)
+        self.send_json(*answer)
 
     def do_DELETE(self):
         collection, ident, depth = self.route()
         with LOCK:
+            if self.repeated():
+                return None
             if (collection, depth) != ("orders", 2) or ident not in ORDERS:
                 return self.send_json(404, {"error": "not found"})
             del ORDERS[ident]
-        self.send_json(204)
+            answer = self.remember(204)
+        self.send_json(*answer)
 
 
 if __name__ == "__main__":

@@ -44,14 +44,20 @@ public final class TestHTTPServer: Sendable {
         public let path: String
         /// The body, empty when there is none.
         public let body: Data
+        /// The header fields, names in lower case (`idempotency-key`).
+        public let headers: [String: String]
     }
 
     /// Answers a request no fixed reply matches: the status and the body (JSON).
     public typealias Handler = @Sendable (Request) -> (status: Int, body: String)
 
+    /// Answers a request no fixed reply matches with any ``Reply``, for a server that also
+    /// misbehaves on purpose (resets a connection after doing the work, say).
+    public typealias Responder = @Sendable (Request) -> Reply
+
     /// The port the server listens on.
     public let port: UInt16
-    private let handler: Handler?
+    private let responder: Responder?
     private let listener: Int32
     private let state = Mutable()
 
@@ -77,11 +83,29 @@ public final class TestHTTPServer: Sendable {
     ///   - replies: What each path answers.
     ///   - handler: Answers any other request, for a server with state (a small REST API).
     /// - Throws: `POSIXError` when no socket can be opened on 127.0.0.1.
-    public init(_ replies: [String: Reply] = [:], handler: Handler? = nil) throws {
+    public convenience init(_ replies: [String: Reply] = [:], handler: Handler? = nil) throws {
+        var responder: Responder?
+        if let handler {
+            responder = { request in
+                let (status, body) = handler(request)
+                return Reply.status(status, body: body)
+            }
+        }
+        try self.init(replies, responder: responder)
+    }
+
+    /// Starts a server that answers `replies` by path, then `responder` for any other path, and
+    /// 404 without one.
+    ///
+    /// - Parameters:
+    ///   - replies: What each path answers.
+    ///   - responder: Answers any other request with any reply.
+    /// - Throws: `POSIXError` when no socket can be opened on 127.0.0.1.
+    public init(_ replies: [String: Reply] = [:], responder: Responder?) throws {
         let (listener, port) = try Self.openListener()
         self.listener = listener
         self.port = port
-        self.handler = handler
+        self.responder = responder
         state.lock.withLock { state.replies = replies }
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
@@ -156,10 +180,8 @@ public final class TestHTTPServer: Sendable {
         defer { close(connection) }
         guard let request = readRequest(connection) else { return }
         let reply =
-            state.lock.withLock { state.nextReply(for: request.path) } ?? handler.map { handle in
-                let (status, body) = handle(request)
-                return .status(status, body: body)
-            } ?? .status(404, body: #"{"error":"not found"}"#)
+            state.lock.withLock { state.nextReply(for: request.path) } ?? responder?(request)
+            ?? .status(404, body: #"{"error":"not found"}"#)
         answer(connection, reply)
     }
 
@@ -222,7 +244,14 @@ public final class TestHTTPServer: Sendable {
                 }
                 let parts = requestLine.split(separator: " ")
                 guard parts.count > 1 else { return nil }
-                return Request(method: String(parts[0]), path: String(parts[1]), body: Data(body))
+                var headers: [String: String] = [:]
+                for line in lines.dropFirst() {
+                    guard let colon = line.firstIndex(of: ":") else { continue }
+                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...]
+                        .trimmingCharacters(in: .whitespaces)
+                }
+                return Request(
+                    method: String(parts[0]), path: String(parts[1]), body: Data(body), headers: headers)
             }
         }
         return nil

@@ -63,11 +63,13 @@ public struct APIClient: Sendable {
     ///   - path: The resource, relative to ``baseURL``.
     ///   - body: What to send.
     ///   - type: What the answer holds.
+    ///   - headers: Extra header fields, such as an `Idempotency-Key` that lets the server tell a
+    ///     repeat from a new request.
     /// - Returns: A promise of the decoded answer.
     public func post<Body: Encodable, Response: Decodable & Sendable>(
-        _ path: String, body: Body, as type: Response.Type = Response.self
+        _ path: String, body: Body, as type: Response.Type = Response.self, headers: [String: String] = [:]
     ) -> Promise<Response> {
-        firstly { send(.post, path, body: try Self.encode(body)) }
+        firstly { send(.post, path, body: try Self.encode(body), headers: headers) }
             .map(on: .inline) { try Self.decode(type, from: $0) }
     }
 
@@ -99,16 +101,20 @@ public struct APIClient: Sendable {
     ///   - method: The HTTP method.
     ///   - path: The resource, relative to ``baseURL``.
     ///   - body: A JSON body, or `nil`.
+    ///   - headers: Extra header fields, such as `Idempotency-Key`.
     /// - Returns: A promise of the body bytes.
-    public func send(_ method: HTTPMethod, _ path: String, body: Data?) -> Promise<Data> {
+    public func send(
+        _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String] = [:]
+    ) -> Promise<Data> {
         let client = self
-        return sendOnce(method, path, body: body).recover(on: .inline) { error -> Promise<Data> in
+        return sendOnce(method, path, body: body, headers: headers).recover(on: .inline) {
+            error -> Promise<Data> in
             guard let refusal = error as? Refusal else { throw error }
             guard let delay = refusal.retryAfter, delay <= client.maximumRetryAfter else {
                 throw refusal.error
             }
             return after(seconds: delay).asPromise()
-                .then(on: .inline) { client.sendOnce(method, path, body: body) }
+                .then(on: .inline) { client.sendOnce(method, path, body: body, headers: headers) }
                 .recover(on: .inline) { throw ($0 as? Refusal)?.error ?? $0 }
         }
     }
@@ -120,10 +126,15 @@ public struct APIClient: Sendable {
     }
 
     /// Sends one request, without retrying.
-    private func sendOnce(_ method: HTTPMethod, _ path: String, body: Data?) -> Promise<Data> {
+    private func sendOnce(
+        _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String]
+    ) -> Promise<Data> {
         var request = URLRequest(url: url(for: path), timeoutInterval: effectiveTimeout)
         request.httpMethod = method.rawValue
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        for (field, value) in headers {
+            request.setValue(value, forHTTPHeaderField: field)
+        }
         if let body {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -184,7 +195,15 @@ public struct APIClient: Sendable {
         return baseURL.appendingPathComponent(trimmed)
     }
 
-    static func decode<Response: Decodable>(_ type: Response.Type, from data: Data) throws -> Response {
+    /// Decodes a body the way every answer is decoded: JSON, dates in ISO 8601.
+    ///
+    /// - Parameters:
+    ///   - type: What the body holds.
+    ///   - data: The body.
+    /// - Returns: The decoded value.
+    /// - Throws: ``APIError/decoding(type:reason:)`` naming the type and what was wrong.
+    public static func decode<Response: Decodable>(_ type: Response.Type, from data: Data) throws -> Response
+    {
         do {
             return try JSONDecoder.api.decode(type, from: data)
         } catch let error as DecodingError {
@@ -193,7 +212,13 @@ public struct APIClient: Sendable {
         }
     }
 
-    static func encode(_ body: some Encodable) throws -> Data {
+    /// Encodes a body the way every request body is encoded: JSON, dates in ISO 8601, keys sorted
+    /// so that the same value always gives the same bytes.
+    ///
+    /// - Parameter body: What to send.
+    /// - Returns: The JSON bytes.
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public static func encode(_ body: some Encodable) throws -> Data {
         try JSONEncoder.api.encode(body)
     }
 

@@ -157,14 +157,17 @@ struct OfflineCreatedOrdersTests {
         let offlineList = await PromiseExpectations.value(of: offline.fetchOrders())
         let onlineList = await PromiseExpectations.value(of: online.fetchOrders())
 
-        // Then
+        // Then: listed offline, and sent by the online listing, which now shows the shop's id
         #expect(local?.id != nil)
         #expect(Set(offlineList?.map(\.email) ?? []) == ["server@example.com", "device@example.com"])
         #expect(Set(onlineList?.map(\.email) ?? []) == ["server@example.com", "device@example.com"])
         #expect(fromServer?.id?.hasPrefix("srv-") == true)
+        let sent = onlineList?.first { $0.email == "device@example.com" }
+        #expect(sent?.id?.hasPrefix("srv-") == true)
+        #expect(Set(backend.storedOrders.map(\.email)) == ["server@example.com", "device@example.com"])
 
-        // When: deleting the device's order, which the API does not know
-        let deleted = await PromiseExpectations.value(of: online.deleteOrder(id: local?.id ?? ""))
+        // When: deleting it online, under the shop's id
+        let deleted = await PromiseExpectations.value(of: online.deleteOrder(id: sent?.id ?? ""))
 
         // Then
         #expect(deleted?.email == "device@example.com")

@@ -36,55 +36,8 @@ func validOrder(email: String = "carol.cherry@clean-swift.com", items: [OrderIte
         total: 999)  // never trusted: stores compute 3 × 2.50 + 10.00 + 5.99 = 23.49
 }
 
-/// A small REST API for orders, for the loopback server: what a shop's backend would answer.
-final class OrdersBackend: @unchecked Sendable {
-    // `@unchecked Sendable` is sound: `orders` and `nextID` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var orders: [String: Order] = [:]
-    private var nextID = 1
-
-    func handle(_ request: TestHTTPServer.Request) -> (status: Int, body: String) {
-        lock.withLock {
-            let parts = request.path.split(separator: "/").map(String.init)
-            switch (request.method, parts.count) {
-            case ("GET", 1):
-                return (200, encode(Array(orders.values)))
-            case ("POST", 1):
-                guard var order = decode(request.body) else { return (400, #"{"errors": []}"#) }
-                order.id = "srv-\(nextID)"
-                nextID += 1
-                order.total = order.computedTotal
-                orders[order.id ?? ""] = order
-                return (201, encode(order))
-            case ("GET", 2):
-                return orders[parts[1]].map { (200, encode($0)) } ?? (404, "{}")
-            case ("PUT", 2):
-                guard orders[parts[1]] != nil else { return (404, "{}") }
-                guard var order = decode(request.body) else { return (400, #"{"errors": []}"#) }
-                order.id = parts[1]
-                order.total = order.computedTotal
-                orders[parts[1]] = order
-                return (200, encode(order))
-            case ("DELETE", 2):
-                return orders.removeValue(forKey: parts[1]) == nil ? (404, "{}") : (204, "")
-            default:
-                return (405, "{}")
-            }
-        }
-    }
-
-    private func encode(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-    }
-
-    private func decode(_ body: Data) -> Order? {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try? decoder.decode(Order.self, from: body)
-    }
-}
+/// The shop behind the loopback server.
+typealias OrdersBackend = TestOrdersShop
 
 /// A temporary database file of its own.
 func temporaryDatabaseFile() -> URL {

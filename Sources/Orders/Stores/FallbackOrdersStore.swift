@@ -1,112 +1,202 @@
+import Foundation
 public import Promises
 public import Services
 
-/// The orders store an app uses: the API when it answers, the app's database when it cannot.
+/// The orders store an app uses: the API when it answers, the app's database when it cannot, and
+/// nothing the user did offline lost.
 ///
 /// Listing follows ``NetworkFallback``: fresh orders replace the offline copy in one transaction,
-/// and offline the copy is shown with when it was saved. Orders created on this device while the
-/// API could not be reached are kept in the database apart from that copy, and listed with it,
-/// online or not, so nothing entered is lost. Fetching one order, updating and deleting fall back
-/// to the database the same way when the API cannot be reached (deleting also when the API does
-/// not know the order, as with one created offline). Other refusals of the API (a 4xx, a 5xx) are
-/// passed on.
+/// and offline the copy is shown with when it was saved. Writes follow the outbox rule:
+///
+/// | situation | what the user sees | what reaches the shop |
+/// | --- | --- | --- |
+/// | the API answers | the change, synced | the change, now |
+/// | the API cannot be reached (no network, timed out) | the change, waiting to be sent | the change, at the next ``sync()`` that reaches it, exactly once |
+/// | the order has changes still waiting | the change, waiting, behind them | the changes, in order |
+/// | the shop refuses a waiting change (4xx) | the change, refused, with the shop's reason | nothing more until ``retry(id:)``; ``discard(id:)`` drops it |
+/// | the API refuses the change at once (4xx, 5xx) | the error | nothing |
+///
+/// A change that cannot reach the API is written with its ``Outbox`` entry in one transaction.
+/// Listings show the waiting changes on top of whatever the API last said, online or not, and
+/// ``syncStatus()`` tells each order's ``SyncState``. Online, each listing first sends what waits.
 public struct FallbackOrdersStore: OrdersStore {
     private let api: OrdersAPI
     private let cache: OrdersSQLiteStore
+    private let reachability: any NetworkReachability
     private let fallback: NetworkFallback<OrdersSQLiteStore>
 
     /// Makes the store.
     ///
     /// - Parameters:
     ///   - api: The shop's API.
-    ///   - cache: The app's database store: the offline copy, and the orders created offline.
+    ///   - cache: The app's database store: the offline copy, and the changes that wait.
     ///   - reachability: Whether to try the network at all; by default always.
     public init(
         api: OrdersAPI, cache: OrdersSQLiteStore, reachability: any NetworkReachability = .assumeReachable
     ) {
         self.api = api
         self.cache = cache
+        self.reachability = reachability
         fallback = NetworkFallback(cache: cache, reachability: reachability)
     }
 
-    /// All orders, newest first, fresh or from the offline copy, with those created on this device.
+    /// All orders, newest first, fresh or from the offline copy, with this device's changes.
     ///
     /// - Returns: A promise of the orders.
     public func fetchOrders() -> Promise<[Order]> {
         fetchOrdersWithSource().map(on: .inline) { $0.value }
     }
 
-    /// All orders and where they came from.
+    /// All orders and where they came from, with this device's changes applied. Online, the
+    /// changes that wait are sent first.
     ///
     /// - Returns: A promise of the orders and their source.
     public func fetchOrdersWithSource() -> Promise<Fetched<[Order]>> {
         let api = api
         let cache = cache
-        return fallback.fetch { api.fetchOrders() }
+        let fallback = fallback
+        let synced: Promise<Void> =
+            reachability.isReachable
+            ? sync().asVoid().recover(on: .inline) { _ in Guarantee.value(()) }.asPromise()
+            : .value(())
+        return synced.then(on: .inline) { fallback.fetch { api.fetchOrders() } }
             .then(on: .inline) { fetched -> Promise<Fetched<[Order]>> in
                 guard fetched.source == .network else { return .value(fetched) }
-                return cache.deviceOrders().map(on: .inline) { deviceOrders in
-                    fetched.map { ($0 + deviceOrders).sorted { $0.date > $1.date } }
+                return cache.applyingLocalChanges(to: fetched.value).map(on: .inline) { orders in
+                    fetched.map { _ in orders }
                 }
             }
             .failing(as: .fetchOrders)
     }
 
-    /// One order, from the API, or from the database when the API cannot be reached.
+    /// One order: as changed here while a change of it waits, else from the API, or from the
+    /// database when the API cannot be reached.
     ///
     /// - Parameter id: The order's identifier.
     /// - Returns: A promise of the order, or rejected with `notFound`.
     public func fetchOrder(id: String) -> Promise<Order> {
+        let api = api
         let cache = cache
-        return api.fetchOrder(id: id).recover(on: .inline) { error -> Promise<Order> in
-            guard Self.isConnectivityFailure(error) || Self.isNotFound(error) else { throw error }
-            return cache.fetchOrder(id: id)
+        return queued(id) {
+            cache.fetchOrder(id: id)
+        } orElse: {
+            api.fetchOrder(id: id).recover(on: .inline) { error -> Promise<Order> in
+                guard Self.isConnectivityFailure(error) else { throw error }
+                return cache.fetchOrder(id: id)
+            }
         }
     }
 
     /// Sends a new order to the API and keeps it in the offline copy; when the API cannot be
-    /// reached, keeps it in the database as created on this device.
+    /// reached, keeps it here with its POST waiting, under the same idempotency key, so that an
+    /// attempt that timed out after the shop took it does not make a second order.
     ///
     /// - Parameter order: The order; its `id` and `total` are ignored.
     /// - Returns: A promise of the order as stored.
     public func createOrder(_ order: Order) -> Promise<Order> {
         let cache = cache
-        return mirrored(api.createOrder(order)).recover(on: .inline) { error -> Promise<Order> in
+        let key = UUID().uuidString
+        guard reachability.isReachable else { return cache.queueCreate(order, idempotencyKey: key) }
+        return mirrored(api.createOrder(order, idempotencyKey: key)).recover(on: .inline) {
+            error -> Promise<Order> in
             guard Self.isConnectivityFailure(error) else { throw error }
-            return cache.createOrder(order)
+            return cache.queueCreate(order, idempotencyKey: key)
         }
     }
 
-    /// Replaces an order in the API and in the database; only in the database when the API cannot
-    /// be reached.
+    /// Replaces an order in the API and in the database; when the API cannot be reached, or the
+    /// order has changes waiting, here with its PUT waiting.
     ///
     /// - Parameter order: The order, with the `id` of the one to replace.
     /// - Returns: A promise of the order as stored.
     public func updateOrder(_ order: Order) -> Promise<Order> {
+        let api = api
         let cache = cache
-        return mirrored(api.updateOrder(order)).recover(on: .inline) { error -> Promise<Order> in
-            guard Self.isConnectivityFailure(error) || Self.isNotFound(error) else { throw error }
-            return cache.updateOrder(order)
+        return queued(order.id ?? "") {
+            cache.queueUpdate(order)
+        } orElse: {
+            mirrored(api.updateOrder(order)).recover(on: .inline) { error -> Promise<Order> in
+                guard Self.isConnectivityFailure(error) else { throw error }
+                return cache.queueUpdate(order)
+            }
         }
     }
 
-    /// Deletes an order in the API and in the database; only in the database when the API cannot
-    /// be reached or does not know the order.
+    /// Deletes an order in the API and in the database; when the API cannot be reached, or the
+    /// order has changes waiting, hides it here with its DELETE waiting.
     ///
     /// - Parameter id: The order's identifier.
     /// - Returns: A promise of the deleted order.
     public func deleteOrder(id: String) -> Promise<Order> {
+        let api = api
         let cache = cache
-        return api.deleteOrder(id: id)
-            .then(on: .inline) { deleted in
-                cache.deleteOrder(id: id).map(on: .inline) { _ in deleted }
-                    .recover(on: .inline) { _ in Guarantee.value(deleted) }
-                    .asPromise()
+        return queued(id) {
+            cache.queueDelete(id: id)
+        } orElse: {
+            api.deleteOrder(id: id)
+                .then(on: .inline) { deleted in
+                    cache.deleteOrder(id: id).map(on: .inline) { _ in deleted }
+                        .recover(on: .inline) { _ in Guarantee.value(deleted) }
+                        .asPromise()
+                }
+                .recover(on: .inline) { error -> Promise<Order> in
+                    guard Self.isConnectivityFailure(error) else { throw error }
+                    return cache.queueDelete(id: id)
+                }
+        }
+    }
+
+    /// Sends the changes that wait, in order, each exactly once; see ``Outbox``.
+    ///
+    /// - Returns: A promise of what was sent, what the shop refused and why, and what still waits.
+    public func sync() -> Promise<OutboxSyncReport> {
+        let outbox = cache.outbox
+        return outbox.sync(with: api.client) { entry, answer, connection in
+            try OrdersSQLiteStore.applyDelivered(entry, answer: answer, outbox: outbox, connection)
+        }
+    }
+
+    /// Each changed order's ``SyncState`` and how many changes wait or were refused.
+    ///
+    /// - Returns: A promise of the status.
+    public func syncStatus() -> Promise<OutboxStatus> {
+        cache.outbox.status()
+    }
+
+    /// Sends an order's refused changes again, then syncs.
+    ///
+    /// - Parameter id: The order's identifier.
+    /// - Returns: A promise of the sync's report; rejected with `notFound` when the order has no
+    ///   refused change.
+    public func retry(id: String) -> Promise<OutboxSyncReport> {
+        let store = self
+        return cache.outbox.retry(localID: id).then(on: .inline) { count -> Promise<OutboxSyncReport> in
+            guard count > 0 else { throw OrdersStoreError(.updateOrder, .notFound(id: id)) }
+            return store.sync()
+        }
+    }
+
+    /// Drops an order's refused change and those behind it, and undoes them here: an order the
+    /// shop never had goes, one it has comes back as the shop has it at the next listing.
+    ///
+    /// - Parameter id: The order's identifier.
+    /// - Returns: A promise of the changes dropped; rejected with `notFound` when the order has no
+    ///   refused change.
+    public func discard(id: String) -> Promise<[OutboxEntry]> {
+        cache.outbox.discard(localID: id, reverting: OrdersSQLiteStore.revertDiscarded)
+            .map(on: .inline) { entries in
+                guard !entries.isEmpty else { throw OrdersStoreError(.deleteOrder, .notFound(id: id)) }
+                return entries
             }
-            .recover(on: .inline) { error -> Promise<Order> in
-                guard Self.isConnectivityFailure(error) || Self.isNotFound(error) else { throw error }
-                return cache.deleteOrder(id: id)
-            }
+    }
+
+    /// `local()` when the order has changes queued (they must go first), else `remote()`.
+    private func queued<Value: Sendable>(
+        _ id: String, _ local: @escaping @Sendable () -> Promise<Value>,
+        orElse remote: @escaping @Sendable () -> Promise<Value>
+    ) -> Promise<Value> {
+        guard reachability.isReachable else { return local() }
+        return cache.hasQueuedChanges(id: id).then(on: .inline) { $0 ? local() : remote() }
     }
 
     /// Once the API accepted `write`, puts its answer in the offline copy; a failing database does
@@ -119,11 +209,6 @@ public struct FallbackOrdersStore: OrdersStore {
                 .recover(on: .inline) { _ in Guarantee.value(order) }
                 .asPromise()
         }
-    }
-
-    private static func isNotFound(_ error: any Error) -> Bool {
-        guard let error = error as? OrdersStoreError, case .notFound = error.reason else { return false }
-        return true
     }
 
     private static func isConnectivityFailure(_ error: any Error) -> Bool {

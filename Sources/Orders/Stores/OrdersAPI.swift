@@ -10,7 +10,8 @@ public import Services
 /// included, becomes `storage` with its ``ServiceRequestError``. Orders are checked before they are
 /// sent, so an order the API would refuse never leaves the device.
 public struct OrdersAPI: OrdersStore {
-    private let client: APIClient
+    /// The client for the shop's API.
+    public let client: APIClient
 
     /// Makes the store.
     ///
@@ -42,12 +43,24 @@ public struct OrdersAPI: OrdersStore {
     /// - Parameter order: The order; its `id` and `total` are ignored.
     /// - Returns: A promise of the order as the API stored it.
     public func createOrder(_ order: Order) -> Promise<Order> {
+        createOrder(order, idempotencyKey: UUID().uuidString)
+    }
+
+    /// Sends a new order with an `Idempotency-Key`, so that sending it again with the same key
+    /// (after a timeout, say) does not make a second order.
+    ///
+    /// - Parameters:
+    ///   - order: The order; its `id` and `total` are ignored.
+    ///   - idempotencyKey: The key; the same for every attempt at this order.
+    /// - Returns: A promise of the order as the API stored it.
+    public func createOrder(_ order: Order, idempotencyKey: String) -> Promise<Order> {
         firstly { () -> Promise<Order> in
             try order.validateForStore(.createOrder)
             var draft = order
             draft.id = nil
             draft.total = order.computedTotal
-            return client.post("orders", body: draft, as: Order.self)
+            return client.post(
+                "orders", body: draft, as: Order.self, headers: ["Idempotency-Key": idempotencyKey])
         }
         .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .createOrder, id: "") }
     }
@@ -80,7 +93,7 @@ public struct OrdersAPI: OrdersStore {
     }
 
     /// An identifier made safe for a path segment.
-    private static func escaped(_ id: String) -> String {
+    static func escaped(_ id: String) -> String {
         id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
     }
 

@@ -11,8 +11,9 @@ public import Services
 /// `•••• 1234` and an empty CVV.
 ///
 /// It is also the offline copy of the API's orders (see ``FallbackOrdersStore``): ``save(_:at:)``
-/// replaces that copy and leaves the orders created on this device alone; ``load()`` and the
-/// fetches return both.
+/// replaces that copy and leaves the orders changed on this device alone, and the changes that
+/// wait for the API are kept in its ``outbox`` with them; ``load()`` and the fetches return the
+/// copy with those changes applied.
 public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     /// The steps of the `orders` schema, applied when the store is first used.
     public static let migrations = [
@@ -54,11 +55,16 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
         // Orders created on this device are kept apart from the API's copy, which a fresh listing
         // replaces, so that they are not lost before the shop has them.
         Migration(version: 2, sql: "ALTER TABLE orders ADD COLUMN origin TEXT NOT NULL DEFAULT 'device'"),
+        // An order deleted on this device stays as a marked row until the API deleted it too, so
+        // that a fresh listing that still has it does not bring it back.
+        Migration(version: 3, sql: "ALTER TABLE orders ADD COLUMN deleted INTEGER NOT NULL DEFAULT 0"),
     ]
 
+    /// The changes made on this device that wait for the API, in the same file.
+    public let outbox: Outbox
     private let database: Database
     private let ready: Promise<Void>
-    private let makeID: @Sendable () -> String
+    let makeID: @Sendable () -> String
 
     /// Makes the store and brings its tables up to date.
     ///
@@ -68,14 +74,16 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     public init(database: Database, makeID: @escaping @Sendable () -> String = { UUID().uuidString }) {
         self.database = database
         self.makeID = makeID
-        ready = database.migrate(schema: "orders", Self.migrations)
+        let outbox = Outbox(database: database, feature: "orders")
+        self.outbox = outbox
+        ready = database.migrate(schema: "orders", Self.migrations).then(on: .inline) { outbox.ready }
     }
 
     /// All orders, newest first.
     ///
     /// - Returns: A promise of the orders.
     public func fetchOrders() -> Promise<[Order]> {
-        read { try Self.allOrders($0) }.failing(as: .fetchOrders)
+        read { try OrderRows.orders($0, .all) }.failing(as: .fetchOrders)
     }
 
     /// One order.
@@ -84,7 +92,7 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     /// - Returns: A promise of the order, or rejected with `notFound`.
     public func fetchOrder(id: String) -> Promise<Order> {
         read { connection in
-            guard let order = try Self.orders(connection, .id(id)).first else {
+            guard let order = try OrderRows.orders(connection, .id(id)).first else {
                 throw OrdersStoreError(.fetchOrder, .notFound(id: id))
             }
             return order
@@ -103,8 +111,8 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
             var created = order
             created.id = makeID()
             created.total = order.computedTotal
-            try Self.insert(created, connection)
-            return Self.asStored(created)
+            try OrderRows.insert(created, connection, origin: OrderRows.Origin.device)
+            return OrderRows.asStored(created)
         }
         .failing(as: .createOrder)
     }
@@ -117,14 +125,14 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
         write { connection in
             try order.validateForStore(.updateOrder)
             guard let id = order.id,
-                try connection.execute("DELETE FROM orders WHERE id = ?", [.text(id)]) == 1
+                try connection.execute("DELETE FROM orders WHERE id = ? AND deleted = 0", [.text(id)]) == 1
             else {
                 throw OrdersStoreError(.updateOrder, .notFound(id: order.id ?? ""))
             }
             var updated = order
             updated.total = order.computedTotal
-            try Self.insert(updated, connection)
-            return Self.asStored(updated)
+            try OrderRows.insert(updated, connection, origin: OrderRows.Origin.device)
+            return OrderRows.asStored(updated)
         }
         .failing(as: .updateOrder)
     }
@@ -135,7 +143,7 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     /// - Returns: A promise of the deleted order, or rejected with `notFound`.
     public func deleteOrder(id: String) -> Promise<Order> {
         write { connection in
-            guard let order = try Self.orders(connection, .id(id)).first else {
+            guard let order = try OrderRows.orders(connection, .id(id)).first else {
                 throw OrdersStoreError(.deleteOrder, .notFound(id: id))
             }
             try connection.execute("DELETE FROM orders WHERE id = ?", [.text(id)])
@@ -144,7 +152,9 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
         .failing(as: .deleteOrder)
     }
 
-    /// Replaces every stored order with `value`, as fetched from the API, in one transaction.
+    /// Replaces the offline copy with `value`, as fetched from the API, in one transaction. Orders
+    /// changed on this device keep their local version until the API confirmed the change: an
+    /// order deleted here stays hidden, one updated here keeps its new values.
     ///
     /// - Parameters:
     ///   - value: The orders, with the API's identifiers and totals.
@@ -152,12 +162,13 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     /// - Returns: A promise fulfilled once they are stored.
     public func save(_ value: [Order], at date: Date) -> Promise<Void> {
         write { connection in
-            try connection.execute("DELETE FROM orders WHERE origin = ?", [.text(Origin.api)])
+            try connection.execute("DELETE FROM orders WHERE origin = ?", [.text(OrderRows.Origin.api)])
+            var kept = try OrderRows.changedIDs(connection)
             for order in value {
                 var stored = order
                 stored.id = order.id ?? UUID().uuidString
-                try connection.execute("DELETE FROM orders WHERE id = ?", [.text(stored.id ?? "")])
-                try Self.insert(stored, connection, origin: Origin.api)
+                guard kept.insert(stored.id ?? "").inserted else { continue }
+                try OrderRows.insert(stored, connection, origin: OrderRows.Origin.api)
             }
             try connection.setCacheStamp("orders", to: date)
         }
@@ -165,18 +176,29 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
 
     /// Puts one order the API accepted into the offline copy, replacing any row with its id.
     func keepAPICopy(of order: Order) -> Promise<Void> {
-        write { connection in
-            try connection.execute("DELETE FROM orders WHERE id = ?", [.text(order.id ?? "")])
-            try Self.insert(order, connection, origin: Origin.api)
-        }
+        write { try OrderRows.replace(order, $0, origin: OrderRows.Origin.api) }
     }
 
-    /// The orders created on this device and not (yet) known to the API, newest first.
+    /// The orders created or changed on this device and not (yet) confirmed by the API, newest
+    /// first.
     ///
     /// - Returns: A promise of those orders.
     public func deviceOrders() -> Promise<[Order]> {
-        read { try Self.orders($0, .device) }.failing(
-            as: .fetchOrders)
+        read { try OrderRows.orders($0, .device) }.failing(as: .fetchOrders)
+    }
+
+    /// `orders`, as the API listed them, with this device's changes applied: deleted ones left
+    /// out, changed and created ones as they are here; newest first.
+    ///
+    /// - Parameter orders: The API's orders.
+    /// - Returns: A promise of the orders as the screen shows them.
+    func applyingLocalChanges(to orders: [Order]) -> Promise<[Order]> {
+        read { connection in
+            let changed = try OrderRows.changedIDs(connection)
+            let local = try OrderRows.orders(connection, .device)
+            return (orders.filter { !changed.contains($0.id ?? "") } + local).sorted { $0.date > $1.date }
+        }
+        .failing(as: .fetchOrders)
     }
 
     /// The orders saved by ``save(_:at:)`` and when, or `nil` if the listing was never cached.
@@ -185,174 +207,19 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     public func load() -> Promise<Cached<[Order]>?> {
         read { connection in
             guard let savedAt = try connection.cacheStamp("orders") else { return nil }
-            return Cached(value: try Self.allOrders(connection), savedAt: savedAt)
+            return Cached(value: try OrderRows.orders(connection, .all), savedAt: savedAt)
         }
     }
 
     // MARK: - SQL
 
-    private func read<Value: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Value) -> Promise<
-        Value
-    > {
+    func read<Value: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Value) -> Promise<Value> {
         let database = database
         return ready.then(on: .inline) { database.read(body) }
     }
 
-    private func write<Value: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Value) -> Promise<
-        Value
-    > {
+    func write<Value: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Value) -> Promise<Value> {
         let database = database
         return ready.then(on: .inline) { database.write(body) }
-    }
-
-    /// The columns of an order row, in the order `insertOrder` binds and `selectOrders` reads them.
-    private static let insertOrder = """
-        INSERT INTO orders (id, date, email, first_name, last_name, phone,
-            billing_street1, billing_street2, billing_city, billing_state, billing_zip,
-            shipment_street1, shipment_street2, shipment_city, shipment_state, shipment_zip,
-            card_last4, card_expiration, shipment_speed, total, origin)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
-
-    /// Where a row came from.
-    enum Origin {
-        /// Created on this device.
-        static let device = "device"
-        /// The API's copy, replaced by each fresh listing.
-        static let api = "api"
-    }
-
-    private static func insert(_ order: Order, _ connection: Connection, origin: String = Origin.device)
-        throws
-    {
-        let id = order.id ?? ""
-        let billing = order.billingAddress
-        let shipment = order.shipmentAddress
-        try connection.execute(
-            insertOrder,
-            [
-                .text(id), .real(order.date.timeIntervalSince1970), .text(order.email),
-                .text(order.firstName),
-                .text(order.lastName), .text(order.phone),
-                .text(billing.street1), .text(billing.street2), .text(billing.city), .text(billing.state),
-                .text(billing.zip),
-                .text(shipment.street1), .text(shipment.street2), .text(shipment.city), .text(shipment.state),
-                .text(shipment.zip),
-                .text(order.paymentMethod.lastFourDigits),
-                .real(order.paymentMethod.expirationDate.timeIntervalSince1970),
-                SQLValue(order.shipmentMethod.speed.rawValue), .text("\(order.total)"), .text(origin),
-            ])
-        for (position, item) in order.items.enumerated() {
-            try connection.execute(
-                "INSERT INTO order_items (order_id, position, name, quantity, unit_price) VALUES (?, ?, ?, ?, ?)",
-                [
-                    .text(id), SQLValue(position), .text(item.name), SQLValue(item.quantity),
-                    .text("\(item.unitPrice)"),
-                ])
-        }
-    }
-
-    private static func allOrders(_ connection: Connection) throws -> [Order] {
-        try orders(connection, .all)
-    }
-
-    /// Which orders a read wants; each has its statements written out, values bound.
-    private enum Filter {
-        case all
-        case id(String)
-        case device
-
-        var orders: String {
-            switch self {
-            case .all: "SELECT * FROM orders ORDER BY date DESC, id"
-            case .id: "SELECT * FROM orders WHERE id = ? ORDER BY date DESC, id"
-            case .device: "SELECT * FROM orders WHERE origin = ? ORDER BY date DESC, id"
-            }
-        }
-
-        var items: String {
-            switch self {
-            case .all:
-                "SELECT order_id, name, quantity, unit_price FROM order_items ORDER BY order_id, position"
-            case .id:
-                "SELECT order_id, name, quantity, unit_price FROM order_items WHERE order_id = ? ORDER BY position"
-            case .device:
-                """
-                SELECT order_id, name, quantity, unit_price FROM order_items
-                WHERE order_id IN (SELECT id FROM orders WHERE origin = ?) ORDER BY order_id, position
-                """
-            }
-        }
-
-        var parameters: [SQLValue] {
-            switch self {
-            case .all: []
-            case .id(let id): [.text(id)]
-            case .device: [.text(Origin.device)]
-            }
-        }
-    }
-
-    /// The orders `filter` picks, newest first, with their items.
-    private static func orders(_ connection: Connection, _ filter: Filter) throws -> [Order] {
-        var items: [String: [OrderItem]] = [:]
-        _ = try connection.query(filter.items, filter.parameters) { row in
-            items[try row.string("order_id"), default: []].append(
-                OrderItem(
-                    name: try row.string("name"), quantity: try row.int("quantity"),
-                    unitPrice: try decimal(row, "unit_price")))
-        }
-        return try connection.query(filter.orders, filter.parameters) { row in
-            let id = try row.string("id")
-            return Order(
-                id: id, date: Date(timeIntervalSince1970: try row.double("date")),
-                email: try row.string("email"),
-                firstName: try row.string("first_name"), lastName: try row.string("last_name"),
-                phone: try row.string("phone"),
-                billingAddress: try address(row, Self.billingColumns),
-                shipmentAddress: try address(row, Self.shipmentColumns),
-                paymentMethod: PaymentMethod(
-                    creditCardNumber: masked(try row.string("card_last4")),
-                    expirationDate: Date(timeIntervalSince1970: try row.double("card_expiration")), cvv: ""),
-                shipmentMethod: ShipmentMethod(
-                    speed: ShipmentMethod.ShippingSpeed(rawValue: try row.int("shipment_speed")) ?? .standard),
-                items: items[id] ?? [], total: try decimal(row, "total"))
-        }
-    }
-
-    private static let billingColumns = [
-        "billing_street1", "billing_street2", "billing_city", "billing_state", "billing_zip",
-    ]
-    private static let shipmentColumns = [
-        "shipment_street1", "shipment_street2", "shipment_city", "shipment_state", "shipment_zip",
-    ]
-    private static let posix = Locale(identifier: "en_US_POSIX")
-
-    private static func address(_ row: ColumnReader, _ columns: [String]) throws -> Address {
-        Address(
-            street1: try row.string(columns[0]), street2: try row.string(columns[1]),
-            city: try row.string(columns[2]),
-            state: try row.string(columns[3]), zip: try row.string(columns[4]))
-    }
-
-    private static func decimal(_ row: ColumnReader, _ column: String) throws -> Decimal {
-        let text = try row.string(column)
-        guard let value = Decimal(string: text, locale: posix) else {
-            throw ServiceRequestError.decodingFailed(type: "Decimal", reason: "\(column): \(text)")
-        }
-        return value
-    }
-
-    private static func masked(_ lastFour: String) -> String {
-        lastFour.isEmpty ? "" : "•••• \(lastFour)"
-    }
-
-    /// The order as it reads back from the file: card reduced to its last four digits, no CVV.
-    private static func asStored(_ order: Order) -> Order {
-        var stored = order
-        stored.paymentMethod = PaymentMethod(
-            creditCardNumber: masked(order.paymentMethod.lastFourDigits),
-            expirationDate: order.paymentMethod.expirationDate, cvv: "")
-        return stored
     }
 }

@@ -39,6 +39,12 @@ public protocol OrdersStore: Sendable {
     /// - Parameter id: The order's identifier.
     /// - Returns: A promise of the order that was deleted, or rejected with `notFound`.
     func deleteOrder(id: String) -> Promise<Order>
+
+    /// Which orders have changes made on this device that the shop does not have yet; stores
+    /// without an outbox report none.
+    ///
+    /// - Returns: A promise of each changed order's state and how many changes wait.
+    func syncStatus() -> Promise<OutboxStatus>
 }
 
 extension OrdersStore {
@@ -47,5 +53,12 @@ extension OrdersStore {
     /// - Returns: A promise of the orders and their source.
     public func fetchOrdersWithSource() -> Promise<Fetched<[Order]>> {
         fetchOrders().map(on: .inline) { Fetched(value: $0, source: .network) }
+    }
+
+    /// Nothing waits: every change went to the store at once.
+    ///
+    /// - Returns: A promise of the empty status.
+    public func syncStatus() -> Promise<OutboxStatus> {
+        .value(.empty)
     }
 }

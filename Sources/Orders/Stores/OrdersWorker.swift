@@ -52,6 +52,22 @@ public struct OrdersWorker: Sendable {
         ordersStore.updateOrder(order)
     }
 
+    /// Which orders have changes the shop does not have yet, and how many wait.
+    ///
+    /// - Returns: A promise of the status.
+    public func syncStatus() -> Promise<OutboxStatus> {
+        ordersStore.syncStatus()
+    }
+
+    /// Whether the shop has one order as this device shows it; synced when that cannot be read.
+    ///
+    /// - Parameter id: The order's identifier.
+    /// - Returns: A guarantee of its state.
+    public func syncState(of id: String) -> Guarantee<SyncState> {
+        ordersStore.syncStatus().map(on: .inline) { $0.state(of: id) }
+            .recover(on: .inline) { _ in Guarantee.value(.synced) }
+    }
+
     /// Deletes an order.
     ///
     /// - Parameter id: The order's identifier.

@@ -1,4 +1,5 @@
 public import Foundation
+public import Services
 
 /// The create-order scene: the form's requests, what the presenter formats, and what it shows.
 public enum CreateOrder {
@@ -65,15 +66,21 @@ public enum CreateOrder {
             public var order: Order?
             /// One error per wrong field, when it was not.
             public var fieldErrors: [OrderFieldError]
+            /// Whether the shop has the order yet.
+            public var syncState: SyncState
 
             /// Makes a response.
             ///
             /// - Parameters:
             ///   - order: The order as stored.
             ///   - fieldErrors: What is wrong with the form.
-            public init(order: Order? = nil, fieldErrors: [OrderFieldError] = []) {
+            ///   - syncState: Whether the shop has the order yet; synced by default.
+            public init(
+                order: Order? = nil, fieldErrors: [OrderFieldError] = [], syncState: SyncState = .synced
+            ) {
                 self.order = order
                 self.fieldErrors = fieldErrors
+                self.syncState = syncState
             }
         }
 
@@ -125,15 +132,22 @@ public enum CreateOrder {
             public var displayedOrder: DisplayedOrder?
             /// A message per wrong field, when it was not.
             public var fieldErrors: [OrderField: String]
+            /// `nil` when the shop has the order, or a sentence saying it was kept on this device.
+            public var notice: String?
 
             /// Makes a view model.
             ///
             /// - Parameters:
             ///   - displayedOrder: The created order.
             ///   - fieldErrors: A message per wrong field.
-            public init(displayedOrder: DisplayedOrder? = nil, fieldErrors: [OrderField: String] = [:]) {
+            ///   - notice: Says the order waits on this device, if it does.
+            public init(
+                displayedOrder: DisplayedOrder? = nil, fieldErrors: [OrderField: String] = [:],
+                notice: String? = nil
+            ) {
                 self.displayedOrder = displayedOrder
                 self.fieldErrors = fieldErrors
+                self.notice = notice
             }
         }
     }

@@ -69,8 +69,16 @@ public final class CreateOrderPresenter {
             presentCreatedOrder(response: CreateOrder.CreateOrder.Response(fieldErrors: fieldErrors))
             return Promise(error: OrdersStoreError(.createOrder, .invalid(fieldErrors)))
         }
+        let worker = worker
         return worker.createOrder(request.order)
-            .get { self.presentCreatedOrder(response: CreateOrder.CreateOrder.Response(order: $0)) }
+            .then(on: .inline) { order in
+                worker.syncState(of: order.id ?? "").map(on: .inline) { (order, $0) }.asPromise()
+            }
+            .map { order, syncState in
+                self.presentCreatedOrder(
+                    response: CreateOrder.CreateOrder.Response(order: order, syncState: syncState))
+                return order
+            }
             .recover(policy: .allErrors) { error -> Promise<Order> in
                 let storeError = OrdersStoreError.wrapping(error, .createOrder)
                 if case .invalid(let errors) = storeError.reason {
@@ -101,6 +109,8 @@ public final class CreateOrderPresenter {
             email: order.email,
             shippingMethod: order.shipmentMethod.speed.title, card: order.paymentMethod.maskedCardNumber,
             total: formatter.currency(order.total))
-        output?.displayCreatedOrder(viewModel: CreateOrder.CreateOrder.ViewModel(displayedOrder: displayed))
+        output?.displayCreatedOrder(
+            viewModel: CreateOrder.CreateOrder.ViewModel(
+                displayedOrder: displayed, notice: OrdersSyncWording.change(response.syncState)))
     }
 }

@@ -16,15 +16,19 @@ public enum ListOrders {
             public var orders: [Order]
             /// Where they came from.
             public var source: DataSource
+            /// Which orders have changes the shop does not have yet.
+            public var syncStatus: OutboxStatus
 
             /// Makes a response.
             ///
             /// - Parameters:
             ///   - orders: The orders.
             ///   - source: Where they came from; the network by default.
-            public init(orders: [Order], source: DataSource = .network) {
+            ///   - syncStatus: Which orders have changes waiting; none by default.
+            public init(orders: [Order], source: DataSource = .network, syncStatus: OutboxStatus = .empty) {
                 self.orders = orders
                 self.source = source
+                self.syncStatus = syncStatus
             }
         }
 
@@ -42,6 +46,9 @@ public enum ListOrders {
                 public var name: String
                 /// The total in the currency.
                 public var total: String
+                /// Whether the shop has the order as shown: synced, waiting to be sent, or
+                /// refused with the shop's reason.
+                public var syncState: SyncState
 
                 /// Makes a displayed order.
                 ///
@@ -51,12 +58,17 @@ public enum ListOrders {
                 ///   - email: The customer's email.
                 ///   - name: "First Last".
                 ///   - total: The total in the currency.
-                public init(id: String, date: String, email: String, name: String, total: String) {
+                ///   - syncState: Whether the shop has it as shown; synced by default.
+                public init(
+                    id: String, date: String, email: String, name: String, total: String,
+                    syncState: SyncState = .synced
+                ) {
                     self.id = id
                     self.date = date
                     self.email = email
                     self.name = name
                     self.total = total
+                    self.syncState = syncState
                 }
             }
 
@@ -64,15 +76,20 @@ public enum ListOrders {
             public var displayedOrders: [DisplayedOrder]
             /// `nil` for fresh orders, or a sentence saying they are the offline copy and since when.
             public var notice: String?
+            /// `nil` when the shop has every change, or a sentence saying how many wait to be sent
+            /// and how many it refused.
+            public var syncNotice: String?
 
             /// Makes a view model.
             ///
             /// - Parameters:
             ///   - displayedOrders: The orders.
             ///   - notice: The offline notice, if any.
-            public init(displayedOrders: [DisplayedOrder], notice: String? = nil) {
+            ///   - syncNotice: How many changes wait or were refused, if any.
+            public init(displayedOrders: [DisplayedOrder], notice: String? = nil, syncNotice: String? = nil) {
                 self.displayedOrders = displayedOrders
                 self.notice = notice
+                self.syncNotice = syncNotice
             }
         }
     }

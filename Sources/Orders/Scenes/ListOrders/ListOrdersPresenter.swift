@@ -40,10 +40,16 @@ public final class ListOrdersPresenter {
     public func fetchOrders(
         request: ListOrders.FetchOrders.Request = .init()
     ) -> Promise<ListOrders.FetchOrders.ViewModel> {
-        worker.fetchOrdersWithSource()
-            .map { fetched in
+        let worker = worker
+        return worker.fetchOrdersWithSource()
+            .then(on: .inline) { fetched in
+                worker.syncStatus().map(on: .inline) { (fetched, $0) }
+                    .recover(on: .inline) { _ in Guarantee.value((fetched, OutboxStatus.empty)) }.asPromise()
+            }
+            .map { fetched, status in
                 self.presentFetchedOrders(
-                    response: ListOrders.FetchOrders.Response(orders: fetched.value, source: fetched.source))
+                    response: ListOrders.FetchOrders.Response(
+                        orders: fetched.value, source: fetched.source, syncStatus: status))
             }
             .recover(policy: .allErrors) { error -> Promise<ListOrders.FetchOrders.ViewModel> in
                 let storeError = OrdersStoreError.wrapping(error, .fetchOrders)
@@ -65,10 +71,12 @@ public final class ListOrdersPresenter {
         let displayedOrders = zip(response.orders, dates).map { order, date in
             ListOrders.FetchOrders.ViewModel.DisplayedOrder(
                 id: order.id ?? "", date: date, email: order.email, name: formatter.name(order),
-                total: formatter.currency(order.total))
+                total: formatter.currency(order.total),
+                syncState: response.syncStatus.state(of: order.id ?? ""))
         }
         let viewModel = ListOrders.FetchOrders.ViewModel(
-            displayedOrders: displayedOrders, notice: notice(for: response.source))
+            displayedOrders: displayedOrders, notice: notice(for: response.source),
+            syncNotice: OrdersSyncWording.list(response.syncStatus))
         output?.displayFetchedOrders(viewModel: viewModel)
         return viewModel
     }

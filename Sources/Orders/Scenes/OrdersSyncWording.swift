@@ -1,0 +1,30 @@
+import Services
+
+/// The sentences that tell the user what of their changes the shop has.
+enum OrdersSyncWording {
+    /// What one change's state means, or `nil` when the shop has it.
+    static func change(_ state: SyncState) -> String? {
+        switch state {
+        case .synced: nil
+        case .pending: "Saved on this device; it will be sent when the shop can be reached."
+        case .refused(let reason): "Saved on this device, but the shop refused it: \(reason)"
+        }
+    }
+
+    /// How many changes wait and how many were refused, such as "2 changes waiting to be sent.",
+    /// or `nil` when none.
+    static func list(_ status: OutboxStatus) -> String? {
+        var parts: [String] = []
+        if status.waiting > 0 {
+            parts.append("\(count(status.waiting)) waiting to be sent.")
+        }
+        if status.refused > 0 {
+            parts.append("\(count(status.refused)) refused by the shop: retry or discard.")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
+    private static func count(_ changes: Int) -> String {
+        changes == 1 ? "1 change" : "\(changes) changes"
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Services
+
+/// The rows of the `orders` and `order_items` tables: how an ``Order`` is written and read back.
+///
+/// Of the card, only the last four digits and the expiration month are written; an order read back
+/// carries the card as `•••• 1234` and an empty CVV (see ``asStored(_:)``).
+enum OrderRows {
+    /// Where a row came from.
+    enum Origin {
+        /// Changed on this device (created, updated or deleted) and not yet confirmed by the API.
+        static let device = "device"
+        /// The API's copy, replaced by each fresh listing.
+        static let api = "api"
+    }
+
+    /// The columns of an order row, in the order `insert` binds them.
+    private static let insertOrder = """
+        INSERT INTO orders (id, date, email, first_name, last_name, phone,
+            billing_street1, billing_street2, billing_city, billing_state, billing_zip,
+            shipment_street1, shipment_street2, shipment_city, shipment_state, shipment_zip,
+            card_last4, card_expiration, shipment_speed, total, origin)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// Writes `order` and its items under its `id`.
+    static func insert(_ order: Order, _ connection: Connection, origin: String) throws {
+        let id = order.id ?? ""
+        let billing = order.billingAddress
+        let shipment = order.shipmentAddress
+        try connection.execute(
+            insertOrder,
+            [
+                .text(id), .real(order.date.timeIntervalSince1970), .text(order.email),
+                .text(order.firstName),
+                .text(order.lastName), .text(order.phone),
+                .text(billing.street1), .text(billing.street2), .text(billing.city), .text(billing.state),
+                .text(billing.zip),
+                .text(shipment.street1), .text(shipment.street2), .text(shipment.city), .text(shipment.state),
+                .text(shipment.zip),
+                .text(order.paymentMethod.lastFourDigits),
+                .real(order.paymentMethod.expirationDate.timeIntervalSince1970),
+                SQLValue(order.shipmentMethod.speed.rawValue), .text("\(order.total)"), .text(origin),
+            ])
+        for (position, item) in order.items.enumerated() {
+            try connection.execute(
+                "INSERT INTO order_items (order_id, position, name, quantity, unit_price) VALUES (?, ?, ?, ?, ?)",
+                [
+                    .text(id), SQLValue(position), .text(item.name), SQLValue(item.quantity),
+                    .text("\(item.unitPrice)"),
+                ])
+        }
+    }
+
+    /// Replaces the row with `order`'s id (if any) by `order`.
+    static func replace(_ order: Order, _ connection: Connection, origin: String) throws {
+        try connection.execute("DELETE FROM orders WHERE id = ?", [.text(order.id ?? "")])
+        try insert(order, connection, origin: origin)
+    }
+
+    /// Which orders a read wants; each has its statements written out, values bound. Orders
+    /// deleted on this device and waiting to be deleted in the API are never read.
+    enum Filter {
+        case all
+        case id(String)
+        case device
+
+        var orders: String {
+            switch self {
+            case .all: "SELECT * FROM orders WHERE deleted = 0 ORDER BY date DESC, id"
+            case .id: "SELECT * FROM orders WHERE id = ? AND deleted = 0 ORDER BY date DESC, id"
+            case .device: "SELECT * FROM orders WHERE origin = ? AND deleted = 0 ORDER BY date DESC, id"
+            }
+        }
+
+        var items: String {
+            switch self {
+            case .all:
+                "SELECT order_id, name, quantity, unit_price FROM order_items ORDER BY order_id, position"
+            case .id:
+                "SELECT order_id, name, quantity, unit_price FROM order_items WHERE order_id = ? ORDER BY position"
+            case .device:
+                """
+                SELECT order_id, name, quantity, unit_price FROM order_items
+                WHERE order_id IN (SELECT id FROM orders WHERE origin = ?) ORDER BY order_id, position
+                """
+            }
+        }
+
+        var parameters: [SQLValue] {
+            switch self {
+            case .all: []
+            case .id(let id): [.text(id)]
+            case .device: [.text(Origin.device)]
+            }
+        }
+    }
+
+    /// The orders `filter` picks, newest first, with their items.
+    static func orders(_ connection: Connection, _ filter: Filter) throws -> [Order] {
+        var items: [String: [OrderItem]] = [:]
+        _ = try connection.query(filter.items, filter.parameters) { row in
+            items[try row.string("order_id"), default: []].append(
+                OrderItem(
+                    name: try row.string("name"), quantity: try row.int("quantity"),
+                    unitPrice: try decimal(row, "unit_price")))
+        }
+        return try connection.query(filter.orders, filter.parameters) { row in
+            let id = try row.string("id")
+            return Order(
+                id: id, date: Date(timeIntervalSince1970: try row.double("date")),
+                email: try row.string("email"),
+                firstName: try row.string("first_name"), lastName: try row.string("last_name"),
+                phone: try row.string("phone"),
+                billingAddress: try address(row, billingColumns),
+                shipmentAddress: try address(row, shipmentColumns),
+                paymentMethod: PaymentMethod(
+                    creditCardNumber: masked(try row.string("card_last4")),
+                    expirationDate: Date(timeIntervalSince1970: try row.double("card_expiration")), cvv: ""),
+                shipmentMethod: ShipmentMethod(
+                    speed: ShipmentMethod.ShippingSpeed(rawValue: try row.int("shipment_speed")) ?? .standard),
+                items: items[id] ?? [], total: try decimal(row, "total"))
+        }
+    }
+
+    /// The identifiers of the orders changed on this device, deleted ones included.
+    static func changedIDs(_ connection: Connection) throws -> Set<String> {
+        Set(
+            try connection.query("SELECT id FROM orders WHERE origin = ?", [.text(Origin.device)]) {
+                try $0.string("id")
+            })
+    }
+
+    /// The order as it reads back from the file: card reduced to its last four digits, no CVV.
+    static func asStored(_ order: Order) -> Order {
+        var stored = order
+        stored.paymentMethod = PaymentMethod(
+            creditCardNumber: order.paymentMethod.maskedCardNumber,
+            expirationDate: order.paymentMethod.expirationDate, cvv: "")
+        return stored
+    }
+
+    private static let billingColumns = [
+        "billing_street1", "billing_street2", "billing_city", "billing_state", "billing_zip",
+    ]
+    private static let shipmentColumns = [
+        "shipment_street1", "shipment_street2", "shipment_city", "shipment_state", "shipment_zip",
+    ]
+    private static let posix = Locale(identifier: "en_US_POSIX")
+
+    private static func address(_ row: ColumnReader, _ columns: [String]) throws -> Address {
+        Address(
+            street1: try row.string(columns[0]), street2: try row.string(columns[1]),
+            city: try row.string(columns[2]),
+            state: try row.string(columns[3]), zip: try row.string(columns[4]))
+    }
+
+    private static func decimal(_ row: ColumnReader, _ column: String) throws -> Decimal {
+        let text = try row.string(column)
+        guard let value = Decimal(string: text, locale: posix) else {
+            throw ServiceRequestError.decodingFailed(type: "Decimal", reason: "\(column): \(text)")
+        }
+        return value
+    }
+
+    private static func masked(_ lastFour: String) -> String {
+        PaymentMethod(creditCardNumber: lastFour).maskedCardNumber
+    }
+}

@@ -1,0 +1,228 @@
+public import Foundation
+public import Promises
+
+/// Changes made on this device that wait for the API: offline writes that are never lost.
+///
+/// A feature that writes through the API records each write the API could not take as an
+/// ``OutboxEntry``, inside the same ``Database/write(_:)`` transaction as the local change, with
+/// ``record(_:_:body:localID:idempotencyKey:in:)``: a crash leaves both or neither. The feature
+/// keeps showing its local change, marked with the ``SyncState`` that ``status()`` gives.
+/// ``sync(with:delivered:)`` replays the entries in order when the API answers:
+///
+/// | the API | the entry | the sync |
+/// | --- | --- | --- |
+/// | 2xx | removed, and `delivered` updates the feature's tables in the same transaction | goes on |
+/// | 404 to a DELETE | removed the same way: the resource is gone, as asked | goes on |
+/// | another 4xx (409, 422, ...) | kept, refused with the API's reason, until retried or discarded | goes on |
+/// | cannot connect, timed out, 5xx, 408, 429 | kept, waiting | stops; the next sync starts from it |
+///
+/// Every attempt carries the entry's `Idempotency-Key`, so a change whose answer was lost (or whose
+/// process was killed before it could record the answer) is sent again with the same key and the
+/// API applies it once. When a create's answer gives the resource the API's own identifier,
+/// `delivered` returns it and the outbox rewrites the later entries of the same resource to it.
+///
+/// Several features share one file: each has its own name and sees its own entries. The table is
+/// made by ``Database/migrate(schema:_:)`` under the schema `outbox`.
+///
+/// ```swift
+/// let outbox = Outbox(database: database, feature: "notes")
+/// database.write { connection in
+///     try connection.execute("UPDATE notes SET text = ? WHERE id = ?", [.text(text), .text(id)])
+///     try outbox.record(.put, "notes/\(id)", body: body, localID: id, in: connection)
+/// }
+/// ```
+public struct Outbox: Sendable {
+    /// Called inside the transaction that removes an entry the API accepted, with the API's
+    /// answer, so the feature can make its local copy what the API now holds. Returns the API's
+    /// identifier for the resource when it differs from the local one (a create), else `nil`.
+    public typealias Delivery =
+        @Sendable (_ entry: OutboxEntry, _ answer: Data, _ connection: Connection) throws -> String?
+
+    /// The steps of the `outbox` schema.
+    public static let migrations = [
+        Migration(
+            version: 1,
+            sql: """
+                CREATE TABLE outbox (
+                    sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                    feature TEXT NOT NULL,
+                    local_id TEXT NOT NULL,
+                    method TEXT NOT NULL,
+                    path TEXT NOT NULL,
+                    body BLOB,
+                    idempotency_key TEXT NOT NULL UNIQUE,
+                    refusal TEXT,
+                    created_at REAL NOT NULL
+                );
+                CREATE INDEX outbox_by_resource ON outbox (feature, local_id);
+                """)
+    ]
+
+    /// The feature whose entries this outbox holds, such as `orders`.
+    public let feature: String
+    /// Fulfilled once the table exists; work issued through the outbox waits for it.
+    public let ready: Promise<Void>
+    private let database: Database
+    private let now: @Sendable () -> Date
+    private let gate = SyncGate()
+
+    /// Makes the outbox of one feature, creating its table if the file has none.
+    ///
+    /// - Parameters:
+    ///   - database: The app's database.
+    ///   - feature: The feature's name; its entries are kept apart from other features'.
+    ///   - now: The clock that stamps new entries.
+    public init(database: Database, feature: String, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.database = database
+        self.feature = feature
+        self.now = now
+        ready = database.migrate(schema: "outbox", Self.migrations)
+    }
+
+    /// Records a change for the API, inside the caller's write transaction.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - path: The resource, relative to the API's base URL; put identifiers here, not in the
+    ///     body, so that a local identifier can be replaced by the API's.
+    ///   - body: The JSON body, or `nil`.
+    ///   - localID: The changed resource's identifier on this device.
+    ///   - idempotencyKey: The key sent with every attempt; a new UUID by default. Pass the key of
+    ///     an online attempt that timed out, so the API can tell whether it already has it.
+    ///   - connection: The connection of the transaction the local change is written in.
+    /// - Returns: The entry as recorded.
+    /// - Throws: ``DatabaseError`` when it cannot be written; the caller's transaction then fails.
+    @discardableResult
+    public func record(
+        _ method: HTTPMethod, _ path: String, body: Data?, localID: String,
+        idempotencyKey: String = UUID().uuidString, in connection: Connection
+    ) throws -> OutboxEntry {
+        let createdAt = now()
+        try connection.execute(
+            """
+            INSERT INTO outbox (feature, local_id, method, path, body, idempotency_key, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(feature), .text(localID), .text(method.rawValue), .text(path),
+                body.map(SQLValue.blob) ?? .null,
+                .text(idempotencyKey), .real(createdAt.timeIntervalSince1970),
+            ])
+        guard case .integer(let sequence) = try connection.scalar("SELECT last_insert_rowid()") else {
+            throw DatabaseError(
+                kind: .other, message: "no sequence for the outbox entry", path: connection.path)
+        }
+        return OutboxEntry(
+            sequence: sequence, localID: localID, method: method, path: path, body: body,
+            idempotencyKey: idempotencyKey, state: .pending, createdAt: createdAt)
+    }
+
+    /// Records a change for the API with `json` as its body, encoded as ``APIClient`` encodes
+    /// bodies, inside the caller's write transaction; see ``record(_:_:body:localID:idempotencyKey:in:)``.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - path: The resource, relative to the API's base URL.
+    ///   - json: The body.
+    ///   - localID: The changed resource's identifier on this device.
+    ///   - idempotencyKey: The key sent with every attempt; a new UUID by default.
+    ///   - connection: The connection of the transaction the local change is written in.
+    /// - Returns: The entry as recorded.
+    /// - Throws: `EncodingError`, or ``DatabaseError`` when it cannot be written.
+    @discardableResult
+    public func record(
+        _ method: HTTPMethod, _ path: String, json: some Encodable, localID: String,
+        idempotencyKey: String = UUID().uuidString, in connection: Connection
+    ) throws -> OutboxEntry {
+        try record(
+            method, path, body: try APIClient.encode(json), localID: localID, idempotencyKey: idempotencyKey,
+            in: connection)
+    }
+
+    /// Every entry of this feature, in the order they are sent.
+    ///
+    /// - Returns: A promise of the entries.
+    public func entries() -> Promise<[OutboxEntry]> {
+        let feature = feature
+        let database = database
+        return ready.then(on: .inline) { database.read { try OutboxTable.entries(feature, nil, $0) } }
+    }
+
+    /// The entries of one resource, in order, read inside the caller's transaction.
+    ///
+    /// - Parameters:
+    ///   - localID: The resource's identifier on this device.
+    ///   - connection: The connection of the caller's transaction.
+    /// - Returns: The entries.
+    /// - Throws: ``DatabaseError``.
+    public func entries(for localID: String, in connection: Connection) throws -> [OutboxEntry] {
+        try OutboxTable.entries(feature, localID, connection)
+    }
+
+    /// Each changed resource's state and how many changes wait or were refused.
+    ///
+    /// - Returns: A promise of the status.
+    public func status() -> Promise<OutboxStatus> {
+        entries().map(on: .inline) { OutboxStatus(entries: $0) }
+    }
+
+    /// Sends the waiting entries in order, each with its idempotency key, until the end or until
+    /// the API cannot take more; see the table in ``Outbox``. A sync asked for while one runs gets
+    /// that one's report.
+    ///
+    /// - Parameters:
+    ///   - client: The API's client.
+    ///   - delivered: Updates the feature's tables once the API accepted an entry.
+    /// - Returns: A promise of what was sent, refused and left; rejected only when the database
+    ///   cannot be read (a ``ServiceRequestError``).
+    public func sync(with client: APIClient, delivered: @escaping Delivery) -> Promise<OutboxSyncReport> {
+        let replay = OutboxReplay(
+            feature: feature, database: database, client: client, delivered: delivered)
+        let ready = ready
+        return gate.join {
+            ready.then(on: .inline) { Promise { try await replay.run() } }
+                .recover(on: .inline) { error -> Promise<OutboxSyncReport> in throw ServiceRequestError(error)
+                }
+        }
+    }
+
+    /// Sends a resource's refused changes again at the next sync, in their place in the queue.
+    ///
+    /// - Parameter localID: The resource's identifier on this device.
+    /// - Returns: A promise of how many changes wait again.
+    public func retry(localID: String) -> Promise<Int> {
+        let feature = feature
+        let database = database
+        return ready.then(on: .inline) {
+            database.write { connection in
+                try connection.execute(
+                    "UPDATE outbox SET refusal = NULL WHERE feature = ? AND local_id = ? AND refusal IS NOT NULL",
+                    [.text(feature), .text(localID)])
+            }
+        }
+    }
+
+    /// Drops every change of a resource that has a refused one, after `reverting` undid them in
+    /// the feature's tables, in one transaction. A resource with nothing refused is left alone.
+    ///
+    /// - Parameters:
+    ///   - localID: The resource's identifier on this device.
+    ///   - reverting: Undoes the changes in the feature's tables; given the entries, in order.
+    /// - Returns: A promise of the entries dropped; empty when nothing was refused.
+    public func discard(
+        localID: String, reverting: @escaping @Sendable ([OutboxEntry], Connection) throws -> Void
+    ) -> Promise<[OutboxEntry]> {
+        let feature = feature
+        let database = database
+        return ready.then(on: .inline) {
+            database.write { connection in
+                let entries = try OutboxTable.entries(feature, localID, connection)
+                guard entries.contains(where: \.isRefused) else { return [] }
+                try reverting(entries, connection)
+                try connection.execute(
+                    "DELETE FROM outbox WHERE feature = ? AND local_id = ?", [.text(feature), .text(localID)])
+                return entries
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// What one ``Outbox/sync(with:delivered:)`` did.
+public struct OutboxSyncReport: Sendable, Equatable {
+    /// The changes the API accepted (a DELETE answered 404 counts: the resource is gone).
+    public var sent: [OutboxEntry]
+    /// The changes the API refused during this sync, each with its reason.
+    public var refused: [OutboxEntry]
+    /// The API's identifiers for the resources it created during this sync, by local identifier.
+    public var newIDs: [String: String]
+    /// How many changes still wait to be sent.
+    public var waiting: Int
+    /// Why the sync stopped before the end (the API could not be reached, timed out, or answered
+    /// 5xx), or `nil` when it went through every waiting change.
+    public var stoppedBecause: ServiceRequestError?
+
+    /// Makes a report.
+    ///
+    /// - Parameters:
+    ///   - sent: The changes the API accepted.
+    ///   - refused: The changes it refused.
+    ///   - newIDs: The API's identifiers for what it created, by local identifier.
+    ///   - waiting: How many still wait.
+    ///   - stoppedBecause: Why it stopped early, if it did.
+    public init(
+        sent: [OutboxEntry] = [], refused: [OutboxEntry] = [], newIDs: [String: String] = [:],
+        waiting: Int = 0,
+        stoppedBecause: ServiceRequestError? = nil
+    ) {
+        self.sent = sent
+        self.refused = refused
+        self.newIDs = newIDs
+        self.waiting = waiting
+        self.stoppedBecause = stoppedBecause
+    }
+}
