@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Orders
 
 /// The shop's orders API, kept in memory, for ``TestHTTPServer``: what a real backend answers to
@@ -54,6 +54,13 @@ public final class TestOrdersShop: @unchecked Sendable {
     ///   - body: The body, such as `{"error": "changed by someone else"}`.
     public func refuse(_ request: String, status: Int, body: String) {
         lock.withLock { refusals[request] = (status, body) }
+    }
+
+    /// Stops refusing `request`: it is applied again.
+    ///
+    /// - Parameter request: The method and path, as given to ``refuse(_:status:body:)``.
+    public func allow(_ request: String) {
+        lock.withLock { refusals[request] = nil }
     }
 
     /// Makes every other request fail: alternately a 503 before doing anything, and a connection

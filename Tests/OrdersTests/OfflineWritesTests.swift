@@ -1,0 +1,270 @@
+import Foundation
+import PromiseMVPTesting
+import Testing
+
+/// One device (a real SQLite file) and the shop behind a real loopback server: `online` reaches
+/// it, `offline` has its API at a port where nothing listens, as when the network is down.
+final class Device: Sendable {
+    let shop: TestOrdersShop
+    let server: TestHTTPServer
+    let folder: URL
+    let cache: OrdersSQLiteStore
+    let online: FallbackOrdersStore
+    let offline: FallbackOrdersStore
+
+    /// Amy's and Bob's orders, as the shop holds them at the start.
+    static let amy = Order(
+        id: "shop-amy", date: day(2026, 11, 1), email: "amy@example.com", firstName: "Amy", lastName: "Apple",
+        items: [OrderItem(name: "Apple", quantity: 1, unitPrice: 1)], total: 6.99)
+    static let bob = Order(
+        id: "shop-bob", date: day(2026, 11, 2), email: "bob@example.com", firstName: "Bob", lastName: "Battery",
+        items: [OrderItem(name: "Battery", quantity: 2, unitPrice: 2)], total: 9.99)
+
+    init() throws {
+        shop = TestOrdersShop(orders: [Self.amy, Self.bob])
+        server = try TestHTTPServer(responder: shop.respond)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "OfflineWritesTests-\(UUID().uuidString)", isDirectory: true)
+        cache = OrdersSQLiteStore(database: try Database(at: folder.appendingPathComponent("orders.sqlite")))
+        online = FallbackOrdersStore(
+            api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)), cache: cache)
+        let nowhere = try #require(URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/"))
+        offline = FallbackOrdersStore(api: OrdersAPI(client: APIClient(baseURL: nowhere, timeout: 5)), cache: cache)
+    }
+
+    deinit {
+        server.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The orders `store` lists, by id.
+    func listing(_ store: FallbackOrdersStore) async -> [String: Order] {
+        let orders = await PromiseExpectations.value(of: store.fetchOrders()) ?? []
+        return Dictionary(orders.map { ($0.id ?? "", $0) }) { first, _ in first }
+    }
+
+    /// The idempotency keys of the outbox's entries, in order.
+    func keys() async -> [String] {
+        await PromiseExpectations.value(of: cache.outbox.entries())?.map(\.idempotencyKey) ?? []
+    }
+}
+
+@Suite("Offline writes")
+struct OfflineWritesTests {
+    @Test("changes made while the shop is down are sent once each, in order, with their keys, when it is up")
+    func createUpdateDeleteThenSync() async throws {
+        // Given: the shop's orders listed once, then the network gone
+        let device = try Device()
+        _ = await device.listing(device.online)
+        var amy = Device.amy
+        amy.email = "amy.new@example.com"
+
+        // When: a create, an update of it, an update and a delete, all offline
+        let created = await PromiseExpectations.value(of: device.offline.createOrder(validOrder()))
+        var changed = try #require(created)
+        changed.firstName = "Caroline"
+        _ = await PromiseExpectations.value(of: device.offline.updateOrder(changed))
+        _ = await PromiseExpectations.value(of: device.offline.updateOrder(amy))
+        _ = await PromiseExpectations.value(of: device.offline.deleteOrder(id: "shop-bob"))
+        let keys = await device.keys()
+        let localID = try #require(created?.id)
+
+        // Then: nothing reached the shop, and the listing shows the changes as they will be
+        #expect(device.shop.applied.isEmpty)
+        let offlineList = await device.listing(device.offline)
+        #expect(Set(offlineList.keys) == [localID, "shop-amy"])
+        #expect(offlineList[localID]?.firstName == "Caroline")
+        #expect(offlineList["shop-amy"]?.email == "amy.new@example.com")
+        let waiting = await PromiseExpectations.value(of: device.online.syncStatus())
+        #expect(waiting?.waiting == 4)
+        #expect(waiting?.state(of: localID) == .pending)
+
+        // When: the shop is reachable
+        let report = await PromiseExpectations.value(of: device.online.sync())
+
+        // Then: one POST, then the PUT of the new order under the shop's id, the PUT, the DELETE
+        #expect(keys.count == 4 && Set(keys).count == 4)
+        #expect(
+            device.shop.applied == [
+                "POST /orders \(keys[0])", "PUT /orders/srv-1 \(keys[1])", "PUT /orders/shop-amy \(keys[2])",
+                "DELETE /orders/shop-bob \(keys[3])",
+            ])
+        #expect(report?.sent.count == 4)
+        #expect(report?.newIDs == [localID: "srv-1"])
+        #expect(report?.waiting == 0)
+        let onlineList = await device.listing(device.online)
+        #expect(Set(onlineList.keys) == ["srv-1", "shop-amy"])
+        #expect(onlineList["srv-1"]?.firstName == "Caroline")
+        #expect(device.shop.storedOrders.map(\.email).sorted() == ["amy.new@example.com", validOrder().email])
+        #expect(await PromiseExpectations.value(of: device.online.syncStatus()) == .empty)
+    }
+
+    @Test("an offline delete and update stay as made through online listings until the shop took them")
+    func noFlickerBack() async throws {
+        // Given: Amy's order updated and Bob's deleted offline, and the shop failing those two
+        let device = try Device()
+        _ = await device.listing(device.online)
+        var amy = Device.amy
+        amy.lastName = "Appleton"
+        _ = await PromiseExpectations.value(of: device.offline.updateOrder(amy))
+        _ = await PromiseExpectations.value(of: device.offline.deleteOrder(id: "shop-bob"))
+        device.shop.refuse("PUT /orders/shop-amy", status: 503, body: "{}")
+
+        // When: listing online while the shop still has both as they were
+        let during = await device.listing(device.online)
+
+        // Then: Bob's stays hidden, Amy's shows the new name, both wait
+        #expect(Set(during.keys) == ["shop-amy"])
+        #expect(during["shop-amy"]?.lastName == "Appleton")
+        #expect(device.shop.storedOrders.count == 2)
+        #expect(await PromiseExpectations.value(of: device.online.syncStatus())?.waiting == 2)
+
+        // When: the shop takes them
+        device.shop.allow("PUT /orders/shop-amy")
+        let after = await device.listing(device.online)
+
+        // Then
+        #expect(Set(after.keys) == ["shop-amy"])
+        #expect(after["shop-amy"]?.lastName == "Appleton")
+        #expect(device.shop.storedOrders.map(\.lastName) == ["Appleton"])
+        #expect(await PromiseExpectations.value(of: device.online.syncStatus()) == .empty)
+    }
+
+    @Test("a 409 keeps the change, marked refused with the shop's reason; the next changes still go")
+    func refusedChangeIsKeptAndOthersGo() async throws {
+        // Given
+        let device = try Device()
+        _ = await device.listing(device.online)
+        var amy = Device.amy
+        amy.email = "amy.conflict@example.com"
+        _ = await PromiseExpectations.value(of: device.offline.updateOrder(amy))
+        _ = await PromiseExpectations.value(of: device.offline.deleteOrder(id: "shop-bob"))
+        device.shop.refuse(
+            "PUT /orders/shop-amy", status: 409, body: #"{"error": "changed by someone else"}"#)
+
+        // When
+        let report = await PromiseExpectations.value(of: device.online.sync())
+
+        // Then
+        let reason = "HTTP 409: changed by someone else"
+        #expect(report?.refused.map(\.state) == [.refused(reason: reason)])
+        #expect(report?.sent.map(\.method) == [.delete])
+        #expect(device.shop.applied.count == 1)
+        let status = await PromiseExpectations.value(of: device.online.syncStatus())
+        #expect(status?.state(of: "shop-amy") == .refused(reason: reason))
+        #expect(status?.refused == 1 && status?.waiting == 0)
+        #expect(await device.listing(device.online)["shop-amy"]?.email == "amy.conflict@example.com")
+
+        // When: retried once the shop accepts
+        device.shop.allow("PUT /orders/shop-amy")
+        let retried = await PromiseExpectations.value(of: device.online.retry(id: "shop-amy"))
+
+        // Then
+        #expect(retried?.sent.map(\.method) == [.put])
+        #expect(device.shop.storedOrders.map(\.email) == ["amy.conflict@example.com"])
+    }
+
+    @Test("discarding a refused change undoes it here; an order the shop never had goes")
+    func discardRefused() async throws {
+        // Given: an order created offline that the shop refuses
+        let device = try Device()
+        _ = await device.listing(device.online)
+        let created = try #require(
+            await PromiseExpectations.value(of: device.offline.createOrder(validOrder())))
+        device.shop.refuse("POST /orders", status: 422, body: #"{"errors": [{"message": "No such street."}]}"#)
+        _ = await PromiseExpectations.value(of: device.online.sync())
+
+        // When
+        let dropped = await PromiseExpectations.value(of: device.online.discard(id: created.id ?? ""))
+
+        // Then
+        #expect(dropped?.map(\.method) == [.post])
+        #expect(Set(await device.listing(device.online).keys) == ["shop-amy", "shop-bob"])
+        #expect(await PromiseExpectations.value(of: device.online.syncStatus()) == .empty)
+        let nothing = await PromiseExpectations.error(of: device.online.discard(id: "shop-amy"))
+        #expect(nothing as? OrdersStoreError == OrdersStoreError(.deleteOrder, .notFound(id: "shop-amy")))
+    }
+
+    @Test("a create whose attempt failed online is queued under the same idempotency key")
+    func failedOnlineCreateKeepsItsKey() async throws {
+        // Given: a shop that takes the POST and then resets the connection, so the answer is lost
+        let device = try Device()
+        device.shop.flap(true)
+        _ = await PromiseExpectations.error(of: device.online.fetchOrders())  // request 1: a 503
+        _ = await device.listing(device.online)  // request 2: answered
+
+        // When: request 3 is applied, then its connection reset
+        let created = await PromiseExpectations.value(of: device.online.createOrder(validOrder()))
+        let queued = await PromiseExpectations.value(of: device.online.syncStatus())
+        device.shop.flap(false)
+        let report = await PromiseExpectations.value(of: device.online.sync())
+
+        // Then: it was queued, and the shop made one order
+        #expect(queued?.state(of: created?.id ?? "") == .pending)
+        #expect(report?.sent.count == 1)
+        #expect(device.shop.applied.count == 1)
+        #expect(device.shop.storedOrders.count == 3)
+    }
+
+    @Test("against a shop that fails every other request, 100 queued changes all arrive, each once")
+    func flappingShop() async throws {
+        // Given
+        let device = try Device()
+        for index in 0..<100 {
+            _ = await PromiseExpectations.value(
+                of: device.offline.createOrder(validOrder(email: "buyer\(index)@example.com")))
+        }
+        device.shop.flap(true)
+
+        // When: syncing until nothing waits, as an app would at each listing
+        var rounds = 0
+        var waiting = 100
+        while waiting > 0 && rounds < 1_000 {
+            rounds += 1
+            waiting = await PromiseExpectations.value(of: device.online.sync())?.waiting ?? -1
+        }
+
+        // Then
+        #expect(waiting == 0)
+        let applied = device.shop.applied
+        #expect(applied.count == 100)
+        #expect(Set(applied).count == 100)
+        #expect(Set(device.shop.storedOrders.map(\.email)).count == 102)
+        device.shop.flap(false)
+        let listed = await device.listing(device.online)
+        #expect(listed.count == 102)
+        #expect(listed.keys.allSatisfy { $0.hasPrefix("srv-") || $0.hasPrefix("shop-") })
+    }
+
+    @Test("a change and its outbox entry are written together: a refused local write leaves neither")
+    func recordedWithTheChange() async throws {
+        // Given
+        let device = try Device()
+        var invalid = validOrder()
+        invalid.email = ""
+
+        // When
+        let error = await PromiseExpectations.error(of: device.offline.createOrder(invalid))
+
+        // Then
+        #expect(error is OrdersStoreError)
+        #expect(await device.keys().isEmpty)
+        #expect(await PromiseExpectations.value(of: device.cache.deviceOrders())?.isEmpty == true)
+    }
+
+    @Test("card data never reaches the outbox: the queued body carries the masked card")
+    func noCardDataInTheOutbox() async throws {
+        // Given
+        let device = try Device()
+
+        // When
+        _ = await PromiseExpectations.value(of: device.offline.createOrder(validOrder()))
+
+        // Then
+        let body = try #require(await PromiseExpectations.value(of: device.cache.outbox.entries())?.first?.body)
+        let text = String(decoding: body, as: UTF8.self)
+        #expect(!text.contains("4012"))
+        #expect(!text.contains("987"))
+        #expect(text.contains("1881"))
+    }
+}
