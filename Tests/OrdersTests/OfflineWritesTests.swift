@@ -17,7 +17,8 @@ final class Device: Sendable {
         id: "shop-amy", date: day(2026, 11, 1), email: "amy@example.com", firstName: "Amy", lastName: "Apple",
         items: [OrderItem(name: "Apple", quantity: 1, unitPrice: 1)], total: 6.99)
     static let bob = Order(
-        id: "shop-bob", date: day(2026, 11, 2), email: "bob@example.com", firstName: "Bob", lastName: "Battery",
+        id: "shop-bob", date: day(2026, 11, 2), email: "bob@example.com", firstName: "Bob",
+        lastName: "Battery",
         items: [OrderItem(name: "Battery", quantity: 2, unitPrice: 2)], total: 9.99)
 
     init() throws {
@@ -29,7 +30,8 @@ final class Device: Sendable {
         online = FallbackOrdersStore(
             api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)), cache: cache)
         let nowhere = try #require(URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/"))
-        offline = FallbackOrdersStore(api: OrdersAPI(client: APIClient(baseURL: nowhere, timeout: 5)), cache: cache)
+        offline = FallbackOrdersStore(
+            api: OrdersAPI(client: APIClient(baseURL: nowhere, timeout: 5)), cache: cache)
     }
 
     deinit {
@@ -95,7 +97,8 @@ struct OfflineWritesTests {
         let onlineList = await device.listing(device.online)
         #expect(Set(onlineList.keys) == ["srv-1", "shop-amy"])
         #expect(onlineList["srv-1"]?.firstName == "Caroline")
-        #expect(device.shop.storedOrders.map(\.email).sorted() == ["amy.new@example.com", validOrder().email])
+        #expect(
+            device.shop.storedOrders.map(\.email).sorted() == ["amy.new@example.com", validOrder().email])
         #expect(await PromiseExpectations.value(of: device.online.syncStatus()) == .empty)
     }
 
@@ -171,7 +174,8 @@ struct OfflineWritesTests {
         _ = await device.listing(device.online)
         let created = try #require(
             await PromiseExpectations.value(of: device.offline.createOrder(validOrder())))
-        device.shop.refuse("POST /orders", status: 422, body: #"{"errors": [{"message": "No such street."}]}"#)
+        device.shop.refuse(
+            "POST /orders", status: 422, body: #"{"errors": [{"message": "No such street."}]}"#)
         _ = await PromiseExpectations.value(of: device.online.sync())
 
         // When
@@ -261,7 +265,8 @@ struct OfflineWritesTests {
         _ = await PromiseExpectations.value(of: device.offline.createOrder(validOrder()))
 
         // Then
-        let body = try #require(await PromiseExpectations.value(of: device.cache.outbox.entries())?.first?.body)
+        let body = try #require(
+            await PromiseExpectations.value(of: device.cache.outbox.entries())?.first?.body)
         let text = String(decoding: body, as: UTF8.self)
         #expect(!text.contains("4012"))
         #expect(!text.contains("987"))
