@@ -21,14 +21,7 @@ struct DemoRunner {
 
     /// Runs `demo` with `arguments` and this runner's database, and waits for it to exit.
     func run(_ arguments: [String], database: URL? = nil, environment: [String: String] = [:]) throws -> Run {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments + ["--database", (database ?? self.database).path]
-        var variables = ProcessInfo.processInfo.environment
-        variables["NO_COLOR"] = "1"
-        variables["DEMO_API_URL"] = nil
-        variables.merge(environment) { $1 }
-        process.environment = variables
+        let process = prepared(arguments, database: database, environment: environment)
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output
@@ -40,5 +33,32 @@ struct DemoRunner {
         return Run(
             status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
             error: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Starts `demo` with `arguments` and this runner's database, its output thrown away, and
+    /// returns at once: for a test that kills it.
+    func start(_ arguments: [String]) throws -> Process {
+        let process = prepared(arguments, database: nil, environment: [:])
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Removes this runner's folder and its database.
+    func cleanUp() {
+        try? FileManager.default.removeItem(at: database.deletingLastPathComponent())
+    }
+
+    private func prepared(_ arguments: [String], database: URL?, environment: [String: String]) -> Process {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments + ["--database", (database ?? self.database).path]
+        var variables = ProcessInfo.processInfo.environment
+        variables["NO_COLOR"] = "1"
+        variables["DEMO_API_URL"] = nil
+        variables.merge(environment) { $1 }
+        process.environment = variables
+        return process
     }
 }

@@ -8,6 +8,7 @@ final class Device: Sendable {
     let shop: TestOrdersShop
     let server: TestHTTPServer
     let folder: URL
+    let database: Database
     let cache: OrdersSQLiteStore
     let online: FallbackOrdersStore
     let offline: FallbackOrdersStore
@@ -26,7 +27,8 @@ final class Device: Sendable {
         server = try TestHTTPServer(responder: shop.respond)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "OfflineWritesTests-\(UUID().uuidString)", isDirectory: true)
-        cache = OrdersSQLiteStore(database: try Database(at: folder.appendingPathComponent("orders.sqlite")))
+        database = try Database(at: folder.appendingPathComponent("orders.sqlite"))
+        cache = OrdersSQLiteStore(database: database)
         online = FallbackOrdersStore(
             api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)), cache: cache)
         let nowhere = try #require(URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/"))
@@ -43,6 +45,12 @@ final class Device: Sendable {
     func listing(_ store: FallbackOrdersStore) async -> [String: Order] {
         let orders = await PromiseExpectations.value(of: store.fetchOrders()) ?? []
         return Dictionary(orders.map { ($0.id ?? "", $0) }) { first, _ in first }
+    }
+
+    /// How many rows of the file are marked as changed on this device, hidden ones included.
+    func rowsChangedHere() async -> Int? {
+        await PromiseExpectations.value(
+            of: database.read { try $0.query("SELECT id FROM orders WHERE origin = 'device'").count })
     }
 
     /// The idempotency keys of the outbox's entries, in order.
@@ -100,6 +108,7 @@ struct OfflineWritesTests {
         #expect(
             device.shop.storedOrders.map(\.email).sorted() == ["amy.new@example.com", validOrder().email])
         #expect(await PromiseExpectations.value(of: device.online.syncStatus()) == .empty)
+        #expect(await device.rowsChangedHere() == 0)
     }
 
     @Test("an offline delete and update stay as made through online listings until the shop took them")
@@ -131,6 +140,29 @@ struct OfflineWritesTests {
         #expect(after["shop-amy"]?.lastName == "Appleton")
         #expect(device.shop.storedOrders.map(\.lastName) == ["Appleton"])
         #expect(await PromiseExpectations.value(of: device.online.syncStatus()) == .empty)
+    }
+
+    @Test("a change made online to an order whose earlier changes still wait goes behind them, in order")
+    func onlineChangeQueuesBehindWaitingOnes() async throws {
+        // Given: an order created offline, not sent yet
+        let device = try Device()
+        var created = try #require(
+            await PromiseExpectations.value(of: device.offline.createOrder(validOrder())))
+
+        // When: the shop is reachable again and the order is changed before any sync
+        created.firstName = "Caroline"
+        let updated = await PromiseExpectations.value(of: device.online.updateOrder(created))
+        let status = await PromiseExpectations.value(of: device.online.syncStatus())
+        _ = await PromiseExpectations.value(of: device.online.sync())
+
+        // Then: kept here first, then the shop got the create and the change, in that order
+        #expect(updated?.firstName == "Caroline")
+        #expect(status?.waiting == 2)
+        #expect(
+            device.shop.applied.map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == [
+                "POST /orders", "PUT /orders/srv-1",
+            ])
+        #expect(device.shop.storedOrders.first { $0.id == "srv-1" }?.firstName == "Caroline")
     }
 
     @Test("a 409 keeps the change, marked refused with the shop's reason; the next changes still go")
