@@ -19,6 +19,8 @@ let package = Package(
                 .product(name: "Services", package: "PromiseMVP"),
                 .product(name: "Melodies", package: "PromiseMVP"),
                 .product(name: "Orders", package: "PromiseMVP"),
+                // For TestHTTPServer and TestOrdersShop: the loopback shop the outbox syncs to.
+                .product(name: "PromiseMVPTesting", package: "PromiseMVP"),
                 "CSQLiteBenchmark",
             ],
             path: "Benchmarks/PromiseBenchmarks",

@@ -190,6 +190,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     dataPathBenchmarks()
+    outboxBenchmarks()
 }
 
 /// The countdown baseline's results, only touched on the benchmark's serial queue.
