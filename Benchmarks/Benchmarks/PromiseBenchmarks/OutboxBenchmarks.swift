@@ -40,7 +40,8 @@ func outboxBenchmarks() {
         defer { server.stop() }
         let online = FallbackOrdersStore(
             api: OrdersAPI(client: APIClient(baseURL: server.baseURL)),
-            cache: OrdersSQLiteStore(database: try Database(at: folder.appendingPathComponent("orders.sqlite"))))
+            cache: OrdersSQLiteStore(
+                database: try Database(at: folder.appendingPathComponent("orders.sqlite"))))
         benchmark.startMeasurement()
         let report = try await online.sync().value
         benchmark.stopMeasurement()
