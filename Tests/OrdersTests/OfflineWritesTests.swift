@@ -165,6 +165,23 @@ struct OfflineWritesTests {
         #expect(device.shop.storedOrders.first { $0.id == "srv-1" }?.firstName == "Caroline")
     }
 
+    @Test("an order an earlier version kept on this device without an outbox entry is sent at the next sync")
+    func ordersFromBeforeTheOutboxAreSent() async throws {
+        // Given: an order written as earlier versions wrote offline creates, with no entry
+        let device = try Device()
+        let kept = try #require(await PromiseExpectations.value(of: device.cache.createOrder(validOrder())))
+
+        // When
+        let report = await PromiseExpectations.value(of: device.online.sync())
+        let again = await PromiseExpectations.value(of: device.online.sync())
+
+        // Then: sent once, under the shop's id from now on
+        #expect(report?.newIDs == [kept.id ?? "": "srv-1"])
+        #expect(again?.sent.isEmpty == true)
+        #expect(device.shop.applied.count == 1)
+        #expect(await device.listing(device.online)["srv-1"]?.email == validOrder().email)
+    }
+
     @Test("a 409 keeps the change, marked refused with the shop's reason; the next changes still go")
     func refusedChangeIsKeptAndOthersGo() async throws {
         // Given

@@ -146,13 +146,17 @@ public struct FallbackOrdersStore: OrdersStore {
         }
     }
 
-    /// Sends the changes that wait, in order, each exactly once; see ``Outbox``.
+    /// Sends the changes that wait, in order, each exactly once; see ``Outbox``. Orders that an
+    /// earlier version kept here without an outbox entry are queued first.
     ///
     /// - Returns: A promise of what was sent, what the shop refused and why, and what still waits.
     public func sync() -> Promise<OutboxSyncReport> {
         let outbox = cache.outbox
-        return outbox.sync(with: api.client) { entry, answer, connection in
-            try OrdersSQLiteStore.applyDelivered(entry, answer: answer, outbox: outbox, connection)
+        let client = api.client
+        return cache.queueUnsentDeviceOrders().then(on: .inline) { _ in
+            outbox.sync(with: client) { entry, answer, connection in
+                try OrdersSQLiteStore.applyDelivered(entry, answer: answer, outbox: outbox, connection)
+            }
         }
     }
 

@@ -73,6 +73,22 @@ extension OrdersSQLiteStore {
         .failing(as: .deleteOrder)
     }
 
+    /// Queues the POST of every order created on this device that has no outbox entry: orders
+    /// created offline by a version without the outbox, which kept them here only.
+    func queueUnsentDeviceOrders() -> Promise<Int> {
+        let outbox = outbox
+        return write { connection in
+            var queued = 0
+            for order in try OrderRows.orders(connection, .device) {
+                let id = order.id ?? ""
+                guard try outbox.entries(for: id, in: connection).isEmpty else { continue }
+                try outbox.record(.post, "orders", json: Self.body(of: order), localID: id, in: connection)
+                queued += 1
+            }
+            return queued
+        }
+    }
+
     /// Whether the order has changes that wait for the API (or were refused by it): while it has,
     /// its next changes go behind them.
     func hasQueuedChanges(id: String) -> Promise<Bool> {
