@@ -52,7 +52,8 @@ struct Arguments {
           --help           show this help
           --version        show the version
 
-        exit codes: 0 done, 1 failed (the message says why), 2 wrong command line
+        exit codes: 0 done, 1 failed (the message says why), 2 wrong command line (bad syntax, or
+        a value an order cannot take)
         """
 
     /// The option that fills `field` in `demo orders create`.
@@ -119,14 +120,14 @@ struct Arguments {
         case ["melodies"]: command = .melodies
         case ["orders"], ["orders", "list"]: command = .listOrders
         case let words where words.count == 3 && words[0] == "orders" && words[1] == "show":
-            command = .showOrder(id: words[2])
+            command = .showOrder(id: try id(words))
         case let words where words.count == 3 && words[0] == "orders" && words[1] == "delete":
-            command = .deleteOrder(id: words[2])
+            command = .deleteOrder(id: try id(words))
         case ["orders", "sync"]: command = .syncOrders
         case let words where words.count == 3 && words[0] == "orders" && words[1] == "retry":
-            command = .retryOrder(id: words[2])
+            command = .retryOrder(id: try id(words))
         case let words where words.count == 3 && words[0] == "orders" && words[1] == "discard":
-            command = .discardOrder(id: words[2])
+            command = .discardOrder(id: try id(words))
         case ["orders", "create"]: return .createOrder(try order(values))
         case let words where words.count == 2 && words[0] == "export-sample-api":
             return .exportSampleAPI(folder: words[1])
@@ -141,30 +142,72 @@ struct Arguments {
         return command
     }
 
+    /// The order identifier in `orders VERB ID`: not blank, no control characters.
+    private static func id(_ words: [String]) throws -> String {
+        let id = words[2]
+        guard !id.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw UsageError(message: "say which order: demo orders \(words[1]) ID")
+        }
+        guard !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw UsageError(message: "an order ID has no control characters")
+        }
+        return id
+    }
+
     private static func make(
         _ command: Command, _ values: [String: [String]], _ flags: Set<String>,
         _ environment: [String: String]
     ) throws -> Arguments {
-        let apiText = values["--api"]?.last ?? environment["DEMO_API_URL"] ?? defaultAPI
-        guard let api = URL(string: apiText.hasSuffix("/") ? apiText : apiText + "/"),
-            let scheme = api.scheme?.lowercased(), scheme == "http" || scheme == "https", api.host != nil
-        else {
-            throw UsageError(message: "'\(apiText)' is not an http or https URL")
+        let offline = flags.contains("--offline")
+        let api: URL
+        switch (values["--api"]?.last, environment["DEMO_API_URL"]) {
+        case (let given?, _):
+            api = try apiURL(given)
+        case (nil, let fromEnvironment?):
+            // The environment is not this command line: when the API is not used, a bad value
+            // there must not stop --help, --version or --offline.
+            switch command {
+            case .help, .version: api = try apiURL(defaultAPI)
+            case _ where offline: api = try (try? apiURL(fromEnvironment)) ?? apiURL(defaultAPI)
+            default: api = try apiURL(fromEnvironment)
+            }
+        case (nil, nil):
+            api = try apiURL(defaultAPI)
         }
         let database = try values["--database"]?.last.map { path -> URL in
             guard !path.isEmpty else { throw UsageError(message: "--database needs a path") }
             return URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         }
         return Arguments(
-            command: command, api: api, database: database ?? defaultDatabase(),
-            offline: flags.contains("--offline"))
+            command: command, api: api, database: database ?? defaultDatabase(), offline: offline)
+    }
+
+    private static func apiURL(_ text: String) throws -> URL {
+        guard let api = URL(string: text.hasSuffix("/") ? text : text + "/"),
+            let scheme = api.scheme?.lowercased(), scheme == "http" || scheme == "https", api.host != nil
+        else {
+            throw UsageError(message: "'\(text)' is not an http or https URL")
+        }
+        return api
     }
 
     private static func defaultDatabase() -> URL {
         let folder =
             FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+            ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".local/share")
         return folder.appendingPathComponent("promise-mvp-demo").appendingPathComponent("demo.sqlite")
+    }
+
+    /// A price written as a whole decimal number with at most two decimals (`3`, `3.5`, `3.50`);
+    /// `nil` for anything else (`3,50`, `0x10`, `3.5abc`, `1e3`).
+    static func price(_ text: String) -> Decimal? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let whole = parts.first, (1...10).contains(whole.count), whole.allSatisfy(\.isASCIIDigit)
+        else { return nil }
+        if parts.count == 2 {
+            guard (1...2).contains(parts[1].count), parts[1].allSatisfy(\.isASCIIDigit) else { return nil }
+        }
+        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
     }
 
     private static func order(_ values: [String: [String]]) throws -> Order {
@@ -192,9 +235,7 @@ struct Arguments {
         }
         let items = try (values["--item"] ?? []).map { text -> OrderItem in
             let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 3, let quantity = Int(parts[1]),
-                let price = Decimal(string: parts[2], locale: Locale(identifier: "en_US_POSIX"))
-            else {
+            guard parts.count == 3, let quantity = Int(parts[1]), let price = price(parts[2]) else {
                 throw UsageError(
                     message: "--item takes NAME:QUANTITY:PRICE, such as 'Apple:2:1.23', not '\(text)'")
             }
@@ -209,5 +250,23 @@ struct Arguments {
             paymentMethod: PaymentMethod(
                 creditCardNumber: value("--card"), expirationDate: expiration, cvv: value("--cvv")),
             shipmentMethod: ShipmentMethod(speed: speed), items: items, total: 0)
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool {
+        isASCII && isNumber
+    }
+}
+
+extension URL {
+    /// The address as it may be shown: without a user name or password given in it.
+    var withoutCredentials: String {
+        guard user != nil || password != nil,
+            var components = URLComponents(url: self, resolvingAgainstBaseURL: false)
+        else { return absoluteString }
+        components.user = nil
+        components.password = nil
+        return components.string ?? absoluteString
     }
 }

@@ -33,7 +33,7 @@ struct Demo {
     static func run(_ arguments: Arguments, _ terminal: Terminal) async -> Int32 {
         switch arguments.command {
         case .help:
-            terminal.print(Arguments.usage)
+            terminal.printLines(Arguments.usage)
             return 0
         case .version:
             terminal.print(Arguments.version)

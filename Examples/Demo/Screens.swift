@@ -30,7 +30,7 @@ enum Screens {
     {
         do {
             let order = try await worker.fetchOrder(id: id).value
-            terminal.print(terminal.bold("Order \(order.id ?? id)"))
+            terminal.print("Order \(order.id ?? id)", style: .bold)
             let address = order.shipmentAddress
             for (label, value) in [
                 ("Date", formatter.date(order.date)), ("Name", formatter.name(order)), ("Email", order.email),
@@ -64,8 +64,16 @@ enum Screens {
         let view = TerminalOrdersView(terminal: terminal, api: nil)
         let presenter = CreateOrderPresenter(worker: worker, output: view, formatter: formatter)
         view.createPresenter = presenter
-        return await exitCode(
-            of: presenter.createOrder(request: CreateOrder.CreateOrder.Request(order: order)))
+        do {
+            _ = try await presenter.createOrder(request: CreateOrder.CreateOrder.Request(order: order)).value
+            return 0
+        } catch let error as OrdersStoreError {
+            // A value the order cannot take is a wrong command line, like bad syntax.
+            if case .invalid = error.reason { return 2 }
+            return 1
+        } catch {
+            return 1
+        }
     }
 
     static func delete(
@@ -77,7 +85,7 @@ enum Screens {
                 "Deleted order \(order.id ?? id) (\(formatter.name(order)), \(formatter.currency(order.total)))"
             )
             if case .pending = await worker.syncState(of: id).value {
-                terminal.print(terminal.yellow(SyncScreen.savedHere))
+                terminal.print(SyncScreen.savedHere, style: .yellow)
             }
             return 0
         } catch {

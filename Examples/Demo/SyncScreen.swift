@@ -62,13 +62,13 @@ enum SyncScreen {
             }
             for entry in report.refused {
                 guard case .refused(let reason) = entry.state else { continue }
-                terminal.print(terminal.yellow("Refused: \(describe(entry)): \(reason)"))
+                terminal.print("Refused: \(describe(entry)): \(reason)", style: .yellow)
             }
             if let reason = report.stoppedBecause {
-                terminal.print(terminal.yellow("Stopped: \(reason.userMessage)"))
+                terminal.print("Stopped: \(reason.userMessage)", style: .yellow)
             }
         } else {
-            terminal.print(terminal.yellow("Offline: nothing was sent."))
+            terminal.print("Offline: nothing was sent.", style: .yellow)
         }
         guard let status = try? await store.syncStatus().value else {
             terminal.printError("demo: the changes saved on this device cannot be read")

@@ -27,27 +27,73 @@ struct Terminal: Sendable {
         }
     }
 
-    func print(_ line: String = "") {
-        write(line + "\n", to: FileHandle.standardOutput)
+    /// How a line is shown on a terminal that takes colours.
+    enum Style {
+        case plain, bold, dim, yellow
+
+        var code: String? {
+            switch self {
+            case .plain: nil
+            case .bold: "1"
+            case .dim: "2"
+            case .yellow: "33"
+            }
+        }
     }
 
+    /// Writes one line to standard output, every character shown as text (see ``escaped(_:)``),
+    /// in `style` when the terminal takes colours.
+    func print(_ line: String = "", style: Style = .plain) {
+        write(styled(Self.escaped(line), style) + "\n", to: FileHandle.standardOutput)
+    }
+
+    /// Writes one line to standard error, every character shown as text.
     func printError(_ line: String) {
-        write(line + "\n", to: FileHandle.standardError)
+        write(Self.escaped(line) + "\n", to: FileHandle.standardError)
     }
 
-    /// Text in bold, or as is without colours.
-    func bold(_ text: String) -> String {
-        colours ? "\u{1B}[1m\(text)\u{1B}[0m" : text
+    /// Writes several lines of the demo's own text, such as the usage.
+    func printLines(_ text: String) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            print(String(line))
+        }
     }
 
-    /// Text dimmed, or as is without colours.
-    func dim(_ text: String) -> String {
-        colours ? "\u{1B}[2m\(text)\u{1B}[0m" : text
+    /// `text` with every character a terminal would act on instead of showing replaced by a
+    /// visible stand-in: control characters (ESC, CR, LF, NUL, backspace, ...) by their Unicode
+    /// control pictures (`␛`, `␍`, `␊`, ...), and C1 controls, bidirectional overrides and line
+    /// separators by `<U+202E>`. Text from the API or the database can then neither recolour,
+    /// retitle or clear the terminal nor forge a table row.
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x00...0x1F:
+                shown.append(Unicode.Scalar(0x2400 + scalar.value) ?? "?")
+            case 0x7F:
+                shown.append("\u{2421}")
+            case _ where isControl(scalar):
+                shown.append(contentsOf: "<U+\(String(scalar.value, radix: 16, uppercase: true))>".unicodeScalars)
+            default:
+                shown.append(scalar)
+            }
+        }
+        return String(shown)
     }
 
-    /// Text in yellow, for notices, or as is without colours.
-    func yellow(_ text: String) -> String {
-        colours ? "\u{1B}[33m\(text)\u{1B}[0m" : text
+    /// Whether a terminal may act on `scalar` rather than show it.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: true
+        case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    private func styled(_ text: String, _ style: Style) -> String {
+        guard colours, let code = style.code else { return text }
+        return "\u{1B}[\(code)m\(text)\u{1B}[0m"
     }
 
     private func write(_ text: String, to handle: FileHandle) {

@@ -23,18 +23,18 @@ final class TerminalMelodyListView: MelodyListView {
     func showMelodies(melodies: [Melody]) {}
 
     func showMelodyRows(_ rows: [MelodyRow]) {
-        terminal.print(terminal.bold("Melodies (\(rows.count))"))
+        terminal.print("Melodies (\(rows.count))", style: .bold)
         let table = Table(
             headers: ["#", "Title", "Artist", "Album", "Time"],
             rows: rows.map { ["\($0.id)", $0.title, $0.artist, $0.album, $0.duration] }, fixed: [0, 4])
         for (index, line) in table.lines(fitting: terminal.width).enumerated() {
-            terminal.print(index == 0 ? terminal.dim(line) : line)
+            terminal.print(line, style: index == 0 ? .dim : .plain)
         }
     }
 
     func showSourceNotice(_ notice: String?) {
         terminal.print()
-        terminal.print(terminal.yellow(notice ?? "Fresh from \(api.absoluteString), saved for offline use."))
+        terminal.print(notice ?? "Fresh from \(api.withoutCredentials), saved for offline use.", style: .yellow)
     }
 
     func showLoadError(error: ServiceRequestError) {}

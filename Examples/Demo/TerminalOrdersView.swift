@@ -21,24 +21,24 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
 
     func displayFetchedOrders(viewModel: ListOrders.FetchOrders.ViewModel) {
         let orders = viewModel.displayedOrders
-        terminal.print(terminal.bold("Orders (\(orders.count))"))
+        terminal.print("Orders (\(orders.count))", style: .bold)
         let table = Table(
             headers: ["ID", "Date", "Name", "Email", "Total", "Shop"],
             rows: orders.map { [$0.id, $0.date, $0.name, $0.email, $0.total, Self.label($0.syncState)] },
             fixed: [0, 1, 4, 5])
         for (index, line) in table.lines(fitting: terminal.width).enumerated() {
-            terminal.print(index == 0 ? terminal.dim(line) : line)
+            terminal.print(line, style: index == 0 ? .dim : .plain)
         }
         for order in orders {
             guard case .refused(let reason) = order.syncState else { continue }
-            terminal.print(terminal.yellow("Order \(order.id) was refused by the shop: \(reason)"))
+            terminal.print("Order \(order.id) was refused by the shop: \(reason)", style: .yellow)
         }
         terminal.print()
         terminal.print(
-            terminal.yellow(
-                viewModel.notice ?? "Fresh from \(api?.absoluteString ?? "the API"), saved for offline use."))
+            viewModel.notice ?? "Fresh from \(api?.withoutCredentials ?? "the API"), saved for offline use.",
+            style: .yellow)
         if let syncNotice = viewModel.syncNotice {
-            terminal.print(terminal.yellow(syncNotice))
+            terminal.print(syncNotice, style: .yellow)
         }
     }
 
@@ -63,7 +63,7 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
 
     func displayCreatedOrder(viewModel: CreateOrder.CreateOrder.ViewModel) {
         guard let order = viewModel.displayedOrder else { return }
-        terminal.print(terminal.bold("Created order \(order.id)"))
+        terminal.print("Created order \(order.id)", style: .bold)
         for (label, value) in [
             ("Date", order.date), ("Name", order.name), ("Email", order.email),
             ("Shipping", order.shippingMethod),
@@ -72,7 +72,7 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
             terminal.print("  \(label.padding(to: 9)) \(value)")
         }
         if let notice = viewModel.notice {
-            terminal.print(terminal.yellow(notice))
+            terminal.print(notice, style: .yellow)
         }
     }
 

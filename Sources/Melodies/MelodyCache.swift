@@ -4,8 +4,10 @@ public import Services
 
 /// The melodies last fetched, kept in the app's database for offline use.
 public struct MelodyCache: OfflineCache {
-    /// The steps of the `melodies` schema, applied when the cache is first used.
-    public static let migrations = [
+    /// The steps of the `melodies` schema. The cache applies them itself, through
+    /// ``Database/migrate(schema:_:)``, when it is made; they are not for `Database(at:migrations:)`,
+    /// which would make the tables a second time.
+    static let migrations = [
         Migration(
             version: 1,
             sql: """

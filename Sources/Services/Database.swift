@@ -5,8 +5,8 @@ public import Promises
 /// The app's embedded SQLite database: one file (or memory), one connection, all work serialised
 /// on a private queue so that it is safe from any thread, and every result a promise.
 ///
-/// Opening applies the ``Migration``s the file has not seen yet, each in its own transaction with
-/// the schema version (`PRAGMA user_version`). A file written by a newer version is refused and left
+/// Opening applies the ``Migration``s the file has not seen yet, in one transaction with the
+/// schema version (`PRAGMA user_version`), read under the write lock. A file written by a newer version is refused and left
 /// unchanged. Files use WAL journaling, so a crash never leaves a half-written transaction.
 public final class Database: @unchecked Sendable {
     // `@unchecked Sendable` is sound: `connection` is the only mutable state (the SQLite handle and
@@ -29,11 +29,12 @@ public final class Database: @unchecked Sendable {
     ///     ``DatabaseError/Kind/busy``.
     /// - Throws: ``DatabaseError``: the file is not a database, is read-only, locked, or newer.
     public convenience init(at url: URL, migrations: [Migration] = [], busyTimeout: Double = 5) throws {
-        let path = url.path
-        try Self.prepareFile(at: url)
-        try self.init(path: path, migrations: migrations, busyTimeout: busyTimeout, journal: "WAL")
-        if sqlite3_db_readonly(connection.handle, "main") == 1 {
-            throw DatabaseError(kind: .readOnly, message: "opened read-only", path: path)
+        let file = try DatabaseFile(preparing: url)
+        do {
+            try self.init(path: url.path, migrations: migrations, busyTimeout: busyTimeout, journal: "WAL")
+        } catch {
+            file.cleanUpAfterFailedOpen()
+            throw error
         }
     }
 
@@ -46,18 +47,24 @@ public final class Database: @unchecked Sendable {
         try Database(path: ":memory:", migrations: migrations, busyTimeout: 0, journal: "MEMORY")
     }
 
+    /// Opens and checks the connection; it is closed again, before the error reaches the caller,
+    /// when anything fails.
     private init(path: String, migrations: [Migration], busyTimeout: Double, journal: String) throws {
-        connection = try Connection(
+        let connection = try Connection(
             path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX)
-        queue = DispatchQueue(label: "Database \(path)")
-        self.path = path
         sqlite3_busy_timeout(connection.handle, Int32(max(0, busyTimeout) * 1000))
         // Reading the schema is what tells a database from any other file.
         _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
+        if sqlite3_db_readonly(connection.handle, "main") == 1 {
+            throw DatabaseError(kind: .readOnly, message: "opened read-only", path: path)
+        }
         _ = try connection.query(
             journal == "WAL" ? "PRAGMA journal_mode = WAL" : "PRAGMA journal_mode = MEMORY")
         try connection.execute("PRAGMA foreign_keys = ON")
         try Self.migrate(connection, to: migrations)
+        self.connection = connection
+        queue = DispatchQueue(label: "Database \(path)")
+        self.path = path
     }
 
     /// Runs `body` on the database's queue, for reads.
@@ -90,8 +97,9 @@ public final class Database: @unchecked Sendable {
     /// Brings the tables of one feature (`schema`) up to date, apart from the app's own
     /// `user_version`, so that several features can keep their tables in one file.
     ///
-    /// Each step the file has not seen runs in its own transaction with the version change; the
-    /// version is kept in the `schema_versions` table. A file whose `schema` is newer than the
+    /// The steps the file has not seen run in one write transaction with the version change, the
+    /// version read under the write lock, so that two processes opening a new file at once apply
+    /// each step once; the version is kept in the `schema_versions` table. A file whose `schema` is newer than the
     /// newest step is refused with ``DatabaseError/Kind/newerSchema(found:known:)``, unchanged.
     ///
     /// - Parameters:
@@ -109,33 +117,15 @@ public final class Database: @unchecked Sendable {
         read { try Self.version(of: $0) }
     }
 
-    private static func prepareFile(at url: URL) throws {
-        let manager = FileManager.default
-        let folder = url.deletingLastPathComponent()
-        do {
-            try manager.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw DatabaseError(
-                kind: .cannotOpen, message: "cannot create folder: \(error.localizedDescription)",
-                path: url.path)
-        }
-        if !manager.fileExists(atPath: url.path) {
-            let created = manager.createFile(
-                atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
-            guard created else {
-                throw DatabaseError(kind: .cannotOpen, message: "cannot create the file", path: url.path)
-            }
-        }
-    }
-
     private static func version(of connection: Connection) throws -> Int {
         guard case .integer(let version) = try connection.scalar("PRAGMA user_version") else { return 0 }
         return Int(version)
     }
 
     private static func migrate(_ connection: Connection, to migrations: [Migration]) throws {
-        try connection.apply(migrations, found: try version(of: connection), label: "user_version") {
-            version in
+        try connection.apply(migrations, label: "user_version") {
+            try version(of: connection)
+        } record: { version in
             // sql-constant: PRAGMA takes no bound parameters; the version is an Int from the code.
             try connection.executeScript("PRAGMA user_version = \(version)")
         }

@@ -98,7 +98,7 @@ struct DemoTests {
         #expect(try demo.run(["orders", "--offline"]).output.contains("Orders (4)"))
     }
 
-    @Test("a wrong form is refused with a message per field, and exit code 1")
+    @Test("a wrong form is refused with a message per field, and exit code 2: a value the order cannot take")
     func validationMessages() throws {
         // When
         let run = try demo.run([
@@ -106,7 +106,7 @@ struct DemoTests {
         ])
 
         // Then
-        #expect(run.status == 1)
+        #expect(run.status == 2)
         #expect(run.error.contains("--last-name: Enter a last name."))
         #expect(run.error.contains("--email: Enter an email address like name@example.com."))
         #expect(run.error.contains("--card: Enter the card number, 13 to 19 digits."))

@@ -1,8 +1,15 @@
 public import Foundation
 
 extension Order {
+    /// The most of one item an order may hold, and the highest unit price: bounds under which every
+    /// total is exact and prints as it is stored.
+    public static let maximumQuantity = 10_000
+    /// The highest unit price of an item; see ``maximumQuantity``.
+    public static let maximumUnitPrice: Decimal = 1_000_000
+
     /// What any store refuses: no name, an email that does not look like one, no items, or an item
-    /// with a quantity below 1 or a negative price.
+    /// with no name, a quantity outside 1...``maximumQuantity`` or a price outside
+    /// 0...``maximumUnitPrice``.
     ///
     /// - Returns: One error per wrong field, in form order; empty when the order can be stored.
     public func integrityErrors() -> [OrderFieldError] {
@@ -23,13 +30,20 @@ extension Order {
             errors.append(
                 OrderFieldError(
                     field: .items, message: "Each item needs a name, a quantity of at least 1 and a price."))
+        } else if items.contains(where: {
+            $0.quantity > Self.maximumQuantity || $0.unitPrice > Self.maximumUnitPrice
+        }) {
+            errors.append(
+                OrderFieldError(
+                    field: .items, message: "An item may have a quantity of at most 10,000 and a price of at most 1,000,000."))
         }
         return errors
     }
 
     /// What the order form refuses: everything ``integrityErrors()`` does, plus a missing shipping
-    /// address, a card number that is not 13 to 19 digits, a card that expired before the month of
-    /// `now`, and a CVV that is not 3 or 4 digits.
+    /// address, a card number that is not 13 to 19 digits or fails the Luhn check, a card that
+    /// expired before the month of `now` or expires more than 20 years after it, and a CVV that is
+    /// not 3 or 4 digits.
     ///
     /// - Parameters:
     ///   - now: Today, to tell an expired card.
@@ -49,9 +63,17 @@ extension Order {
         if !(13...19).contains(digits.count) || !digits.allSatisfy(\.isASCIIDigit) {
             errors.append(
                 OrderFieldError(field: .creditCardNumber, message: "Enter the card number, 13 to 19 digits."))
+        } else if !Self.passesLuhnCheck(digits) {
+            errors.append(
+                OrderFieldError(
+                    field: .creditCardNumber, message: "This card number is not valid: check its digits."))
         }
-        if Self.monthStart(of: paymentMethod.expirationDate, calendar) < Self.monthStart(of: now, calendar) {
+        let expires = Self.monthStart(of: paymentMethod.expirationDate, calendar)
+        if expires < Self.monthStart(of: now, calendar) {
             errors.append(OrderFieldError(field: .expirationDate, message: "This card has expired."))
+        } else if let latest = calendar.date(byAdding: .year, value: 20, to: now), expires > latest {
+            errors.append(
+                OrderFieldError(field: .expirationDate, message: "Enter the month the card expires."))
         }
         let cvv = paymentMethod.cvv
         if !(3...4).contains(cvv.count) || !cvv.allSatisfy(\.isASCIIDigit) {
@@ -68,6 +90,16 @@ extension Order {
     func validateForStore(_ operation: OrdersStoreError.Operation) throws {
         let errors = integrityErrors()
         guard errors.isEmpty else { throw OrdersStoreError(operation, .invalid(errors)) }
+    }
+
+    /// The Luhn checksum every card number carries: a mistyped digit fails it.
+    static func passesLuhnCheck(_ digits: String) -> Bool {
+        var sum = 0
+        for (index, digit) in digits.reversed().compactMap(\.wholeNumberValue).enumerated() {
+            let value = index % 2 == 1 ? digit * 2 : digit
+            sum += value > 9 ? value - 9 : value
+        }
+        return sum % 10 == 0
     }
 
     /// One `@`, something before it, and a domain with a dot inside it; no spaces.

@@ -15,8 +15,10 @@ public import Services
 /// wait for the API are kept in its ``outbox`` with them; ``load()`` and the fetches return the
 /// copy with those changes applied.
 public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
-    /// The steps of the `orders` schema, applied when the store is first used.
-    public static let migrations = [
+    /// The steps of the `orders` schema. The store applies them itself, through
+    /// ``Database/migrate(schema:_:)``, when it is made; they are not for `Database(at:migrations:)`,
+    /// which would make the tables a second time.
+    static let migrations = [
         Migration(
             version: 1,
             sql: """

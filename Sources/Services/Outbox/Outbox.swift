@@ -38,8 +38,10 @@ public struct Outbox: Sendable {
     public typealias Delivery =
         @Sendable (_ entry: OutboxEntry, _ answer: Data, _ connection: Connection) throws -> String?
 
-    /// The steps of the `outbox` schema.
-    public static let migrations = [
+    /// The steps of the `outbox` schema. The outbox applies them itself, through
+    /// ``Database/migrate(schema:_:)``, when it is made; they are not for `Database(at:migrations:)`,
+    /// which would make the tables a second time.
+    static let migrations = [
         Migration(
             version: 1,
             sql: """

@@ -1,0 +1,77 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What opening a database file made on disk, so that an open that fails leaves nothing behind.
+struct DatabaseFile {
+    let url: URL
+    /// The folders this open created, outermost first.
+    private(set) var createdFolders: [URL] = []
+    /// Whether this open created the (empty) file.
+    private(set) var createdFile = false
+    /// The WAL and shared-memory files that did not exist before this open.
+    private let newSidecars: [URL]
+
+    /// Creates the file (readable by its owner only) and its folders where they are missing.
+    init(preparing url: URL) throws {
+        self.url = url
+        let manager = FileManager.default
+        newSidecars = ["-wal", "-shm"].map { URL(fileURLWithPath: url.path + $0) }
+            .filter { !manager.fileExists(atPath: $0.path) }
+        var missing: [URL] = []
+        var folder = url.deletingLastPathComponent()
+        while !manager.fileExists(atPath: folder.path) && folder.path != "/" {
+            missing.insert(folder, at: 0)
+            folder = folder.deletingLastPathComponent()
+        }
+        do {
+            try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            createdFolders = missing
+        } catch {
+            Self.removeEmptyFolders(missing)
+            throw DatabaseError(
+                kind: .cannotOpen, message: "cannot create folder: \(error.localizedDescription)", path: url.path)
+        }
+        if !manager.fileExists(atPath: url.path) {
+            guard manager.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+            else {
+                Self.removeEmptyFolders(createdFolders)
+                throw DatabaseError(kind: .cannotOpen, message: "cannot create the file", path: url.path)
+            }
+            createdFile = true
+        }
+    }
+
+    /// Removes what this open made, after it failed: the file if it is still empty, the folders if
+    /// they are, and the WAL and shared-memory files this user made beside a file another user
+    /// owns (left there, they would stop the owner's next write). Nothing another process may be
+    /// using is touched.
+    func cleanUpAfterFailedOpen() {
+        let manager = FileManager.default
+        for sidecar in newSidecars where Self.owner(of: sidecar) == getuid() && Self.owner(of: url) != getuid() {
+            try? manager.removeItem(at: sidecar)
+        }
+        if createdFile, let size = (try? manager.attributesOfItem(atPath: url.path))?[.size] as? NSNumber,
+            size.intValue == 0
+        {
+            try? manager.removeItem(at: url)
+        }
+        Self.removeEmptyFolders(createdFolders)
+    }
+
+    private static func owner(of url: URL) -> uid_t? {
+        var status = stat()
+        return stat(url.path, &status) == 0 ? status.st_uid : nil
+    }
+
+    /// Removes `folders`, innermost first, each only if it is empty.
+    private static func removeEmptyFolders(_ folders: [URL]) {
+        for folder in folders.reversed() {
+            rmdir(folder.path)
+        }
+    }
+}
