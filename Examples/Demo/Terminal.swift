@@ -74,7 +74,8 @@ struct Terminal: Sendable {
             case 0x7F:
                 shown.append("\u{2421}")
             case _ where isControl(scalar):
-                shown.append(contentsOf: "<U+\(String(scalar.value, radix: 16, uppercase: true))>".unicodeScalars)
+                shown.append(
+                    contentsOf: "<U+\(String(scalar.value, radix: 16, uppercase: true))>".unicodeScalars)
             default:
                 shown.append(scalar)
             }

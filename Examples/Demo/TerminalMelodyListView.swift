@@ -34,7 +34,8 @@ final class TerminalMelodyListView: MelodyListView {
 
     func showSourceNotice(_ notice: String?) {
         terminal.print()
-        terminal.print(notice ?? "Fresh from \(api.withoutCredentials), saved for offline use.", style: .yellow)
+        terminal.print(
+            notice ?? "Fresh from \(api.withoutCredentials), saved for offline use.", style: .yellow)
     }
 
     func showLoadError(error: ServiceRequestError) {}

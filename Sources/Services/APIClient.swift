@@ -99,7 +99,8 @@ public struct APIClient: Sendable {
     ///
     /// - Parameters:
     ///   - method: The HTTP method.
-    ///   - path: The resource, relative to ``baseURL``.
+    ///   - path: The resource, relative to ``baseURL``, with any percent escapes it needs (an
+    ///     identifier escaped once, as for a path segment).
     ///   - body: A JSON body, or `nil`.
     ///   - headers: Extra header fields, such as `Idempotency-Key`.
     /// - Returns: A promise of the body bytes.
@@ -190,9 +191,17 @@ public struct APIClient: Sendable {
         #endif
     }
 
+    /// `path` resolved against ``baseURL``. A path is taken as written, percent escapes included
+    /// (`orders/%20abc` is sent as such, not as `%2520abc`); characters a path cannot hold are
+    /// escaped once.
     func url(for path: String) -> URL {
         let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
-        return baseURL.appendingPathComponent(trimmed)
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.insert("%")
+        let escaped = trimmed.addingPercentEncoding(withAllowedCharacters: allowed) ?? trimmed
+        let base =
+            baseURL.absoluteString.hasSuffix("/") ? baseURL.absoluteString : baseURL.absoluteString + "/"
+        return URL(string: base + escaped) ?? baseURL.appendingPathComponent(trimmed)
     }
 
     /// Decodes a body the way every answer is decoded: JSON, dates in ISO 8601.

@@ -8,7 +8,8 @@ extension Connection {
     func migrate(schema: String, _ migrations: [Migration]) throws {
         try apply(migrations, label: "schema \(schema)") {
             try execute(
-                "CREATE TABLE IF NOT EXISTS schema_versions (name TEXT PRIMARY KEY, version INTEGER NOT NULL)")
+                "CREATE TABLE IF NOT EXISTS schema_versions (name TEXT PRIMARY KEY, version INTEGER NOT NULL)"
+            )
             let found = try scalar("SELECT version FROM schema_versions WHERE name = ?", [.text(schema)])
             guard case .integer(let stored) = found else { return 0 }
             return Int(stored)
@@ -32,7 +33,8 @@ extension Connection {
             let version = try found()
             guard version <= known else {
                 throw DatabaseError(
-                    kind: .newerSchema(found: version, known: known), message: "\(label) \(version)", path: path)
+                    kind: .newerSchema(found: version, known: known), message: "\(label) \(version)",
+                    path: path)
             }
             let newer = steps.filter { $0.version > version }
             guard let newest = newer.last else { return }

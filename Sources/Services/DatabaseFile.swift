@@ -29,20 +29,26 @@ struct DatabaseFile {
             folder = folder.deletingLastPathComponent()
         }
         do {
-            try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try manager.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             createdFolders = missing
         } catch {
             Self.removeEmptyFolders(missing)
             throw DatabaseError(
-                kind: .cannotOpen, message: "cannot create folder: \(error.localizedDescription)", path: url.path)
+                kind: .cannotOpen, message: "cannot create folder: \(error.localizedDescription)",
+                path: url.path)
         }
-        if !manager.fileExists(atPath: url.path) {
-            guard manager.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
-            else {
-                Self.removeEmptyFolders(createdFolders)
-                throw DatabaseError(kind: .cannotOpen, message: "cannot create the file", path: url.path)
-            }
+        // Created with O_EXCL, never replaced: another process opening the same new file at the
+        // same moment may already be writing to it.
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
             createdFile = true
+        } else if errno != EEXIST {
+            let reason = String(cString: strerror(errno))
+            Self.removeEmptyFolders(createdFolders)
+            throw DatabaseError(
+                kind: .cannotOpen, message: "cannot create the file: \(reason)", path: url.path)
         }
     }
 
@@ -52,7 +58,8 @@ struct DatabaseFile {
     /// using is touched.
     func cleanUpAfterFailedOpen() {
         let manager = FileManager.default
-        for sidecar in newSidecars where Self.owner(of: sidecar) == getuid() && Self.owner(of: url) != getuid() {
+        for sidecar in newSidecars
+        where Self.owner(of: sidecar) == getuid() && Self.owner(of: url) != getuid() {
             try? manager.removeItem(at: sidecar)
         }
         if createdFile, let size = (try? manager.attributesOfItem(atPath: url.path))?[.size] as? NSNumber,

@@ -35,7 +35,9 @@ extension Order {
         }) {
             errors.append(
                 OrderFieldError(
-                    field: .items, message: "An item may have a quantity of at most 10,000 and a price of at most 1,000,000."))
+                    field: .items,
+                    message: "An item may have a quantity of at most 10,000 and a price of at most 1,000,000."
+                ))
         }
         return errors
     }

@@ -1,0 +1,187 @@
+import Foundation
+import PromiseMVPTesting
+import Testing
+
+@testable import Demo
+
+/// Hostile text, crowded files and strict input, through the built `demo` as a user runs it.
+@Suite("demo: hardening")
+struct HardeningTests {
+    /// Text that would act on a terminal if printed raw: colour, title, clear screen, a forged row,
+    /// NUL, backspace, a right-to-left override, a C1 CSI.
+    static let hostile =
+        "Evil\u{1B}[31mRed\u{1B}]0;pwned\u{07}\u{1B}[2J\r\nFORGED  ROW\u{00}\u{08}\u{202E}gnp.exe\u{9B}31m"
+
+    /// What no byte of the demo's output may hold once hostile text went through it.
+    static func actsOnTerminal(_ text: String) -> Bool {
+        text.unicodeScalars.contains {
+            [0x1B, 0x0D, 0x00, 0x08, 0x07, 0x9B, 0x202E].contains($0.value)
+        }
+    }
+
+    @Test("a hostile melody title or order name is shown escaped, never acted on, and forges no row")
+    func hostileTextIsEscaped() throws {
+        // Given
+        let demo = DemoRunner()
+        defer { demo.cleanUp() }
+        let hostileJSON = String(
+            decoding: try JSONEncoder().encode(Self.hostile), as: UTF8.self)
+        let melodies = #"[{"id": 1, "title": \#(hostileJSON), "artist": "A", "album": "B", "duration": 60}]"#
+        let shop = TestOrdersShop(orders: [
+            Order(
+                id: "evil", date: Date(timeIntervalSince1970: 1_700_000_000), email: "e@example.com",
+                firstName: Self.hostile, lastName: "X",
+                items: [OrderItem(name: Self.hostile, quantity: 1, unitPrice: 1)],
+                total: 1)
+        ])
+        let server = try TestHTTPServer(["/melodies": .status(200, body: melodies)], responder: shop.respond)
+        defer { server.stop() }
+        let api = ["--api", server.baseURL.absoluteString]
+
+        // When
+        let runs = [
+            try demo.run(["melodies"] + api), try demo.run(["orders"] + api),
+            try demo.run(["orders", "show", "evil"] + api),
+        ]
+
+        // Then
+        for run in runs {
+            #expect(run.status == 0, "\(run.error)")
+            #expect(!Self.actsOnTerminal(run.output), "\(run.output.debugDescription)")
+            #expect(!run.output.contains("\nFORGED"))
+            #expect(run.output.contains("Evil␛[31mRed"))
+            #expect(run.output.contains("<U+202E>"))
+        }
+        #expect(
+            runs[0].output.split(separator: "\n", omittingEmptySubsequences: false).count == 6,
+            "\(runs[0].output)")  // title, header, 1 row, blank, notice, end
+    }
+
+    @Test("a hostile reason from the shop is shown escaped too")
+    func hostileRefusal() throws {
+        #expect(
+            Terminal.escaped("HTTP 409: \u{1B}[2Jgone\r\n") == "HTTP 409: ␛[2Jgone␍␊")
+        #expect(Terminal.escaped("plain, ünïcödé, emoji 🎵") == "plain, ünïcödé, emoji 🎵")
+        #expect(Terminal.escaped("\u{7F}\u{85}\u{2066}") == "␡<U+85><U+2066>")
+    }
+
+    @Test(
+        "eight processes creating orders on a database that does not exist yet all succeed",
+        .timeLimit(.minutes(2)))
+    func concurrentFirstRun() throws {
+        for round in 0..<3 {
+            // Given: a new file, eight creates started at once
+            let demo = DemoRunner()
+            defer { demo.cleanUp() }
+            let processes = try (0..<8).map { _ in
+                try demo.start(OfflineWritesDemoTests.createArguments + ["--offline"])
+            }
+
+            // When
+            for process in processes {
+                process.waitUntilExit()
+            }
+            let listed = try demo.run(["orders", "--offline"])
+
+            // Then
+            #expect(processes.map(\.terminationStatus) == Array(repeating: 0, count: 8), "round \(round)")
+            #expect(listed.output.contains("Orders (12)"), "round \(round): \(listed.output)")
+        }
+    }
+
+    @Test(
+        "a value an order cannot take is a wrong command line: exit code 2",
+        arguments: [
+            (["--item", "Tea:2:3,50"], "--item takes NAME:QUANTITY:PRICE"),
+            (["--item", "Tea:2:0x10"], "--item takes NAME:QUANTITY:PRICE"),
+            (["--item", "Tea:2:3.5abc"], "--item takes NAME:QUANTITY:PRICE"),
+            (["--item", "Tea:2:1e3"], "--item takes NAME:QUANTITY:PRICE"),
+            (["--item", "Tea:\(Int.max):1"], "--item: An item may have a quantity of at most 10,000"),
+            (["--card", "4111 1111 1111 1112"], "--card: This card number is not valid"),
+            (["--expires", "99999-01"], "--expires: Enter the month the card expires."),
+        ])
+    func strictValues(change: [String], message: String) throws {
+        // Given
+        let demo = DemoRunner()
+        defer { demo.cleanUp() }
+
+        // When: the valid order with one value replaced
+        let run = try demo.run(OfflineWritesDemoTests.createArguments + change + ["--offline"])
+
+        // Then
+        #expect(run.status == 2, "\(run.output)\(run.error)")
+        #expect(run.error.contains(message), "\(run.error)")
+        #expect(try demo.run(["orders", "--offline"]).output.contains("Orders (4)"))
+    }
+
+    @Test("an id is sent escaped once; a blank id is a wrong command line")
+    func idsEncodedOnce() throws {
+        // Given
+        let demo = DemoRunner()
+        defer { demo.cleanUp() }
+        let server = try TestHTTPServer(["/orders/%20abc123": .status(404, body: "{}")])
+        defer { server.stop() }
+
+        // When
+        let spaced = try demo.run(["orders", "show", " abc123", "--api", server.baseURL.absoluteString])
+        let blank = try demo.run(["orders", "show", ""])
+
+        // Then
+        #expect(server.requests == ["GET /orders/%20abc123 HTTP/1.1"])
+        #expect(spaced.status == 1)
+        #expect(blank.status == 2)
+        #expect(blank.error.contains("say which order"))
+    }
+
+    @Test(
+        "a bad DEMO_API_URL stops neither --help, --version nor --offline; with the API used it is an error")
+    func badEnvironmentURL() throws {
+        // Given
+        let demo = DemoRunner()
+        defer { demo.cleanUp() }
+        let garbage = ["DEMO_API_URL": "garbage"]
+
+        // When / Then
+        #expect(try demo.run(["--help"], environment: garbage).status == 0)
+        #expect(try demo.run(["--version"], environment: garbage).status == 0)
+        #expect(try demo.run(["orders", "--offline"], environment: garbage).status == 0)
+        let used = try demo.run(["orders"], environment: garbage)
+        #expect(used.status == 2)
+        #expect(used.error.contains("'garbage' is not an http or https URL"))
+    }
+
+    @Test("a password in --api is never printed")
+    func credentialsNotShown() throws {
+        // Given
+        let demo = DemoRunner()
+        defer { demo.cleanUp() }
+        let server = try TestHTTPServer(responder: TestOrdersShop().respond)
+        defer { server.stop() }
+        let api = "http://user:secret@127.0.0.1:\(server.port)/"
+
+        // When
+        let run = try demo.run(["orders", "--api", api])
+
+        // Then
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output.contains("Fresh from http://127.0.0.1:\(server.port)/"))
+        #expect(!run.output.contains("secret") && !run.error.contains("secret"))
+    }
+
+    @Test("a database path that cannot be created leaves no folder behind")
+    func failedDeepPathLeavesNothing() throws {
+        // Given: a file name longer than any file system takes, under folders that do not exist
+        let top = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "HardeningTests-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: top) }
+        let file = top.appendingPathComponent("a/b/c").appendingPathComponent(
+            String(repeating: "x", count: 300))
+
+        // When
+        let run = try DemoRunner().run(["orders", "--offline"], database: file)
+
+        // Then
+        #expect(run.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: top.path))
+    }
+}
