@@ -19,20 +19,37 @@ struct DemoRunner {
         return buildFolder.appendingPathComponent("demo")
     }()
 
-    /// Runs `demo` with `arguments` and this runner's database, and waits for it to exit.
-    func run(_ arguments: [String], database: URL? = nil, environment: [String: String] = [:]) throws -> Run {
+    /// Runs `demo` with `arguments` and this runner's database, and waits for it to exit, off the
+    /// cooperative pool (a blocked pool thread would stall every other test's promises).
+    func run(
+        _ arguments: [String], database: URL? = nil, environment: [String: String] = [:]
+    ) async throws -> Run {
         let process = prepared(arguments, database: database, environment: environment)
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData, as: UTF8.self))
+        return await Self.offThePool {
+            let outputData = output.fileHandleForReading.readDataToEndOfFile()
+            let errorData = error.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Run(
+                status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+                error: String(decoding: errorData, as: UTF8.self))
+        }
+    }
+
+    /// Waits for `process` to exit, off the cooperative pool.
+    static func waitForExit(_ process: Process) async {
+        await offThePool { process.waitUntilExit() }
+    }
+
+    /// Runs blocking `work` on a dispatch thread and waits for it without blocking the caller's.
+    static func offThePool<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
+        }
     }
 
     /// Starts `demo` with `arguments` and this runner's database, its output thrown away, and

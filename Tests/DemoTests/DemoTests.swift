@@ -28,9 +28,9 @@ struct DemoTests {
     }
 
     @Test("the first run, offline, shows the seeded melodies and says they are the offline copy")
-    func offlineFirstRunMelodies() throws {
+    func offlineFirstRunMelodies() async throws {
         // When
-        let run = try demo.run(["melodies", "--api", unreachable])
+        let run = try await demo.run(["melodies", "--api", unreachable])
 
         // Then
         #expect(run.status == 0, "\(run.error)")
@@ -42,9 +42,9 @@ struct DemoTests {
     }
 
     @Test("the first run, offline, shows the seeded orders")
-    func offlineFirstRunOrders() throws {
+    func offlineFirstRunOrders() async throws {
         // When
-        let run = try demo.run(["orders", "--api", unreachable])
+        let run = try await demo.run(["orders", "--api", unreachable])
 
         // Then
         #expect(run.status == 0, "\(run.error)")
@@ -54,14 +54,14 @@ struct DemoTests {
     }
 
     @Test("with --api the demo fetches and caches; then --offline shows the same data from the cache")
-    func onlineThenOffline() throws {
+    func onlineThenOffline() async throws {
         // Given
         let server = try sampleServer()
 
         // When
-        let online = try demo.run(["melodies", "--api", server.baseURL.absoluteString])
+        let online = try await demo.run(["melodies", "--api", server.baseURL.absoluteString])
         server.stop()
-        let offline = try demo.run(["melodies", "--offline"])
+        let offline = try await demo.run(["melodies", "--offline"])
 
         // Then
         #expect(online.status == 0, "\(online.error)")
@@ -73,9 +73,9 @@ struct DemoTests {
     }
 
     @Test("an order created offline is listed, shown, and deleted, across runs")
-    func createListShowDelete() throws {
+    func createListShowDelete() async throws {
         // When
-        let created = try demo.run([
+        let created = try await demo.run([
             "orders", "create", "--api", unreachable, "--first-name", "Eve", "--last-name", "Elder",
             "--email", "eve@example.com", "--street", "5 Elm St", "--city", "Boston", "--zip", "02101",
             "--card", "4111 1111 1111 1111", "--expires", "2031-01", "--cvv", "123", "--item", "Tea:2:3.50",
@@ -88,20 +88,20 @@ struct DemoTests {
         #expect(!created.output.contains("4111 1111"))
         let id = try #require(
             created.output.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
-        let listed = try demo.run(["orders", "--api", unreachable])
+        let listed = try await demo.run(["orders", "--api", unreachable])
         #expect(listed.output.contains("Eve Elder"))
         #expect(listed.output.contains("Orders (5)"))
-        let shown = try demo.run(["orders", "show", id, "--offline"])
+        let shown = try await demo.run(["orders", "show", id, "--offline"])
         #expect(shown.output.contains("2 × Tea"))
-        let deleted = try demo.run(["orders", "delete", id, "--offline"])
+        let deleted = try await demo.run(["orders", "delete", id, "--offline"])
         #expect(deleted.status == 0, "\(deleted.error)")
-        #expect(try demo.run(["orders", "--offline"]).output.contains("Orders (4)"))
+        #expect(try await demo.run(["orders", "--offline"]).output.contains("Orders (4)"))
     }
 
     @Test("a wrong form is refused with a message per field, and exit code 2: a value the order cannot take")
-    func validationMessages() throws {
+    func validationMessages() async throws {
         // When
-        let run = try demo.run([
+        let run = try await demo.run([
             "orders", "create", "--offline", "--first-name", "Eve", "--email", "eve", "--item", "Tea:1:1",
         ])
 
@@ -124,9 +124,9 @@ struct DemoTests {
             ([], "say what to show"),
             (["orders", "create", "--expires", "soon"], "--expires takes a month as YYYY-MM"),
         ])
-    func usageErrors(arguments: [String], message: String) throws {
+    func usageErrors(arguments: [String], message: String) async throws {
         // When
-        let run = try demo.run(arguments)
+        let run = try await demo.run(arguments)
 
         // Then
         #expect(run.status == 2)
@@ -136,7 +136,7 @@ struct DemoTests {
     }
 
     @Test("a file that is not a database: one line naming it and what to do, exit code 1, the file untouched")
-    func foreignDatabase() throws {
+    func foreignDatabase() async throws {
         // Given
         let file = demo.database
         try FileManager.default.createDirectory(
@@ -146,7 +146,7 @@ struct DemoTests {
         try garbage.write(to: file)
 
         // When
-        let run = try demo.run(["melodies", "--api", unreachable])
+        let run = try await demo.run(["melodies", "--api", unreachable])
 
         // Then
         #expect(run.status == 1)
@@ -157,9 +157,9 @@ struct DemoTests {
     }
 
     @Test("the database file is readable by its owner only")
-    func ownerOnlyDatabase() throws {
+    func ownerOnlyDatabase() async throws {
         // When
-        _ = try demo.run(["melodies", "--api", unreachable])
+        _ = try await demo.run(["melodies", "--api", unreachable])
 
         // Then
         let attributes = try FileManager.default.attributesOfItem(atPath: demo.database.path)
@@ -167,9 +167,9 @@ struct DemoTests {
     }
 
     @Test("piped output carries no escape codes, even with colour allowed")
-    func pipedOutputIsPlain() throws {
+    func pipedOutputIsPlain() async throws {
         // When
-        let run = try demo.run(
+        let run = try await demo.run(
             ["orders", "--api", unreachable], environment: ["NO_COLOR": "", "TERM": "xterm-256color"])
 
         // Then
@@ -179,9 +179,9 @@ struct DemoTests {
     }
 
     @Test("long cells are cut with an ellipsis to fit the terminal width")
-    func fitsWidth() throws {
+    func fitsWidth() async throws {
         // When
-        let run = try demo.run(["melodies", "--api", unreachable], environment: ["COLUMNS": "50"])
+        let run = try await demo.run(["melodies", "--api", unreachable], environment: ["COLUMNS": "50"])
 
         // Then
         let tableLines = run.output.split(separator: "\n").dropFirst().prefix(13)
@@ -190,7 +190,7 @@ struct DemoTests {
     }
 
     @Test("the sample API's files hold the catalogue the database is seeded with")
-    func sampleFilesMatchCatalogue() throws {
+    func sampleFilesMatchCatalogue() async throws {
         // Given
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "DemoAPI-\(UUID().uuidString)")

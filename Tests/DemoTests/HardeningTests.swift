@@ -20,7 +20,7 @@ struct HardeningTests {
     }
 
     @Test("a hostile melody title or order name is shown escaped, never acted on, and forges no row")
-    func hostileTextIsEscaped() throws {
+    func hostileTextIsEscaped() async throws {
         // Given
         let demo = DemoRunner()
         defer { demo.cleanUp() }
@@ -40,8 +40,8 @@ struct HardeningTests {
 
         // When
         let runs = [
-            try demo.run(["melodies"] + api), try demo.run(["orders"] + api),
-            try demo.run(["orders", "show", "evil"] + api),
+            try await demo.run(["melodies"] + api), try await demo.run(["orders"] + api),
+            try await demo.run(["orders", "show", "evil"] + api),
         ]
 
         // Then
@@ -58,7 +58,7 @@ struct HardeningTests {
     }
 
     @Test("a hostile reason from the shop is shown escaped too")
-    func hostileRefusal() throws {
+    func hostileRefusal() async throws {
         #expect(
             Terminal.escaped("HTTP 409: \u{1B}[2Jgone\r\n") == "HTTP 409: ␛[2Jgone␍␊")
         #expect(Terminal.escaped("plain, ünïcödé, emoji 🎵") == "plain, ünïcödé, emoji 🎵")
@@ -68,7 +68,7 @@ struct HardeningTests {
     @Test(
         "eight processes creating orders on a database that does not exist yet all succeed",
         .timeLimit(.minutes(2)))
-    func concurrentFirstRun() throws {
+    func concurrentFirstRun() async throws {
         for round in 0..<3 {
             // Given: a new file, eight creates started at once
             let demo = DemoRunner()
@@ -79,9 +79,9 @@ struct HardeningTests {
 
             // When
             for process in processes {
-                process.waitUntilExit()
+                await DemoRunner.waitForExit(process)
             }
-            let listed = try demo.run(["orders", "--offline"])
+            let listed = try await demo.run(["orders", "--offline"])
 
             // Then
             #expect(processes.map(\.terminationStatus) == Array(repeating: 0, count: 8), "round \(round)")
@@ -100,22 +100,22 @@ struct HardeningTests {
             (["--card", "4111 1111 1111 1112"], "--card: This card number is not valid"),
             (["--expires", "99999-01"], "--expires: Enter the month the card expires."),
         ])
-    func strictValues(change: [String], message: String) throws {
+    func strictValues(change: [String], message: String) async throws {
         // Given
         let demo = DemoRunner()
         defer { demo.cleanUp() }
 
         // When: the valid order with one value replaced
-        let run = try demo.run(OfflineWritesDemoTests.createArguments + change + ["--offline"])
+        let run = try await demo.run(OfflineWritesDemoTests.createArguments + change + ["--offline"])
 
         // Then
         #expect(run.status == 2, "\(run.output)\(run.error)")
         #expect(run.error.contains(message), "\(run.error)")
-        #expect(try demo.run(["orders", "--offline"]).output.contains("Orders (4)"))
+        #expect(try await demo.run(["orders", "--offline"]).output.contains("Orders (4)"))
     }
 
     @Test("an id is sent escaped once; a blank id is a wrong command line")
-    func idsEncodedOnce() throws {
+    func idsEncodedOnce() async throws {
         // Given
         let demo = DemoRunner()
         defer { demo.cleanUp() }
@@ -123,8 +123,8 @@ struct HardeningTests {
         defer { server.stop() }
 
         // When
-        let spaced = try demo.run(["orders", "show", " abc123", "--api", server.baseURL.absoluteString])
-        let blank = try demo.run(["orders", "show", ""])
+        let spaced = try await demo.run(["orders", "show", " abc123", "--api", server.baseURL.absoluteString])
+        let blank = try await demo.run(["orders", "show", ""])
 
         // Then
         #expect(server.requests == ["GET /orders/%20abc123 HTTP/1.1"])
@@ -135,23 +135,23 @@ struct HardeningTests {
 
     @Test(
         "a bad DEMO_API_URL stops neither --help, --version nor --offline; with the API used it is an error")
-    func badEnvironmentURL() throws {
+    func badEnvironmentURL() async throws {
         // Given
         let demo = DemoRunner()
         defer { demo.cleanUp() }
         let garbage = ["DEMO_API_URL": "garbage"]
 
         // When / Then
-        #expect(try demo.run(["--help"], environment: garbage).status == 0)
-        #expect(try demo.run(["--version"], environment: garbage).status == 0)
-        #expect(try demo.run(["orders", "--offline"], environment: garbage).status == 0)
-        let used = try demo.run(["orders"], environment: garbage)
+        #expect(try await demo.run(["--help"], environment: garbage).status == 0)
+        #expect(try await demo.run(["--version"], environment: garbage).status == 0)
+        #expect(try await demo.run(["orders", "--offline"], environment: garbage).status == 0)
+        let used = try await demo.run(["orders"], environment: garbage)
         #expect(used.status == 2)
         #expect(used.error.contains("'garbage' is not an http or https URL"))
     }
 
     @Test("a password in --api is never printed")
-    func credentialsNotShown() throws {
+    func credentialsNotShown() async throws {
         // Given
         let demo = DemoRunner()
         defer { demo.cleanUp() }
@@ -160,7 +160,7 @@ struct HardeningTests {
         let api = "http://user:secret@127.0.0.1:\(server.port)/"
 
         // When
-        let run = try demo.run(["orders", "--api", api])
+        let run = try await demo.run(["orders", "--api", api])
 
         // Then
         #expect(run.status == 0, "\(run.error)")
@@ -169,7 +169,7 @@ struct HardeningTests {
     }
 
     @Test("a database path that cannot be created leaves no folder behind")
-    func failedDeepPathLeavesNothing() throws {
+    func failedDeepPathLeavesNothing() async throws {
         // Given: a file name longer than any file system takes, under folders that do not exist
         let top = FileManager.default.temporaryDirectory.appendingPathComponent(
             "HardeningTests-\(UUID().uuidString)")
@@ -178,7 +178,7 @@ struct HardeningTests {
             String(repeating: "x", count: 300))
 
         // When
-        let run = try DemoRunner().run(["orders", "--offline"], database: file)
+        let run = try await DemoRunner().run(["orders", "--offline"], database: file)
 
         // Then
         #expect(run.status == 1)

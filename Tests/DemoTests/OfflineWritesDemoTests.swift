@@ -41,7 +41,7 @@ struct OfflineWritesDemoTests {
     }
 
     @Test("create offline, see it waiting, sync when the shop is up, and the shop lists it")
-    func offlineCreateThenSync() throws {
+    func offlineCreateThenSync() async throws {
         // Given
         let demo = DemoRunner()
         defer { demo.cleanUp() }
@@ -51,8 +51,8 @@ struct OfflineWritesDemoTests {
         let api = server.baseURL.absoluteString
 
         // When: created while the shop cannot be reached
-        let created = try demo.run(Self.createArguments + ["--api", nowhere])
-        let listed = try demo.run(["orders", "--api", nowhere])
+        let created = try await demo.run(Self.createArguments + ["--api", nowhere])
+        let listed = try await demo.run(["orders", "--api", nowhere])
 
         // Then: it says so, and waits
         #expect(created.status == 0, "\(created.error)")
@@ -65,8 +65,8 @@ struct OfflineWritesDemoTests {
         #expect(shop.applied.isEmpty)
 
         // When: the shop is up
-        let synced = try demo.run(["orders", "sync", "--api", api])
-        let online = try demo.run(["orders", "--api", api])
+        let synced = try await demo.run(["orders", "sync", "--api", api])
+        let online = try await demo.run(["orders", "--api", api])
 
         // Then
         #expect(synced.status == 0, "\(synced.error)")
@@ -80,7 +80,7 @@ struct OfflineWritesDemoTests {
     }
 
     @Test("a delete the shop refuses: sync exits 1 and says why; discard brings the order back")
-    func refusedDelete() throws {
+    func refusedDelete() async throws {
         // Given
         let demo = DemoRunner()
         defer { demo.cleanUp() }
@@ -88,13 +88,13 @@ struct OfflineWritesDemoTests {
         let (shop, server) = try Self.sampleShop()
         defer { server.stop() }
         shop.refuse("DELETE /orders/abc123", status: 409, body: #"{"error": "already shipped"}"#)
-        _ = try demo.run(["orders", "--api", nowhere])
+        _ = try await demo.run(["orders", "--api", nowhere])
 
         // When
-        let deleted = try demo.run(["orders", "delete", "abc123", "--api", nowhere])
-        let synced = try demo.run(["orders", "sync", "--api", server.baseURL.absoluteString])
-        let discarded = try demo.run(["orders", "discard", "abc123", "--offline"])
-        let listed = try demo.run(["orders", "--api", server.baseURL.absoluteString])
+        let deleted = try await demo.run(["orders", "delete", "abc123", "--api", nowhere])
+        let synced = try await demo.run(["orders", "sync", "--api", server.baseURL.absoluteString])
+        let discarded = try await demo.run(["orders", "discard", "abc123", "--offline"])
+        let listed = try await demo.run(["orders", "--api", server.baseURL.absoluteString])
 
         // Then
         #expect(deleted.output.contains("Saved on this device"))
@@ -123,11 +123,11 @@ struct OfflineWritesDemoTests {
 
             // When: killed while the shop holds that write, then run again
             let process = try demo.start(["orders", "sync", "--api", api])
-            let reached = held.waitUntilHeld()
+            let reached = await DemoRunner.offThePool { held.waitUntilHeld() }
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            await DemoRunner.waitForExit(process)
             held.release()
-            let again = try demo.run(["orders", "sync", "--api", api])
+            let again = try await demo.run(["orders", "sync", "--api", api])
 
             // Then
             #expect(reached, "round \(round): the sync never reached write \(held.number)")
