@@ -4,6 +4,12 @@ import Testing
 
 @testable import Demo
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Hostile text, crowded files and strict input, through the built `demo` as a user runs it.
 @Suite("demo: hardening")
 struct HardeningTests {
@@ -166,6 +172,43 @@ struct HardeningTests {
         #expect(run.status == 0, "\(run.error)")
         #expect(run.output.contains("Fresh from http://127.0.0.1:\(server.port)/"))
         #expect(!run.output.contains("secret") && !run.error.contains("secret"))
+    }
+
+    @Test(
+        "a failed open as another user leaves no WAL or shared-memory file to stop the owner's next write",
+        .enabled(
+            if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            "runs the demo as another user: needs root and setpriv"))
+    func failedOpenAsAnotherUser() async throws {
+        // Given: the owner's database, readable by others, in a folder anyone may write
+        let demo = DemoRunner()
+        defer { demo.cleanUp() }
+        _ = try await demo.run(["orders", "--offline"])
+        let file = demo.database
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o777], ofItemAtPath: file.deletingLastPathComponent().path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+
+        // When: user nobody opens it
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        other.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", DemoRunner.executable.path, "orders", "--offline",
+            "--database", file.path,
+        ]
+        other.standardOutput = FileHandle.nullDevice
+        other.standardError = FileHandle.nullDevice
+        try other.run()
+        await DemoRunner.waitForExit(other)
+
+        // Then
+        #expect(other.terminationStatus == 1)
+        for suffix in ["-wal", "-shm"] {
+            let sidecar = file.path + suffix
+            let owner = (try? FileManager.default.attributesOfItem(atPath: sidecar))?[.ownerAccountID] as? NSNumber
+            #expect(owner == nil || owner?.intValue == 0, "\(sidecar) left by the other user")
+        }
+        #expect(try await demo.run(OfflineWritesDemoTests.createArguments + ["--offline"]).status == 0)
     }
 
     @Test("a database path that cannot be created leaves no folder behind")
