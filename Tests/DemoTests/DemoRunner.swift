@@ -1,4 +1,5 @@
 import Foundation
+import PromiseMVPTesting
 
 /// Runs the built `demo` executable as a user would: a subprocess with its own database, no colour.
 struct DemoRunner {
@@ -8,10 +9,10 @@ struct DemoRunner {
         let error: String
     }
 
+    /// The folder of this runner's database, removed when the runner goes.
+    let folder = TemporaryFolder("DemoTests")
     /// The database every run of this runner uses, in a folder of its own.
-    let database = FileManager.default.temporaryDirectory
-        .appendingPathComponent("DemoTests-\(UUID().uuidString)", isDirectory: true)
-        .appendingPathComponent("demo.sqlite")
+    var database: URL { folder.file("demo.sqlite") }
 
     /// The executable, next to the test bundle in the build folder.
     static let executable: URL = {
@@ -60,11 +61,6 @@ struct DemoRunner {
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
-    }
-
-    /// Removes this runner's folder and its database.
-    func cleanUp() {
-        try? FileManager.default.removeItem(at: database.deletingLastPathComponent())
     }
 
     private func prepared(_ arguments: [String], database: URL?, environment: [String: String]) -> Process {

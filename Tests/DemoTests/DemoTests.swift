@@ -17,8 +17,8 @@ struct DemoTests {
 
     /// A loopback server answering like `Examples/api/server.py` with the sample catalogue.
     func sampleServer() throws -> TestHTTPServer {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "DemoAPI-\(UUID().uuidString)")
+        let temporary = TemporaryFolder("DemoAPI")
+        let folder = temporary.url
         try SampleAPI.write(to: folder)
         let melodies = try String(contentsOf: folder.appendingPathComponent("melodies.json"), encoding: .utf8)
         let orders = try String(contentsOf: folder.appendingPathComponent("orders.json"), encoding: .utf8)
@@ -192,8 +192,8 @@ struct DemoTests {
     @Test("the sample API's files hold the catalogue the database is seeded with")
     func sampleFilesMatchCatalogue() async throws {
         // Given
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "DemoAPI-\(UUID().uuidString)")
+        let temporary = TemporaryFolder("DemoAPI")
+        let folder = temporary.url
         let committed = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Examples/api").standardized
 

@@ -29,7 +29,6 @@ struct HardeningTests {
     func hostileTextIsEscaped() async throws {
         // Given
         let demo = DemoRunner()
-        defer { demo.cleanUp() }
         let hostileJSON = String(
             decoding: try JSONEncoder().encode(Self.hostile), as: UTF8.self)
         let melodies = #"[{"id": 1, "title": \#(hostileJSON), "artist": "A", "album": "B", "duration": 60}]"#
@@ -78,7 +77,6 @@ struct HardeningTests {
         for round in 0..<3 {
             // Given: a new file, eight creates started at once
             let demo = DemoRunner()
-            defer { demo.cleanUp() }
             let processes = try (0..<8).map { _ in
                 try demo.start(OfflineWritesDemoTests.createArguments + ["--offline"])
             }
@@ -109,7 +107,6 @@ struct HardeningTests {
     func strictValues(change: [String], message: String) async throws {
         // Given
         let demo = DemoRunner()
-        defer { demo.cleanUp() }
 
         // When: the valid order with one value replaced
         let run = try await demo.run(OfflineWritesDemoTests.createArguments + change + ["--offline"])
@@ -124,7 +121,6 @@ struct HardeningTests {
     func idsEncodedOnce() async throws {
         // Given
         let demo = DemoRunner()
-        defer { demo.cleanUp() }
         let server = try TestHTTPServer(["/orders/%20abc123": .status(404, body: "{}")])
         defer { server.stop() }
 
@@ -144,7 +140,6 @@ struct HardeningTests {
     func badEnvironmentURL() async throws {
         // Given
         let demo = DemoRunner()
-        defer { demo.cleanUp() }
         let garbage = ["DEMO_API_URL": "garbage"]
 
         // When / Then
@@ -160,7 +155,6 @@ struct HardeningTests {
     func credentialsNotShown() async throws {
         // Given
         let demo = DemoRunner()
-        defer { demo.cleanUp() }
         let server = try TestHTTPServer(responder: TestOrdersShop().respond)
         defer { server.stop() }
         let api = "http://user:secret@127.0.0.1:\(server.port)/"
@@ -182,7 +176,6 @@ struct HardeningTests {
     func failedOpenAsAnotherUser() async throws {
         // Given: the owner's database, readable by others, in a folder anyone may write
         let demo = DemoRunner()
-        defer { demo.cleanUp() }
         _ = try await demo.run(["orders", "--offline"])
         let file = demo.database
         try FileManager.default.setAttributes(
@@ -193,7 +186,8 @@ struct HardeningTests {
         let other = Process()
         other.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         other.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups", DemoRunner.executable.path, "orders", "--offline",
+            "--reuid=65534", "--regid=65534", "--clear-groups", DemoRunner.executable.path, "orders",
+            "--offline",
             "--database", file.path,
         ]
         other.standardOutput = FileHandle.nullDevice
@@ -205,7 +199,8 @@ struct HardeningTests {
         #expect(other.terminationStatus == 1)
         for suffix in ["-wal", "-shm"] {
             let sidecar = file.path + suffix
-            let owner = (try? FileManager.default.attributesOfItem(atPath: sidecar))?[.ownerAccountID] as? NSNumber
+            let owner =
+                (try? FileManager.default.attributesOfItem(atPath: sidecar))?[.ownerAccountID] as? NSNumber
             #expect(owner == nil || owner?.intValue == 0, "\(sidecar) left by the other user")
         }
         #expect(try await demo.run(OfflineWritesDemoTests.createArguments + ["--offline"]).status == 0)
@@ -214,9 +209,8 @@ struct HardeningTests {
     @Test("a database path that cannot be created leaves no folder behind")
     func failedDeepPathLeavesNothing() async throws {
         // Given: a file name longer than any file system takes, under folders that do not exist
-        let top = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "HardeningTests-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: top) }
+        let temporary = TemporaryFolder("HardeningTests")
+        let top = temporary.url
         let file = top.appendingPathComponent("a/b/c").appendingPathComponent(
             String(repeating: "x", count: 300))
 

@@ -44,7 +44,6 @@ struct OfflineWritesDemoTests {
     func offlineCreateThenSync() async throws {
         // Given
         let demo = DemoRunner()
-        defer { demo.cleanUp() }
         let nowhere = "http://127.0.0.1:\(try TestHTTPServer.closedPort())/"
         let (shop, server) = try Self.sampleShop()
         defer { server.stop() }
@@ -83,7 +82,6 @@ struct OfflineWritesDemoTests {
     func refusedDelete() async throws {
         // Given
         let demo = DemoRunner()
-        defer { demo.cleanUp() }
         let nowhere = "http://127.0.0.1:\(try TestHTTPServer.closedPort())/"
         let (shop, server) = try Self.sampleShop()
         defer { server.stop() }
@@ -113,7 +111,6 @@ struct OfflineWritesDemoTests {
         for round in 0..<6 {
             // Given: 8 orders created offline, and a shop that holds its `round % 8 + 1`th write
             let demo = DemoRunner()
-            defer { demo.cleanUp() }
             try await Self.queueCreates(8, in: demo.database)
             let shop = TestOrdersShop(orders: SampleCatalogue.orders)
             let held = HeldRequest(number: round % 8 + 1, afterApplying: round % 2 == 0)

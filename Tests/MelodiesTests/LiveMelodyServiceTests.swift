@@ -6,8 +6,8 @@ import Testing
 /// The live service end to end: a real HTTP server on 127.0.0.1 and a real SQLite file.
 @Suite("Live melody service")
 struct LiveMelodyServiceTests {
-    let folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("LiveMelodyServiceTests-\(UUID().uuidString)", isDirectory: true)
+    let temporary = TemporaryFolder("LiveMelodyServiceTests")
+    var folder: URL { temporary.url }
     let server: TestHTTPServer
 
     init() throws {

@@ -7,7 +7,7 @@ import Testing
 final class Device: Sendable {
     let shop: TestOrdersShop
     let server: TestHTTPServer
-    let folder: URL
+    let folder = TemporaryFolder("OfflineWritesTests")
     let database: Database
     let cache: OrdersSQLiteStore
     let online: FallbackOrdersStore
@@ -25,9 +25,7 @@ final class Device: Sendable {
     init() throws {
         shop = TestOrdersShop(orders: [Self.amy, Self.bob])
         server = try TestHTTPServer(responder: shop.respond)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "OfflineWritesTests-\(UUID().uuidString)", isDirectory: true)
-        database = try Database(at: folder.appendingPathComponent("orders.sqlite"))
+        database = try Database(at: folder.file("orders.sqlite"))
         cache = OrdersSQLiteStore(database: database)
         online = FallbackOrdersStore(
             api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)), cache: cache)
@@ -38,7 +36,6 @@ final class Device: Sendable {
 
     deinit {
         server.stop()
-        try? FileManager.default.removeItem(at: folder)
     }
 
     /// The orders `store` lists, by id.

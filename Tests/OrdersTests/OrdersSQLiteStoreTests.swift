@@ -4,7 +4,8 @@ import Testing
 
 @Suite("Orders SQLite store")
 struct OrdersSQLiteStoreTests {
-    let file = temporaryDatabaseFile()
+    let folder = TemporaryFolder("OrdersTests")
+    var file: URL { folder.file("orders.sqlite") }
 
     @Test("orders survive closing and reopening the file")
     func survivesReopen() async throws {
@@ -90,7 +91,8 @@ struct FallbackOrdersStoreTests {
         // Given
         let backend = OrdersBackend()
         let server = try TestHTTPServer(handler: backend.handle)
-        let database = try Database(at: temporaryDatabaseFile())
+        let folder = TemporaryFolder("OrdersTests")
+        let database = try Database(at: folder.file("orders.sqlite"))
         let store = FallbackOrdersStore(
             api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)),
             cache: OrdersSQLiteStore(database: database))
@@ -138,8 +140,8 @@ struct OfflineCreatedOrdersTests {
         // Given: offline, with the API's copy cached once
         let backend = OrdersBackend()
         let server = try TestHTTPServer(handler: backend.handle)
-        let file = temporaryDatabaseFile()
-        let cache = OrdersSQLiteStore(database: try Database(at: file))
+        let folder = TemporaryFolder("OrdersTests")
+        let cache = OrdersSQLiteStore(database: try Database(at: folder.file("orders.sqlite")))
         let online = FallbackOrdersStore(
             api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)), cache: cache)
         let fromServer = await PromiseExpectations.value(

@@ -15,7 +15,8 @@ struct OrdersStoreContractTests {
         case .memory:
             return (OrdersMemStore(orders: []), nil)
         case .sqlite:
-            return (OrdersSQLiteStore(database: try Database(at: temporaryDatabaseFile())), nil)
+            let folder = TemporaryFolder("OrdersStoreContractTests")
+            return (OrdersSQLiteStore(database: try Database(at: folder.file("orders.sqlite"))), folder)
         case .api:
             let backend = OrdersBackend()
             let server = try TestHTTPServer(handler: backend.handle)

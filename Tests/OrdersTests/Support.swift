@@ -38,10 +38,3 @@ func validOrder(email: String = "carol.cherry@clean-swift.com", items: [OrderIte
 
 /// The shop behind the loopback server.
 typealias OrdersBackend = TestOrdersShop
-
-/// A temporary database file of its own.
-func temporaryDatabaseFile() -> URL {
-    FileManager.default.temporaryDirectory
-        .appendingPathComponent("OrdersTests-\(UUID().uuidString)", isDirectory: true)
-        .appendingPathComponent("orders.sqlite")
-}

@@ -12,13 +12,11 @@ struct HTTPFaultTests {
     let cached = Array(Melody.mocks().prefix(3))
     let fresh = Melody.mocks()
     let savedAt = Date(timeIntervalSince1970: 1_700_000_000)
+    let folder = TemporaryFolder("HTTPFaultTests")
 
     init() throws {
         server = try TestHTTPServer()
-        database = try Database(
-            at: FileManager.default.temporaryDirectory
-                .appendingPathComponent("HTTPFaultTests-\(UUID().uuidString)").appendingPathComponent(
-                    "cache.sqlite"))
+        database = try Database(at: folder.file("cache.sqlite"))
     }
 
     var freshJSON: String {

@@ -81,10 +81,8 @@ struct LoadTests {
         // Given
         let json = String(decoding: try JSONEncoder().encode(Melody.mocks()), as: UTF8.self)
         let server = try TestHTTPServer(["/melodies": .status(200, body: json)])
-        let database = try Database(
-            at: FileManager.default.temporaryDirectory
-                .appendingPathComponent("LoadTests-\(UUID().uuidString)").appendingPathComponent(
-                    "cache.sqlite"))
+        let folder = TemporaryFolder("LoadTests")
+        let database = try Database(at: folder.file("cache.sqlite"))
         _ = await PromiseExpectations.value(
             of: MelodyCache(database: database).save(Array(Melody.mocks().prefix(2)), at: Date()))
         let service = LiveMelodyService(

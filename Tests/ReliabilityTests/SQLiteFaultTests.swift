@@ -11,9 +11,8 @@ import Testing
 /// The database under faults: a writer killed mid-write, a full disk, a read-only file.
 @Suite("SQLite faults")
 struct SQLiteFaultTests {
-    let file = FileManager.default.temporaryDirectory
-        .appendingPathComponent("SQLiteFaultTests-\(UUID().uuidString)", isDirectory: true)
-        .appendingPathComponent("torture.sqlite")
+    let folder = TemporaryFolder("SQLiteFaultTests")
+    var file: URL { folder.file("torture.sqlite") }
 
     @Test("a writer killed with SIGKILL mid-write leaves every committed batch and no partial one")
     func killedWriterLosesNothingCommitted() async throws {

@@ -6,7 +6,8 @@ import Testing
 
 @Suite("Database")
 struct DatabaseTests {
-    let folder = temporaryFolder()
+    let temporary = TemporaryFolder("DatabaseTests")
+    var folder: URL { temporary.url }
 
     var file: URL {
         folder.appendingPathComponent("nested/data/app.sqlite")

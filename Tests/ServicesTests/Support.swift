@@ -2,12 +2,6 @@ import Foundation
 import Promises
 import Services
 
-/// A folder of its own under the system's temporary folder, for one test's files.
-func temporaryFolder() -> URL {
-    FileManager.default.temporaryDirectory
-        .appendingPathComponent("PromiseMVPTests-\(UUID().uuidString)", isDirectory: true)
-}
-
 /// The schema the database tests use.
 enum TestSchema {
     static let v1 = Migration(
