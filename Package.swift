@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 // Platforms: the first releases with Swift concurrency, which the async bridge and the main-actor

@@ -142,6 +142,22 @@ public final class TestHTTPServer: Sendable {
         return port
     }
 
+    // The socket seam: a peer that closed its end must not kill the test process with SIGPIPE.
+    // Linux asks for that per send (MSG_NOSIGNAL); Apple platforms have no such flag and ask per
+    // socket (SO_NOSIGPIPE, set on each accepted connection).
+    #if os(Linux)
+        private static let noSignal = Int32(MSG_NOSIGNAL)
+        private static func ignoreSIGPIPE(_ socket: Int32) {}
+    #elseif canImport(Darwin)
+        private static let noSignal: Int32 = 0
+        private static func ignoreSIGPIPE(_ socket: Int32) {
+            var on: Int32 = 1
+            setsockopt(socket, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
+    #else
+        #error("TestHTTPServer's sockets are written for Linux and Apple platforms")
+    #endif
+
     private static func openListener() throws -> (Int32, UInt16) {
         #if canImport(Glibc)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -172,6 +188,7 @@ public final class TestHTTPServer: Sendable {
                 close(listener)  // stopped: only now may its number be reused
                 return
             }
+            Self.ignoreSIGPIPE(connection)
             DispatchQueue.global().async { [self] in serve(connection) }
         }
     }
@@ -262,7 +279,7 @@ public final class TestHTTPServer: Sendable {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes {
-                send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                send(connection, $0.baseAddress, $0.count, Self.noSignal)
             }
             guard count > 0 else { return }
             sent += count

@@ -1,11 +1,12 @@
+// The lock seam: one lock per platform, each in the same allocation as the state it guards.
+// Apple platforms: os_unfair_lock. Linux and Android: a 4-byte futex word (CPromiseLock). Any other
+// platform stops the build here rather than compile a lock no one has run.
 #if canImport(Darwin)
     public import Darwin
 #elseif os(Linux) || os(Android)
     public import CPromiseLock
-#elseif canImport(Glibc)
-    public import Glibc
-#elseif canImport(Musl)
-    public import Musl
+#else
+    #error("Promises has a lock for Apple platforms (os_unfair_lock) and Linux (a futex word) only")
 #endif
 
 #if canImport(Darwin)
@@ -15,13 +16,10 @@
     /// A futex word: see `CPromiseLock.h`.
     @usableFromInline
     typealias PlatformLock = UInt32
-#else
-    @usableFromInline
-    typealias PlatformLock = pthread_mutex_t
 #endif
 
 /// A value guarded by a lock that lives in the same allocation: `os_unfair_lock` on Apple
-/// platforms, a futex word on Linux (`CPromiseLock`), a `pthread_mutex_t` elsewhere.
+/// platforms, a futex word on Linux (`CPromiseLock`).
 ///
 /// Why not `Synchronization.Mutex`: it needs iOS 18 / macOS 15, and on Linux ThreadSanitizer cannot
 /// see its lock and unlock (they are not instrumented), so it reports every state change a `Mutex`
@@ -100,8 +98,6 @@ struct LockWord {
             lock = os_unfair_lock()
         #elseif os(Linux) || os(Android)
             lock = 0
-        #else
-            lock = pthread_mutex_t()
         #endif
         self.flag = flag
     }
@@ -257,8 +253,6 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, UInt64> {
             os_unfair_lock_lock(lock)
         #elseif os(Linux) || os(Android)
             c_promise_lock(lock)
-        #else
-            pthread_mutex_lock(lock)
         #endif
     }
 
@@ -269,8 +263,6 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, UInt64> {
             os_unfair_lock_unlock(lock)
         #elseif os(Linux) || os(Android)
             c_promise_unlock(lock)
-        #else
-            pthread_mutex_unlock(lock)
         #endif
     }
 

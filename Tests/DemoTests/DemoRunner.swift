@@ -15,10 +15,7 @@ struct DemoRunner {
     var database: URL { folder.file("demo.sqlite") }
 
     /// The executable, next to the test bundle in the build folder.
-    static let executable: URL = {
-        let buildFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        return buildFolder.appendingPathComponent("demo")
-    }()
+    static let executable = BuildProducts.executable("demo")
 
     /// Runs `demo` with `arguments` and this runner's database, and waits for it to exit, off the
     /// cooperative pool (a blocked pool thread would stall every other test's promises).

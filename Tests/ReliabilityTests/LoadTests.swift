@@ -14,11 +14,12 @@ import Testing
 /// Promises and the fallback service under load: many threads, many requests, a flapping server.
 @Suite("Load")
 struct LoadTests {
-    /// The resident memory of this process, in bytes.
-    static func residentBytes() -> Int {
+    /// The resident memory of this process, in bytes, where the system tells it through
+    /// `/proc/self/statm` (Linux); `nil` elsewhere (macOS has no `/proc`).
+    static func residentBytes() -> Int? {
         guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
             let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
-        else { return 0 }
+        else { return nil }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
@@ -70,8 +71,12 @@ struct LoadTests {
         #expect(delivered.withLock { $0 } == registered.withLock { $0 })
         #expect(outcomesDisagreed.withLock { $0 } == 0)
         #expect(weakStorages.allSatisfy { $0() }, "a settled promise was not freed")
-        let grown = Self.residentBytes() - startMemory
-        #expect(grown < 256 << 20, "resident memory grew by \(grown >> 20) MiB")
+        // Where the resident size cannot be read (macOS), the weak references above still prove
+        // that settled promises are freed; the ceiling is checked where it can be (Linux, CI).
+        if let startMemory, let endMemory = Self.residentBytes() {
+            let grown = endMemory - startMemory
+            #expect(grown < 256 << 20, "resident memory grew by \(grown >> 20) MiB")
+        }
     }
 
     @Test(

@@ -18,8 +18,7 @@ struct SQLiteFaultTests {
     func killedWriterLosesNothingCommitted() async throws {
         // Given: a child process writing batches of 50 rows, one transaction each
         let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("database-torture")
+        child.executableURL = BuildProducts.executable("database-torture")
         child.arguments = [file.path]
         let output = Pipe()
         child.standardOutput = output
