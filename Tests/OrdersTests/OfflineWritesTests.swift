@@ -319,3 +319,27 @@ struct OfflineWritesTests {
         #expect(text.contains("1881"))
     }
 }
+
+@Suite("Feature schemas")
+struct FeatureSchemaTests {
+    @Test(
+        "stores made twice on one database, and a cache beside them, all read and write: a schema applies once"
+    )
+    func schemaAppliedTwiceIsHarmless() async throws {
+        // Given
+        let folder = TemporaryFolder("FeatureSchemaTests")
+        let database = try Database(at: folder.file("app.sqlite"))
+        let first = OrdersSQLiteStore(database: database)
+        _ = await PromiseExpectations.value(of: first.createOrder(validOrder()))
+
+        // When: the same schema given again, by a second store and a second file handle
+        let second = OrdersSQLiteStore(database: database)
+        let reopened = OrdersSQLiteStore(database: try Database(at: folder.file("app.sqlite")))
+        let created = await PromiseExpectations.value(
+            of: second.createOrder(validOrder(email: "b@example.com")))
+
+        // Then
+        #expect(created?.id != nil)
+        #expect(await PromiseExpectations.value(of: reopened.fetchOrders())?.count == 2)
+    }
+}
