@@ -50,9 +50,11 @@ extension Promise {
     }
 
     /// Replaces what cancelling does while the promise is pending; does it at once if the promise
-    /// was already cancelled.
+    /// was already cancelled, unless `onlyWhilePending` (a combinator whose result an input already
+    /// settled with a cancellation: that input was cancelled, not the result, so the other inputs
+    /// must be left alone).
     @inlinable
-    func setCancellation(_ cancellation: PromiseAside<Value>?) {
+    func setCancellation(_ cancellation: PromiseAside<Value>?, onlyWhilePending: Bool = false) {
         let runNow = update(
             { state -> Bool in
                 switch state.phase {
@@ -60,11 +62,20 @@ extension Promise {
                     state.aside = cancellation
                     return false
                 case .rejected(let error, _):
-                    return error.isCancellation
+                    return error.isCancellation && !onlyWhilePending
                 case .fulfilled:
                     return false
                 }
             }, immediate: { _ in false })
         if runNow { cancellation?.cancel() }
+    }
+
+    /// Makes cancelling this combinator's result cancel `inputs`, if it is still pending: when an
+    /// input already settled it (with a cancellation, say), there is nothing left to cancel.
+    @inlinable
+    func cancelsInputs<Input>(_ inputs: [Promise<Input>]) {
+        guard !inputs.isEmpty else { return }
+        setCancellation(
+            .cancelAction(CancelAction { for input in inputs { input.cancel() } }), onlyWhilePending: true)
     }
 }

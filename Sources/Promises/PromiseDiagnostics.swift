@@ -12,12 +12,18 @@
 /// logging, and a test can collect them; replacing the handler is the only process-wide setting
 /// this library has, so a test that replaces it should restore ``standardError`` afterwards.
 public enum PromiseDiagnostics {
-    private static let current = Locked<@Sendable (PromiseDiagnostic) -> Void>(standardError)
+    /// The handler, in a box: a closure kept directly in the generic lock box is re-abstracted
+    /// (wrapped in a thunk) each time it goes in or out, and the thunks pile up read after read
+    /// until calling the handler overflows the stack. A box is a plain reference, never wrapped.
+    private static let current = Locked(HandlerBox(standardError))
 
     /// The function every report goes to. It may be called on any thread, from a `deinit`.
     public static var handler: @Sendable (PromiseDiagnostic) -> Void {
-        get { current.withLock { $0 } }
-        set { current.withLock { $0 = newValue } }
+        get { current.withLock { $0 }.handler }
+        set {
+            let box = HandlerBox(newValue)
+            current.withLock { $0 = box }
+        }
     }
 
     /// The default handler: one line on standard error.
@@ -29,6 +35,15 @@ public enum PromiseDiagnostics {
 
     @usableFromInline
     static func report(_ diagnostic: PromiseDiagnostic) {
-        handler(diagnostic)
+        current.withLock { $0 }.handler(diagnostic)
+    }
+}
+
+/// A diagnostics handler, kept by reference.
+private final class HandlerBox: Sendable {
+    let handler: @Sendable (PromiseDiagnostic) -> Void
+
+    init(_ handler: @escaping @Sendable (PromiseDiagnostic) -> Void) {
+        self.handler = handler
     }
 }

@@ -13,11 +13,7 @@ public func race<Value>(_ promises: [Promise<Value>]) -> Promise<Value> {
     for promise in promises where promise.subscribe({ winner.settle($0) }) {
         cancellable.append(promise)
     }
-    if !cancellable.isEmpty {
-        winner.setCancellationHandler { [cancellable] in
-            for promise in cancellable { promise.cancel() }
-        }
-    }
+    winner.cancelsInputs(cancellable)
     return winner
 }
 

@@ -70,10 +70,8 @@ func gather<Value, Element>(
     for index in promises.indices where promises[index].subscribe(.member(gathering, index: index)) {
         cancellable.append(promises[index])
     }
-    if linkingCancellation && !cancellable.isEmpty {
-        all.setCancellationHandler { [cancellable] in
-            for promise in cancellable { promise.cancel() }
-        }
+    if linkingCancellation {
+        all.cancelsInputs(cancellable)
     }
     return all
 }

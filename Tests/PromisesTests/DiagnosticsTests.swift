@@ -25,6 +25,23 @@ struct DiagnosticsTests {
         return collected.all.filter { $0.contains("\(marker)") }
     }
 
+    @Test("a million reports in one process all arrive, each as fast as the first: the hook never grows")
+    func millionReports() async {
+        // Given
+        let counted = Locked(0)
+        PromiseDiagnostics.handler = { _ in counted.withLock { $0 += 1 } }
+        defer { PromiseDiagnostics.handler = PromiseDiagnostics.standardError }
+
+        // When: reported, and the hook read, a million times each
+        for _ in 0..<1_000_000 {
+            PromiseDiagnostics.report(.deallocatedWhilePending(promiseType: "Promise<Int>"))
+            _ = PromiseDiagnostics.handler
+        }
+
+        // Then
+        #expect(counted.withLock { $0 } == 1_000_000)
+    }
+
     @Test("a promise dropped while pending is reported once, not once per promise chained to it")
     func abandonedPromiseIsReported() async {
         // When

@@ -5,6 +5,50 @@ import Testing
 
 @Suite("Cancellation")
 struct PromiseCancelTests {
+    @Test("a race or a when over an input already cancelled leaves the other inputs running")
+    func alreadyCancelledInputLeavesTheOthersAlone() {
+        // Given: work that can be stopped, and an input cancelled before the combinators are made
+        let (work, seal) = Promise<Int>.pending()
+        let stopped = Locked(0)
+        seal.setCancellationHandler { stopped.withLock { $0 += 1 } }
+        let cancelled = Promise<Int>.pending().promise
+        cancelled.cancel()
+
+        // When
+        let raced = race([cancelled, work])
+        let all = when(fulfilled: [cancelled, work])
+
+        // Then: both settle with the cancellation, and the work goes on
+        #expect(raced.isCancelled)
+        #expect(all.isCancelled)
+        #expect(stopped.withLock { $0 } == 0)
+        #expect(work.isPending)
+
+        // When: the race made before is itself cancelled, the work is not affected (it lost)
+        raced.cancel()
+        seal.fulfill(1)
+        #expect(work.isFulfilled)
+        #expect(stopped.withLock { $0 } == 0)
+    }
+
+    @Test("cancelling a race or a when still cancels the inputs that can be cancelled")
+    func cancellingTheCombinatorCancelsItsInputs() {
+        // Given
+        let (first, firstSeal) = Promise<Int>.pending()
+        let (second, secondSeal) = Promise<Int>.pending()
+        let stopped = Locked(0)
+        firstSeal.setCancellationHandler { stopped.withLock { $0 += 1 } }
+        secondSeal.setCancellationHandler { stopped.withLock { $0 += 1 } }
+
+        // When
+        race([first]).cancel()
+        when(fulfilled: [second]).cancel()
+
+        // Then
+        #expect(stopped.withLock { $0 } == 2)
+        #expect(first.isCancelled && second.isCancelled)
+    }
+
     @Test("cancel rejects a pending promise with CancellationError")
     func cancelRejectsPending() async {
         // Given

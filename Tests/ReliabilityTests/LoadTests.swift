@@ -5,6 +5,10 @@ import Testing
 
 @testable import Promises
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -91,7 +95,11 @@ struct LoadTests {
         _ = await PromiseExpectations.value(
             of: MelodyCache(database: database).save(Array(Melody.mocks().prefix(2)), at: Date()))
         let service = LiveMelodyService(
-            api: APIClient(baseURL: server.baseURL, timeout: 5), database: database)
+            // A session of its own: a thousand requests queued on the shared one would hold up every
+            // other test's requests behind them.
+            api: APIClient(
+                baseURL: server.baseURL, timeout: 5, session: URLSession(configuration: .ephemeral)),
+            database: database)
         let flipping = Locked(true)
         let flipper = Thread {
             var up = true
