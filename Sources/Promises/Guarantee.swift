@@ -58,9 +58,13 @@ public struct Guarantee<Value: Sendable>: Sendable {
 
     /// The same outcome as a promise, to chain with operators that can fail.
     ///
+    /// The promise is a view of its own: cancelling it (or a chain built on it) rejects that view,
+    /// never the guarantee, which others may be waiting on.
+    ///
     /// - Returns: A promise fulfilled with this guarantee's value.
     @inlinable
     public func asPromise() -> Promise<Value> {
-        promise
+        if case .fulfilled = promise.storage { return promise }  // nothing can change it
+        return promise.derive(linkingCancellation: false) { next in { next.settle($0) } }
     }
 }

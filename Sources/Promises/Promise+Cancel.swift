@@ -72,10 +72,13 @@ extension Promise {
 
     /// Makes cancelling this combinator's result cancel `inputs`, if it is still pending: when an
     /// input already settled it (with a cancellation, say), there is nothing left to cancel.
+    /// The inputs are held weakly, as ``cancelsUpstream(_:)`` holds its promise: they hold this
+    /// result among their handlers.
     @inlinable
     func cancelsInputs<Input>(_ inputs: [Promise<Input>]) {
-        guard !inputs.isEmpty else { return }
+        let links = inputs.compactMap(UpstreamPromise.init)
+        guard !links.isEmpty else { return }
         setCancellation(
-            .cancelAction(CancelAction { for input in inputs { input.cancel() } }), onlyWhilePending: true)
+            .cancelAction(CancelAction { for link in links { link.cancel() } }), onlyWhilePending: true)
     }
 }

@@ -18,9 +18,12 @@ extension Promise {
             timer.cancel()
             next.settle(resolution)
         }
+        // This promise is held weakly, as `cancelsUpstream` holds it: it holds `next` through the
+        // handler above.
+        let upstream = cancellable ? UpstreamPromise(self) : nil
         next.setCancellationHandler {
             timer.cancel()
-            if cancellable { self.cancel() }
+            upstream?.cancel()
         }
         return next
     }

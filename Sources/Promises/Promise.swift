@@ -347,9 +347,16 @@ extension LockedBuffer {
     /// Settles the promise this storage backs like `other` does, as ``Promise/adopt(_:)`` does.
     @inlinable
     final func adopt<Value>(_ other: Promise<Value>) where State == PromiseState<Value> {
-        if case .fulfilled(let value) = other.storage {
+        switch other.storage {
+        case .fulfilled(let value):
             settle(.fulfilled(value))
             return
+        case .shared(let state) where state.buffer === self:
+            // A handler returned the promise its own step makes: it would wait on itself forever.
+            settle(.rejected(PromiseError.returnedSelf, handled: false))
+            return
+        case .shared:
+            break
         }
         // The cancellation handler that pointed at this promise's parent is replaced, or released
         // when this promise settles.

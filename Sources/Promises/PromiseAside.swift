@@ -43,13 +43,23 @@ final class CancelAction: Sendable {
 }
 
 /// The storage of a promise that another waits on, to cancel it when that other is cancelled.
+///
+/// Held weakly: the upstream promise holds the downstream one among its handlers, so a strong link
+/// back would make a cycle that keeps both alive for ever once the upstream's seal is dropped
+/// unsettled. The work behind an upstream promise (its seal, its task) keeps it alive while that
+/// work runs; once nothing does, there is nothing left to cancel.
+///
+/// A class, so that ``PromiseAside`` stays one (strong, spare-bit carrying) reference wide: a weak
+/// reference kept inline would cost every promise 16 bytes more. Only promises that can be
+/// cancelled (their upstream has work to stop) make one.
 @usableFromInline
-struct UpstreamPromise: @unchecked Sendable {
+final class UpstreamPromise: @unchecked Sendable {
     // `@unchecked Sendable` is sound: the object is a `PromiseStorage` (a `ManagedBuffer`, which
     // cannot conform to `Sendable`), whose state is only reached under its lock (see `Locked`), and
-    // the only use made of it here is `cancel`, which takes that lock.
+    // the only use made of it here is `cancel`, which takes that lock. The weak reference is only
+    // written in `init`, and the runtime reads weak references atomically.
     @usableFromInline
-    let storage: AnyObject
+    weak var storage: AnyObject?
 
     /// Refers to `promise`'s storage; `nil` for a promise settled from the start, which nothing
     /// can cancel.
@@ -59,8 +69,9 @@ struct UpstreamPromise: @unchecked Sendable {
         storage = state.buffer
     }
 
-    /// Cancels the promise. Its value type is not known here, so the storage is asked through a
-    /// protocol: a cancellation is rare, and this saves a closure on every promise that may see one.
+    /// Cancels the promise, if it is still there. Its value type is not known here, so the storage
+    /// is asked through a protocol: a cancellation is rare, and this saves a closure on every
+    /// promise that may see one.
     @usableFromInline
     func cancel() {
         (storage as? any CancellableStorage)?.cancelPromise()

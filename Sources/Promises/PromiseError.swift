@@ -6,4 +6,7 @@ public enum PromiseError: Error, Equatable, Sendable {
     case compactMapReturnedNil
     /// `race` was given no promises, so nothing can ever win.
     case emptyRace
+    /// A handler (`then`, `recover`) returned the very promise its step makes, which would wait on
+    /// itself forever (Promises/A+ 2.3.1).
+    case returnedSelf
 }

@@ -3,7 +3,7 @@ import PromiseMVPTesting
 import Testing
 
 /// One device (a real SQLite file) and the shop behind a real loopback server: `online` reaches
-/// it, `offline` has its API at a port where nothing listens, as when the network is down.
+/// it, `offline` knows the network is down.
 final class Device: Sendable {
     let shop: TestOrdersShop
     let server: TestHTTPServer
@@ -29,9 +29,11 @@ final class Device: Sendable {
         cache = OrdersSQLiteStore(database: database)
         online = FallbackOrdersStore(
             api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)), cache: cache)
-        let nowhere = try #require(URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/"))
+        // Known to be offline, as `--offline` is: a port where nothing listens may be taken by
+        // another test's server meanwhile. Real connection failures are tested where they matter.
         offline = FallbackOrdersStore(
-            api: OrdersAPI(client: APIClient(baseURL: nowhere, timeout: 5)), cache: cache)
+            api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)), cache: cache,
+            reachability: Unreachable())
     }
 
     deinit {
@@ -342,4 +344,9 @@ struct FeatureSchemaTests {
         #expect(created?.id != nil)
         #expect(await PromiseExpectations.value(of: reopened.fetchOrders())?.count == 2)
     }
+}
+
+/// The network known to be down.
+struct Unreachable: NetworkReachability {
+    var isReachable: Bool { false }
 }

@@ -182,7 +182,7 @@ public struct Outbox: Sendable {
             feature: feature, database: database, client: client, delivered: delivered)
         let ready = ready
         return gate.join {
-            ready.then(on: .inline) { Promise { try await replay.run() } }
+            ready.then(on: .inline) { replay.run() }
                 .recover(on: .inline) { error -> Promise<OutboxSyncReport> in throw ServiceRequestError(error)
                 }
         }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Promises
 
@@ -18,65 +19,132 @@ struct OutboxReplay: Sendable {
         case stop(ServiceRequestError)
     }
 
-    func run() async throws -> OutboxSyncReport {
-        var report = OutboxSyncReport()
-        var last: Int64 = 0
+    /// Sends the waiting entries one at a time. Each step starts from a callback on a serial queue
+    /// of its own, so a long outbox never deepens the stack, and nothing waits on Swift
+    /// concurrency's small thread pool (which a busy app may have blocked). Cancelling the promise
+    /// stops before the next entry.
+    func run() -> Promise<OutboxSyncReport> {
+        let (promise, seal) = Promise<OutboxSyncReport>.pending()
+        // Cancellable, so that cancelling a sync reaches this promise; each step checks it.
+        seal.setCancellationHandler {}
+        let queue = DispatchQueue(label: "Outbox \(feature)")
+        queue.async { step(after: 0, OutboxSyncReport(), Run(promise: promise, seal: seal, queue: queue)) }
+        return promise
+    }
+
+    /// The promise of one run, its seal, and the queue its steps start on.
+    private struct Run: Sendable {
+        let promise: Promise<OutboxSyncReport>
+        let seal: Seal<OutboxSyncReport>
+        let queue: DispatchQueue
+
+        /// Calls `body` on the run's queue with how `promise` settled.
+        func whenSettled<Value>(
+            _ promise: Promise<Value>, _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
+        ) {
+            _ = promise.done(on: queue) { body(.success($0)) }
+                .catch(on: queue, policy: .allErrors) { body(.failure($0)) }
+        }
+
+        func fail(_ error: any Error) {
+            seal.reject(ServiceRequestError(error))
+        }
+    }
+
+    /// Sends the first waiting entry after `last`, or ends the run when there is none.
+    private func step(after last: Int64, _ report: OutboxSyncReport, _ run: Run) {
+        guard run.promise.isPending else { return }  // cancelled
         let feature = feature
-        replay: while let entry = try await next(after: last) {
-            last = entry.sequence
-            let outcome: Outcome
-            do {
-                let answer = try await client.send(
-                    entry.method, entry.path, body: entry.body,
-                    headers: ["Idempotency-Key": entry.idempotencyKey]
-                ).value
-                outcome = .delivered(answer)
-            } catch {
-                outcome = Self.outcome(of: error, for: entry)
-            }
-            switch outcome {
-            case .delivered(let answer):
-                do {
-                    let delivered = delivered
-                    let completion = try await database.write {
-                        try OutboxTable.complete(entry, answer: answer, feature: feature, $0, delivered)
-                    }.value
-                    if case .done(let newID) = completion {
-                        report.sent.append(entry)
-                        report.newIDs[entry.localID] = newID
-                    }
-                } catch let error as DatabaseError {
-                    report.stoppedBecause = ServiceRequestError(error)
-                    break replay
-                } catch {
-                    // The API took the change but its answer cannot be used: show it refused, so
-                    // the user sees it; a retry sends the same key, and the API answers the same.
-                    let reason =
-                        "The shop's answer could not be used: \(ServiceRequestError(error).userMessage)"
-                    report.refused.append(try await refuse(entry, reason))
-                }
-            case .refused(let reason):
-                report.refused.append(try await refuse(entry, reason))
-            case .stop(let reason):
-                report.stoppedBecause = reason
-                break replay
+        run.whenSettled(database.read { try OutboxTable.next(feature, after: last, $0) }) { next in
+            switch next {
+            case .failure(let error):
+                run.fail(error)
+            case .success(nil):
+                finish(report, run)
+            case .success(let entry?):
+                send(entry, report, run)
             }
         }
-        report.waiting = try await database.read { try OutboxTable.waiting(feature, $0) }.value
-        return report
     }
 
-    private func next(after sequence: Int64) async throws -> OutboxEntry? {
+    private func send(_ entry: OutboxEntry, _ report: OutboxSyncReport, _ run: Run) {
+        let sent = client.send(
+            entry.method, entry.path, body: entry.body, headers: ["Idempotency-Key": entry.idempotencyKey])
+        run.whenSettled(sent) { answer in
+            switch answer.map(Outcome.delivered) {
+            case .success(let outcome): handle(outcome, entry, report, run)
+            case .failure(let error): handle(Self.outcome(of: error, for: entry), entry, report, run)
+            }
+        }
+    }
+
+    private func handle(_ outcome: Outcome, _ entry: OutboxEntry, _ report: OutboxSyncReport, _ run: Run) {
+        var report = report
+        switch outcome {
+        case .delivered(let answer):
+            let feature = feature
+            let delivered = delivered
+            let completed = database.write {
+                try OutboxTable.complete(entry, answer: answer, feature: feature, $0, delivered)
+            }
+            run.whenSettled(completed) { [report] completion in
+                var report = report
+                switch completion {
+                case .success(.done(let newID)):
+                    report.sent.append(entry)
+                    report.newIDs[entry.localID] = newID
+                    step(after: entry.sequence, report, run)
+                case .success(.alreadyDone):
+                    step(after: entry.sequence, report, run)
+                case .failure(let error as DatabaseError):
+                    report.stoppedBecause = ServiceRequestError(error)
+                    finish(report, run)
+                case .failure(let error):
+                    // The API took the change but its answer cannot be used: show it refused, so
+                    // the user sees it; a retry sends the same key, and the API answers the same.
+                    refuse(
+                        entry,
+                        "The shop's answer could not be used: \(ServiceRequestError(error).userMessage)",
+                        report, run)
+                }
+            }
+        case .refused(let reason):
+            refuse(entry, reason, report, run)
+        case .stop(let reason):
+            report.stoppedBecause = reason
+            finish(report, run)
+        }
+    }
+
+    private func refuse(_ entry: OutboxEntry, _ reason: String, _ report: OutboxSyncReport, _ run: Run) {
+        run.whenSettled(database.write { try OutboxTable.refuse(entry, reason: reason, $0) }) { written in
+            guard case .success = written else {
+                if case .failure(let error) = written { run.fail(error) }
+                return
+            }
+            var report = report
+            report.refused.append(
+                OutboxEntry(
+                    sequence: entry.sequence, localID: entry.localID, method: entry.method, path: entry.path,
+                    body: entry.body, idempotencyKey: entry.idempotencyKey, state: .refused(reason: reason),
+                    createdAt: entry.createdAt))
+            step(after: entry.sequence, report, run)
+        }
+    }
+
+    /// Counts what still waits and fulfills the run.
+    private func finish(_ report: OutboxSyncReport, _ run: Run) {
         let feature = feature
-        return try await database.read { try OutboxTable.next(feature, after: sequence, $0) }.value
-    }
-
-    private func refuse(_ entry: OutboxEntry, _ reason: String) async throws -> OutboxEntry {
-        try await database.write { try OutboxTable.refuse(entry, reason: reason, $0) }.value
-        return OutboxEntry(
-            sequence: entry.sequence, localID: entry.localID, method: entry.method, path: entry.path,
-            body: entry.body, idempotencyKey: entry.idempotencyKey, state: .refused(reason: reason),
-            createdAt: entry.createdAt)
+        run.whenSettled(database.read { try OutboxTable.waiting(feature, $0) }) { waiting in
+            switch waiting {
+            case .success(let count):
+                var report = report
+                report.waiting = count
+                run.seal.fulfill(report)
+            case .failure(let error):
+                run.fail(error)
+            }
+        }
     }
 
     /// A 4xx refuses the entry, but for the statuses that mean "later" (408, 425, 429) and a 404 to
