@@ -25,6 +25,32 @@ struct DiagnosticsTests {
         return collected.all.filter { $0.contains("\(marker)") }
     }
 
+    @Test(
+        "a pending promise with a cancellation handler and a map, tap or race step is freed when its seal is dropped, and reported once"
+    )
+    func droppedCancellableChainIsFreed() async {
+        // Given
+        weak var weakUpstream: LockedBuffer<PromiseState<DroppedMarker>>?
+        weak var weakMapped: LockedBuffer<PromiseState<DroppedMarker>>?
+        weak var weakRace: LockedBuffer<PromiseState<DroppedMarker>>?
+
+        // When
+        let lines = await reports(about: DroppedMarker.self) {
+            let (upstream, seal) = Promise<DroppedMarker>.pending()
+            seal.setCancellationHandler {}
+            weakUpstream = upstream.state?.buffer
+            weakMapped = upstream.map(on: .inline) { $0 }.state?.buffer
+            _ = upstream.tap(on: .inline) { _ in }
+            weakRace = race([upstream]).state?.buffer
+        }
+
+        // Then
+        #expect(weakUpstream == nil)
+        #expect(weakMapped == nil)
+        #expect(weakRace == nil)
+        #expect(lines.count == 1)
+    }
+
     @Test("a million reports in one process all arrive, each as fast as the first: the hook never grows")
     func millionReports() async {
         // Given

@@ -77,35 +77,6 @@ struct FoundByStressTests {
         #expect(await guarantee.value == 7)
         #expect(guarantee.asPromise().result?.success == 7)
     }
-
-    @Test(
-        "a pending promise with a cancellation handler and a map, tap or race step is freed when its seal is dropped, and reported once"
-    )
-    func droppedCancellableChainIsFreed() async {
-        // Given
-        let reports = Recorder<String>()
-        PromiseDiagnostics.handler = { reports.append("\($0)") }
-        defer { PromiseDiagnostics.handler = PromiseDiagnostics.standardError }
-        weak var weakUpstream: LockedBuffer<PromiseState<DroppedMarker>>?
-        weak var weakMapped: LockedBuffer<PromiseState<DroppedMarker>>?
-        weak var weakRace: LockedBuffer<PromiseState<DroppedMarker>>?
-
-        // When
-        do {
-            let (upstream, seal) = Promise<DroppedMarker>.pending()
-            seal.setCancellationHandler {}
-            weakUpstream = upstream.state?.buffer
-            weakMapped = upstream.map(on: .inline) { $0 }.state?.buffer
-            _ = upstream.tap(on: .inline) { _ in }
-            weakRace = race([upstream]).state?.buffer
-        }
-
-        // Then
-        #expect(weakUpstream == nil)
-        #expect(weakMapped == nil)
-        #expect(weakRace == nil)
-        #expect(reports.all.filter { $0.contains("DroppedMarker") }.count == 1)
-    }
 }
 
 /// A type only the dropped-chain test makes, so its report can be told from others.

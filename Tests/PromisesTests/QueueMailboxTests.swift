@@ -1,10 +1,38 @@
 import Dispatch
+import Foundation
 import Testing
 
 @testable import Promises
 
 @Suite("handlers on a DispatchQueue run in turns")
 struct QueueMailboxTests {
+    @Test("a new queue's mailbox, made on one thread and then found by others, is published race-free")
+    func mailboxPublishedToOtherThreads() async throws {
+        // Given / When: for each new queue, one thread posts first (and makes the mailbox) while
+        // others post a moment later, with nothing between them that ThreadSanitizer sees, so they
+        // find the mailbox through the queue. The pause is not what the test waits on: it only
+        // makes that interleaving likely. Under the sanitizer, a read of the mailbox without a
+        // happens-before edge from its maker is reported and fails the run.
+        let ran = Counter()
+        for round in 0..<20 {
+            let queue = DispatchQueue(label: "published \(round)")
+            let posts = (0..<4).map { index in
+                let (posted, seal) = Promise<Promise<Void>>.pending()
+                Thread {
+                    if index > 0 { usleep(2_000) }
+                    seal.fulfill(Promise.value(round).done(on: queue) { _ in ran.increment() })
+                }
+                .start()
+                return posted
+            }
+            let done = try await when(fulfilled: posts).timeout(seconds: 10).value
+            _ = try await when(fulfilled: done).timeout(seconds: 10).value
+        }
+
+        // Then
+        #expect(ran.value == 20 * 4)
+    }
+
     @Test("a burst bigger than a turn's budget runs every handler once, in the order they were posted")
     func burstKeepsOrder() async throws {
         // Given

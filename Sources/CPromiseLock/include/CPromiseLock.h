@@ -45,4 +45,22 @@ static inline __attribute__((always_inline)) void c_promise_unlock(uint32_t *wor
 
 #endif
 
+#include <stdint.h>
+
+// Publishing an object to other threads through a channel ThreadSanitizer cannot see (a dispatch
+// queue's specific value, read without a lock): the maker stores 1 with release ordering once the
+// object is complete, and every thread that finds it loads the word with acquire ordering before
+// touching the rest. On every platform: these are plain C11 atomics.
+
+/// Marks the object `word` belongs to as complete; its earlier writes happen before any
+/// `c_promise_acquire_published` that reads 1.
+static inline __attribute__((always_inline)) void c_promise_publish(uint32_t *word) {
+    __atomic_store_n(word, 1, __ATOMIC_RELEASE);
+}
+
+/// Reads the mark `c_promise_publish` stored: 1 once the object is complete.
+static inline __attribute__((always_inline)) uint32_t c_promise_acquire_published(uint32_t *word) {
+    return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+}
+
 #endif
