@@ -1,5 +1,6 @@
 import Foundation
 import Orders
+import Services
 
 /// A command line the demo cannot run: said in one line, exit code 2.
 struct UsageError: Error {
@@ -26,6 +27,7 @@ struct Arguments {
     var api: URL
     var database: URL
     var offline: Bool
+    var cachePolicy: CachePolicy = .networkFirst
 
     static let version = "demo 1.0.0 (PromiseMVP)"
 
@@ -49,6 +51,10 @@ struct Arguments {
           --api URL        the API (default: $DEMO_API_URL, else \(defaultAPI))
           --database PATH  the local database (default: in your data folder)
           --offline        do not try the API
+          --cache POLICY   how melodies and orders are read: network-first (the default),
+                           cache-first[=SECONDS] (the local copy while younger, 60 s by default),
+                           cache-then-network (the local copy at once, then the API's),
+                           network-only, cache-only
           --help           show this help
           --version        show the version
 
@@ -101,12 +107,13 @@ struct Arguments {
     }
 
     private static let valueOptions: Set<String> = [
-        "--api", "--database", "--first-name", "--last-name", "--email", "--phone", "--street", "--city",
+        "--api", "--database", "--cache", "--first-name", "--last-name", "--email", "--phone", "--street",
+        "--city",
         "--state",
         "--zip", "--card", "--expires", "--cvv", "--shipping", "--item",
     ]
 
-    private static let orderOptions = valueOptions.subtracting(["--api", "--database"])
+    private static let orderOptions = valueOptions.subtracting(["--api", "--database", "--cache"])
 
     private static func split(_ argument: String) -> (String, String?) {
         guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
@@ -179,7 +186,32 @@ struct Arguments {
             return URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         }
         return Arguments(
-            command: command, api: api, database: database ?? defaultDatabase(), offline: offline)
+            command: command, api: api, database: database ?? defaultDatabase(), offline: offline,
+            cachePolicy: try values["--cache"]?.last.map(cachePolicy) ?? .networkFirst)
+    }
+
+    /// `--cache`: network-first, cache-first[=SECONDS] (60 by default), cache-then-network,
+    /// network-only or cache-only.
+    static func cachePolicy(_ text: String) throws -> CachePolicy {
+        switch text {
+        case "network-first": return .networkFirst
+        case "cache-then-network": return .cacheThenNetwork
+        case "network-only": return .networkOnly
+        case "cache-only": return .cacheOnly
+        case "cache-first": return .cacheFirst(maxAge: 60)
+        case _ where text.hasPrefix("cache-first="):
+            guard let seconds = Double(text.dropFirst("cache-first=".count)), seconds >= 0, seconds.isFinite
+            else {
+                throw UsageError(
+                    message: "--cache cache-first=SECONDS takes a number of seconds, not '\(text)'")
+            }
+            return .cacheFirst(maxAge: seconds)
+        default:
+            throw UsageError(
+                message:
+                    "--cache takes network-first, cache-first[=SECONDS], cache-then-network, network-only or cache-only, not '\(text)'"
+            )
+        }
     }
 
     private static func apiURL(_ text: String) throws -> URL {

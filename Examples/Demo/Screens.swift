@@ -11,7 +11,8 @@ enum Screens {
         -> Int32
     {
         let view = TerminalMelodyListView(terminal: terminal, api: arguments.api)
-        let presenter = MelodyListPresenterImp(melodyService: service, view: view)
+        let presenter = MelodyListPresenterImp(
+            melodyService: service, view: view, cachePolicy: arguments.cachePolicy)
         view.presenter = presenter
         return await exitCode(of: presenter.fetchMelodies())
     }
@@ -20,7 +21,8 @@ enum Screens {
         _ worker: OrdersWorker, _ formatter: OrderFormatter, _ arguments: Arguments, _ terminal: Terminal
     ) async -> Int32 {
         let view = TerminalOrdersView(terminal: terminal, api: arguments.api)
-        let presenter = ListOrdersPresenter(worker: worker, output: view, formatter: formatter)
+        let presenter = ListOrdersPresenter(
+            worker: worker, output: view, formatter: formatter, cachePolicy: arguments.cachePolicy)
         view.listPresenter = presenter
         return await exitCode(of: presenter.fetchOrders())
     }

@@ -22,7 +22,15 @@ final class TerminalMelodyListView: MelodyListView {
 
     func showMelodies(melodies: [Melody]) {}
 
+    /// The rows printed last, so that a refresh that changed nothing is not printed twice.
+    private var printedRows: [MelodyRow]?
+    /// Whether the last rows were the same as those printed before, and so not printed again.
+    private var unchanged = false
+
     func showMelodyRows(_ rows: [MelodyRow]) {
+        unchanged = rows == printedRows
+        printedRows = rows
+        if unchanged { return }
         terminal.print("Melodies (\(rows.count))", style: .bold)
         let table = Table(
             headers: ["#", "Title", "Artist", "Album", "Time"],
@@ -33,6 +41,11 @@ final class TerminalMelodyListView: MelodyListView {
     }
 
     func showSourceNotice(_ notice: String?) {
+        if unchanged {
+            terminal.print(
+                notice ?? "Fresh from \(api.withoutCredentials): the same as the copy above.", style: .yellow)
+            return
+        }
         terminal.print()
         terminal.print(
             notice ?? "Fresh from \(api.withoutCredentials), saved for offline use.", style: .yellow)

@@ -19,8 +19,19 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
 
     // MARK: - ListOrdersDisplayLogic
 
+    /// The orders printed last, so that a refresh that changed nothing is not printed twice.
+    private var printedOrders: [ListOrders.FetchOrders.ViewModel.DisplayedOrder]?
+
     func displayFetchedOrders(viewModel: ListOrders.FetchOrders.ViewModel) {
         let orders = viewModel.displayedOrders
+        if orders == printedOrders {
+            terminal.print(
+                viewModel.notice
+                    ?? "Fresh from \(api?.withoutCredentials ?? "the API"): the same as the copy above.",
+                style: .yellow)
+            return
+        }
+        printedOrders = orders
         terminal.print("Orders (\(orders.count))", style: .bold)
         let table = Table(
             headers: ["ID", "Date", "Name", "Email", "Total", "Shop"],

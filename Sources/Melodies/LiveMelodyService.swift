@@ -32,7 +32,22 @@ public struct LiveMelodyService: MelodyService, Sendable {
     /// - Returns: A promise of the melodies and their source, or rejected with a
     ///   ``ServiceRequestError``.
     public func getMelodiesWithSource() -> Promise<Fetched<[Melody]>> {
+        getMelodies(policy: .networkFirst) { _ in }
+    }
+
+    /// The melodies as `policy` reads them: see ``CachePolicy``.
+    ///
+    /// - Parameters:
+    ///   - policy: How the read uses the offline copy and the network.
+    ///   - showingCopy: With ``CachePolicy/cacheThenNetwork``, given the offline copy at once.
+    /// - Returns: A promise of the final melodies and their source, or rejected with a
+    ///   ``ServiceRequestError``.
+    public func getMelodies(
+        policy: CachePolicy, showingCopy: @escaping @Sendable (Fetched<[Melody]>) -> Void
+    ) -> Promise<Fetched<[Melody]>> {
         let api = api
-        return fallback.fetch { api.get("melodies", as: [Melody].self) }
+        return fallback.fetch(policy: policy, showingCopy: showingCopy) {
+            api.get("melodies", as: [Melody].self)
+        }
     }
 }

@@ -57,14 +57,36 @@ public struct MelodyListFormatter: Sendable {
     /// - Parameter source: Where the melodies came from.
     /// - Returns: The notice, or `nil`.
     public func notice(for source: DataSource) -> String? {
-        guard case .cache(let savedAt, let reason) = source else { return nil }
-        let why =
-            switch reason {
-            case .timedOut: "The server is not answering"
-            case .httpStatus(let status): "The server is having trouble (error \(status))"
-            default: "Offline"
-            }
-        return "\(why): showing melodies saved \(age(of: savedAt))."
+        switch source {
+        case .network:
+            return nil
+        case .stored(let savedAt):
+            return "Showing melodies saved \(age(of: savedAt))."
+        case .cache(let savedAt, let reason):
+            let why =
+                switch reason {
+                case .timedOut: "The server is not answering"
+                case .httpStatus(let status): "The server is having trouble (error \(status))"
+                default: "Offline"
+                }
+            return "\(why): showing melodies saved \(age(of: savedAt))."
+        }
+    }
+
+    /// What to tell the user about an answer: ``notice(for:)``, or, for fresh melodies that could
+    /// not be saved on the device, that they are fresh but will not be there offline, and why;
+    /// while `refreshing`, that the copy shown is being refreshed.
+    ///
+    /// - Parameters:
+    ///   - fetched: The answer.
+    ///   - refreshing: Whether fresh melodies were asked for and are still to come.
+    /// - Returns: The notice, or `nil` for fresh melodies that were saved.
+    public func notice(for fetched: Fetched<[Melody]>, refreshing: Bool = false) -> String? {
+        if let failure = fetched.cacheWriteError, fetched.source == .network {
+            return "Fresh, but they could not be saved for offline use: \(failure.cause)"
+        }
+        guard refreshing, let savedAt = fetched.source.savedAt else { return notice(for: fetched.source) }
+        return "Showing melodies saved \(age(of: savedAt)); refreshing…"
     }
 
     /// How long ago `date` was, in words: `just now`, `5 minutes ago`, `3 hours ago`, or the date.

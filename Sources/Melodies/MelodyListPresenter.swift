@@ -1,5 +1,5 @@
 public import Promises
-import Services
+public import Services
 
 /// Fetches melodies and tells its view what to show.
 ///
@@ -13,6 +13,8 @@ public protocol MelodyListPresenter: AnyObject, Sendable {
     var melodyService: any MelodyService { get }
     /// Formats melodies for the view.
     var formatter: MelodyListFormatter { get }
+    /// How the list is read: see ``CachePolicy``; ``CachePolicy/networkFirst`` by default.
+    var cachePolicy: CachePolicy { get }
 
     /// Fetches the melodies and shows them, or the error.
     ///
@@ -28,29 +30,44 @@ extension MelodyListPresenter {
         MelodyListFormatter()
     }
 
-    /// Fetches the melodies and tells the view: loading, then the melodies (as values and as
-    /// formatted rows) and where they came from, or the error; then loading ended.
+    /// The API first, the offline copy when it cannot answer.
+    public var cachePolicy: CachePolicy {
+        .networkFirst
+    }
+
+    /// Fetches the melodies as ``cachePolicy`` says and tells the view: loading, then the
+    /// melodies (as values and as formatted rows) and where they came from, or the error; then
+    /// loading ended. With ``CachePolicy/cacheThenNetwork`` the view is told twice: the offline
+    /// copy at once, with a notice that it is being refreshed, then the fresh melodies.
     ///
-    /// - Returns: A promise that settles after the view was told: fulfilled with the melodies shown,
-    ///   or rejected with the ``ServiceRequestError`` shown. A cancellation is not shown.
+    /// - Returns: A promise that settles after the view was told the last time: fulfilled with the
+    ///   melodies shown, or rejected with the ``ServiceRequestError`` shown. A cancellation is not
+    ///   shown.
     public func fetchMelodies() -> Promise<[Melody]> {
         view?.showLoading(true)
         let formatter = formatter
-        return melodyService.getMelodiesWithSource()
-            .map { fetched in
-                self.view?.showMelodies(melodies: fetched.value)
-                self.view?.showMelodyRows(formatter.rows(for: fetched.value))
-                self.view?.showSourceNotice(formatter.notice(for: fetched.source))
-                return fetched.value
+        return melodyService.getMelodies(policy: cachePolicy) { copy in
+            // Shown on the main queue, where the fresh answer is shown after it.
+            Guarantee.value(copy).done { copy in self.show(copy, formatter, refreshing: true) }
+        }
+        .map { fetched in
+            self.show(fetched, formatter, refreshing: false)
+            return fetched.value
+        }
+        .recover(policy: .allErrors) { error -> Promise<[Melody]> in
+            let requestError = ServiceRequestError(error)
+            if !requestError.isCancelled {
+                self.view?.showLoadError(error: requestError)
+                self.view?.showErrorMessage(requestError.userMessage)
             }
-            .recover(policy: .allErrors) { error -> Promise<[Melody]> in
-                let requestError = ServiceRequestError(error)
-                if !requestError.isCancelled {
-                    self.view?.showLoadError(error: requestError)
-                    self.view?.showErrorMessage(requestError.userMessage)
-                }
-                throw requestError
-            }
-            .ensure { self.view?.showLoading(false) }
+            throw requestError
+        }
+        .ensure { self.view?.showLoading(false) }
+    }
+
+    private func show(_ fetched: Fetched<[Melody]>, _ formatter: MelodyListFormatter, refreshing: Bool) {
+        view?.showMelodies(melodies: fetched.value)
+        view?.showMelodyRows(formatter.rows(for: fetched.value))
+        view?.showSourceNotice(formatter.notice(for: fetched, refreshing: refreshing))
     }
 }

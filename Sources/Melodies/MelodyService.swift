@@ -15,6 +15,17 @@ public protocol MelodyService {
     ///
     /// - Returns: A promise of the melodies and their source.
     func getMelodiesWithSource() -> Promise<Fetched<[Melody]>>
+
+    /// The melodies as `policy` reads them (see ``CachePolicy``).
+    ///
+    /// - Parameters:
+    ///   - policy: How the read uses the offline copy and the network.
+    ///   - showingCopy: With ``CachePolicy/cacheThenNetwork``, given the offline copy at once,
+    ///     before the fresh melodies; on any thread.
+    /// - Returns: A promise of the final melodies and their source.
+    func getMelodies(
+        policy: CachePolicy, showingCopy: @escaping @Sendable (Fetched<[Melody]>) -> Void
+    ) -> Promise<Fetched<[Melody]>>
 }
 
 extension MelodyService {
@@ -23,5 +34,18 @@ extension MelodyService {
     /// - Returns: A promise of the melodies and their source.
     public func getMelodiesWithSource() -> Promise<Fetched<[Melody]>> {
         getMelodies().map(on: .inline) { Fetched(value: $0, source: .network) }
+    }
+
+    /// ``getMelodiesWithSource()``, whatever the policy: a service without an offline copy has
+    /// only one way to read.
+    ///
+    /// - Parameters:
+    ///   - policy: Not used.
+    ///   - showingCopy: Not called.
+    /// - Returns: A promise of the melodies and their source.
+    public func getMelodies(
+        policy: CachePolicy, showingCopy: @escaping @Sendable (Fetched<[Melody]>) -> Void
+    ) -> Promise<Fetched<[Melody]>> {
+        getMelodiesWithSource()
     }
 }

@@ -38,7 +38,8 @@ public struct NetworkFallback<Cache: OfflineCache>: Sendable {
         self.now = now
     }
 
-    /// Fetches through `request` and caches the answer, or answers from the cache.
+    /// Fetches through `request` and caches the answer, or answers from the cache: the
+    /// ``CachePolicy/networkFirst`` rule.
     ///
     /// - Parameter request: Asks the API; it is not called when the network is known to be down.
     /// - Returns: A promise of the value and where it came from, or rejected with a
@@ -46,9 +47,88 @@ public struct NetworkFallback<Cache: OfflineCache>: Sendable {
     public func fetch(
         _ request: @escaping @Sendable () -> Promise<Cache.Value>
     ) -> Promise<Fetched<Cache.Value>> {
+        fetch(policy: .networkFirst, request)
+    }
+
+    /// Reads as `policy` says (see ``CachePolicy``): the network with the cache behind it, the
+    /// cache while it is young, the cache at once and the network after, or only one of them.
+    ///
+    /// - Parameters:
+    ///   - policy: How the read uses the cache and the network.
+    ///   - showingCopy: With ``CachePolicy/cacheThenNetwork``, given the copy at once (source
+    ///     ``DataSource/stored(savedAt:)``), before the request is answered; not called when there
+    ///     is no copy, nor for the other policies.
+    ///   - request: Asks the API; it is not called when the policy or the network says not to.
+    /// - Returns: A promise of the final answer: the fresh value, or the copy and why (for
+    ///   ``CachePolicy/cacheThenNetwork``, the copy with the reason the refresh failed); rejected
+    ///   with a ``ServiceRequestError`` when there is nothing to show.
+    public func fetch(
+        policy: CachePolicy,
+        showingCopy: @escaping @Sendable (Fetched<Cache.Value>) -> Void = { _ in },
+        _ request: @escaping @Sendable () -> Promise<Cache.Value>
+    ) -> Promise<Fetched<Cache.Value>> {
+        let now = now
+        switch policy {
+        case .networkFirst:
+            return networkFirst(request)
+        case .networkOnly:
+            guard reachability.isReachable else { return Promise(error: ServiceRequestError.noNetwork) }
+            return fresh(request)
+        case .cacheOnly:
+            return stored().map(on: .inline) { stored in
+                guard let stored else { throw ServiceRequestError.noData }
+                return stored
+            }
+        case .cacheFirst(let maxAge):
+            let fallback = self
+            return stored().then(on: .inline) { stored -> Promise<Fetched<Cache.Value>> in
+                if let stored, let savedAt = stored.source.savedAt, now().timeIntervalSince(savedAt) < maxAge
+                {
+                    return .value(stored)
+                }
+                return fallback.networkFirst(request)
+            }
+        case .cacheThenNetwork:
+            let fallback = self
+            return stored().then(on: .inline) { stored -> Promise<Fetched<Cache.Value>> in
+                guard let stored, let savedAt = stored.source.savedAt else {
+                    return fallback.networkFirst(request)
+                }
+                showingCopy(stored)
+                return fallback.networkFirst(request).recover(on: .inline, policy: .allErrors) {
+                    error -> Promise<Fetched<Cache.Value>> in
+                    let reason = ServiceRequestError(error)
+                    if reason.isCancelled { throw reason }
+                    // The refresh failed: the copy stays, with the reason.
+                    return .value(
+                        Fetched(value: stored.value, source: .cache(savedAt: savedAt, reason: reason)))
+                }
+            }
+        }
+    }
+
+    /// The ``CachePolicy/networkFirst`` rule: the API, written through to the cache, or the cache
+    /// when the API cannot be reached or is failing.
+    private func networkFirst(
+        _ request: @escaping @Sendable () -> Promise<Cache.Value>
+    ) -> Promise<Fetched<Cache.Value>> {
         guard reachability.isReachable else {
             return fromCache(because: .noNetwork)
         }
+        let fallback = self
+        return fresh(request)
+            .recover(on: .inline, policy: .allErrors) { error -> Promise<Fetched<Cache.Value>> in
+                let reason = ServiceRequestError(error)
+                guard reason.isConnectivityFailure || reason.isServerError else { throw reason }
+                return fallback.fromCache(because: reason)
+            }
+    }
+
+    /// The API's answer, saved in the cache in one transaction; a failed save is said in
+    /// ``Fetched/cacheWriteError``, never hidden.
+    private func fresh(
+        _ request: @escaping @Sendable () -> Promise<Cache.Value>
+    ) -> Promise<Fetched<Cache.Value>> {
         let cache = cache
         let now = now
         return firstly(request)
@@ -63,9 +143,18 @@ public struct NetworkFallback<Cache: OfflineCache>: Sendable {
                     .asPromise()
             }
             .recover(on: .inline, policy: .allErrors) { error -> Promise<Fetched<Cache.Value>> in
-                let reason = ServiceRequestError(error)
-                guard reason.isConnectivityFailure || reason.isServerError else { throw reason }
-                return fromCache(because: reason)
+                throw ServiceRequestError(error)
+            }
+    }
+
+    /// The copy as the policy shows it (source ``DataSource/stored(savedAt:)``), or `nil`.
+    private func stored() -> Promise<Fetched<Cache.Value>?> {
+        cache.load()
+            .recover(on: .inline, policy: .allErrors) { error -> Promise<Cached<Cache.Value>?> in
+                throw ServiceRequestError(error)
+            }
+            .map(on: .inline) { cached in
+                cached.map { Fetched(value: $0.value, source: .stored(savedAt: $0.savedAt)) }
             }
     }
 

@@ -27,3 +27,12 @@ extension ServiceRequestError {
         }
     }
 }
+
+extension ServiceRequestError {
+    /// What went wrong, as precisely as it is known: for the device's storage, the file and the
+    /// cause (locked, read-only, full, damaged); otherwise ``userMessage``.
+    public var cause: String {
+        if case .storageFailed(let reason) = self { return reason }
+        return userMessage
+    }
+}

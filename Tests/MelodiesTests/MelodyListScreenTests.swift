@@ -13,6 +13,8 @@ final class RecordingMelodyListView: MelodyListView {
     var shownError: ServiceRequestError?
     var shownRows: [MelodyRow]?
     var shownNotice: String??
+    var shownNotices: [String?] = []
+    var shownRowCounts: [Int] = []
     var shownMessage: String?
 
     func showMelodies(melodies: [Melody]) {
@@ -32,11 +34,13 @@ final class RecordingMelodyListView: MelodyListView {
     func showMelodyRows(_ rows: [MelodyRow]) {
         calls.append("rows")
         shownRows = rows
+        shownRowCounts.append(rows.count)
     }
 
     func showSourceNotice(_ notice: String?) {
         calls.append("notice")
         shownNotice = notice
+        shownNotices.append(notice)
     }
 
     func showErrorMessage(_ message: String) {

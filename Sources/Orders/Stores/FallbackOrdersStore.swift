@@ -52,21 +52,36 @@ public struct FallbackOrdersStore: OrdersStore {
     ///
     /// - Returns: A promise of the orders and their source.
     public func fetchOrdersWithSource() -> Promise<Fetched<[Order]>> {
+        fetchOrdersWithSource(policy: .networkFirst) { _ in }
+    }
+
+    /// All orders as `policy` reads them (see ``CachePolicy``), with this device's changes
+    /// applied. When the read may ask the API, the changes that wait are sent first.
+    ///
+    /// - Parameters:
+    ///   - policy: How the read uses the offline copy and the network.
+    ///   - showingCopy: With ``CachePolicy/cacheThenNetwork``, given the offline copy at once.
+    /// - Returns: A promise of the final orders and their source.
+    public func fetchOrdersWithSource(
+        policy: CachePolicy, showingCopy: @escaping @Sendable (Fetched<[Order]>) -> Void
+    ) -> Promise<Fetched<[Order]>> {
         let api = api
         let cache = cache
         let fallback = fallback
         let synced: Promise<Void> =
-            reachability.isReachable
+            reachability.isReachable && policy != .cacheOnly
             ? sync().asVoid().recover(on: .inline) { _ in Guarantee.value(()) }.asPromise()
             : .value(())
-        return synced.then(on: .inline) { fallback.fetch { api.fetchOrders() } }
-            .then(on: .inline) { fetched -> Promise<Fetched<[Order]>> in
-                guard fetched.source == .network else { return .value(fetched) }
-                return cache.applyingLocalChanges(to: fetched.value).map(on: .inline) { orders in
-                    fetched.map { _ in orders }
-                }
+        return synced.then(on: .inline) {
+            fallback.fetch(policy: policy, showingCopy: showingCopy) { api.fetchOrders() }
+        }
+        .then(on: .inline) { fetched -> Promise<Fetched<[Order]>> in
+            guard fetched.source == .network else { return .value(fetched) }
+            return cache.applyingLocalChanges(to: fetched.value).map(on: .inline) { orders in
+                fetched.map { _ in orders }
             }
-            .failing(as: .fetchOrders)
+        }
+        .failing(as: .fetchOrders)
     }
 
     /// One order: as changed here while a change of it waits, else from the API, or from the

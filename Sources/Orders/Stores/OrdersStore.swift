@@ -16,6 +16,18 @@ public protocol OrdersStore: Sendable {
     /// - Returns: A promise of the orders and their source.
     func fetchOrdersWithSource() -> Promise<Fetched<[Order]>>
 
+    /// All orders as `policy` reads them (see ``CachePolicy``); stores without an offline copy
+    /// have one way to read and ignore it.
+    ///
+    /// - Parameters:
+    ///   - policy: How the read uses the offline copy and the network.
+    ///   - showingCopy: With ``CachePolicy/cacheThenNetwork``, given the offline copy at once,
+    ///     before the fresh orders; on any thread.
+    /// - Returns: A promise of the final orders and their source.
+    func fetchOrdersWithSource(
+        policy: CachePolicy, showingCopy: @escaping @Sendable (Fetched<[Order]>) -> Void
+    ) -> Promise<Fetched<[Order]>>
+
     /// One order.
     ///
     /// - Parameter id: The order's identifier.
@@ -53,6 +65,18 @@ extension OrdersStore {
     /// - Returns: A promise of the orders and their source.
     public func fetchOrdersWithSource() -> Promise<Fetched<[Order]>> {
         fetchOrders().map(on: .inline) { Fetched(value: $0, source: .network) }
+    }
+
+    /// ``fetchOrdersWithSource()``, whatever the policy.
+    ///
+    /// - Parameters:
+    ///   - policy: Not used.
+    ///   - showingCopy: Not called.
+    /// - Returns: A promise of the orders and their source.
+    public func fetchOrdersWithSource(
+        policy: CachePolicy, showingCopy: @escaping @Sendable (Fetched<[Order]>) -> Void
+    ) -> Promise<Fetched<[Order]>> {
+        fetchOrdersWithSource()
     }
 
     /// Nothing waits: every change went to the store at once.

@@ -28,6 +28,18 @@ public struct OrdersWorker: Sendable {
         ordersStore.fetchOrdersWithSource()
     }
 
+    /// All orders as `policy` reads them.
+    ///
+    /// - Parameters:
+    ///   - policy: How the read uses the offline copy and the network.
+    ///   - showingCopy: With ``CachePolicy/cacheThenNetwork``, given the offline copy at once.
+    /// - Returns: A promise of the final orders and their source.
+    public func fetchOrdersWithSource(
+        policy: CachePolicy, showingCopy: @escaping @Sendable (Fetched<[Order]>) -> Void
+    ) -> Promise<Fetched<[Order]>> {
+        ordersStore.fetchOrdersWithSource(policy: policy, showingCopy: showingCopy)
+    }
+
     /// One order.
     ///
     /// - Parameter id: The order's identifier.

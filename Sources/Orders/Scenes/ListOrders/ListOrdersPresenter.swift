@@ -1,6 +1,6 @@
 public import Foundation
 public import Promises
-import Services
+public import Services
 
 /// Fetches orders through the worker and formats them for the list: dates in short style, totals
 /// as currency, names as "First Last".
@@ -12,6 +12,8 @@ public final class ListOrdersPresenter {
     public let worker: OrdersWorker
     private let formatter: OrderFormatter
     private let now: @Sendable () -> Date
+    /// How the list is read: see ``CachePolicy``.
+    public let cachePolicy: CachePolicy
 
     /// Makes a presenter.
     ///
@@ -21,42 +23,65 @@ public final class ListOrdersPresenter {
     ///   - formatter: Formats dates and totals; the user's locale, time zone and currency by
     ///     default.
     ///   - now: The clock that tells how old cached orders are.
+    ///   - cachePolicy: How the list is read; the API first by default.
     public init(
         worker: OrdersWorker, output: (any ListOrdersDisplayLogic)? = nil,
         formatter: OrderFormatter = OrderFormatter(),
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, cachePolicy: CachePolicy = .networkFirst
     ) {
         self.worker = worker
         self.output = output
         self.formatter = formatter
         self.now = now
+        self.cachePolicy = cachePolicy
     }
 
-    /// Fetches the orders and shows them, or why they could not be fetched.
+    /// Fetches the orders as ``cachePolicy`` says and shows them, or why they could not be
+    /// fetched. With ``CachePolicy/cacheThenNetwork`` the screen is told twice: the offline copy at
+    /// once, with a notice that it is being refreshed, then the fresh orders.
     ///
     /// - Parameter request: The request.
-    /// - Returns: A promise that settles after the screen was told: fulfilled with the view model
-    ///   shown, or rejected with the ``OrdersStoreError`` whose message was shown.
+    /// - Returns: A promise that settles after the screen was told the last time: fulfilled with
+    ///   the view model shown, or rejected with the ``OrdersStoreError`` whose message was shown.
     public func fetchOrders(
         request: ListOrders.FetchOrders.Request = .init()
     ) -> Promise<ListOrders.FetchOrders.ViewModel> {
         let worker = worker
-        return worker.fetchOrdersWithSource()
-            .then(on: .inline) { fetched in
-                worker.syncStatus().map(on: .inline) { (fetched, $0) }
-                    .recover(on: .inline) { _ in Guarantee.value((fetched, OutboxStatus.empty)) }.asPromise()
+        return worker.fetchOrdersWithSource(policy: cachePolicy) { copy in
+            // Shown on the main queue, where the fresh answer is shown after it.
+            Self.withSyncStatus(copy, worker).done { copy, status in
+                self.present(copy, status, refreshing: true)
             }
-            .map { fetched, status in
-                self.presentFetchedOrders(
-                    response: ListOrders.FetchOrders.Response(
-                        orders: fetched.value, source: fetched.source, syncStatus: status))
-            }
-            .recover(policy: .allErrors) { error -> Promise<ListOrders.FetchOrders.ViewModel> in
-                let storeError = OrdersStoreError.wrapping(error, .fetchOrders)
-                if case .storage(let reason) = storeError.reason, reason.isCancelled { throw storeError }
-                self.output?.displayFetchOrdersError(message: storeError.userMessage)
-                throw storeError
-            }
+        }
+        .then(on: .inline) { fetched in Self.withSyncStatus(fetched, worker).asPromise() }
+        .map { fetched, status in self.present(fetched, status, refreshing: false) }
+        .recover(policy: .allErrors) { error -> Promise<ListOrders.FetchOrders.ViewModel> in
+            let storeError = OrdersStoreError.wrapping(error, .fetchOrders)
+            if case .storage(let reason) = storeError.reason, reason.isCancelled { throw storeError }
+            self.output?.displayFetchOrdersError(message: storeError.userMessage)
+            throw storeError
+        }
+    }
+
+    /// `fetched` with the outbox's status; none when it cannot be read.
+    private nonisolated static func withSyncStatus(
+        _ fetched: Fetched<[Order]>, _ worker: OrdersWorker
+    ) -> Guarantee<(Fetched<[Order]>, OutboxStatus)> {
+        worker.syncStatus().map(on: .inline) { (fetched, $0) }
+            .recover(on: .inline) { _ in Guarantee.value((fetched, OutboxStatus.empty)) }
+    }
+
+    @discardableResult
+    private func present(
+        _ fetched: Fetched<[Order]>, _ status: OutboxStatus, refreshing: Bool
+    ) -> ListOrders.FetchOrders.ViewModel {
+        var viewModel = presentFetchedOrders(
+            response: ListOrders.FetchOrders.Response(
+                orders: fetched.value, source: fetched.source, syncStatus: status),
+            display: false)
+        viewModel.notice = notice(for: fetched, refreshing: refreshing)
+        output?.displayFetchedOrders(viewModel: viewModel)
+        return viewModel
     }
 
     /// Formats the orders and asks the screen to display them.
@@ -65,6 +90,12 @@ public final class ListOrdersPresenter {
     /// - Returns: The view model the screen was given.
     @discardableResult
     public func presentFetchedOrders(response: ListOrders.FetchOrders.Response)
+        -> ListOrders.FetchOrders.ViewModel
+    {
+        presentFetchedOrders(response: response, display: true)
+    }
+
+    private func presentFetchedOrders(response: ListOrders.FetchOrders.Response, display: Bool)
         -> ListOrders.FetchOrders.ViewModel
     {
         let dates = formatter.dates(response.orders.map(\.date))
@@ -77,15 +108,34 @@ public final class ListOrdersPresenter {
         let viewModel = ListOrders.FetchOrders.ViewModel(
             displayedOrders: displayedOrders, notice: notice(for: response.source),
             syncNotice: OrdersSyncWording.list(response.syncStatus))
-        output?.displayFetchedOrders(viewModel: viewModel)
+        if display { output?.displayFetchedOrders(viewModel: viewModel) }
         return viewModel
     }
 
     private func notice(for source: DataSource) -> String? {
-        guard case .cache(let savedAt, let reason) = source else { return nil }
-        let why = reason.isServerError ? "The shop's server is having trouble" : "Offline"
-        return
-            "\(why): showing orders saved on \(formatter.date(savedAt)) (\(Self.age(now().timeIntervalSince(savedAt))))."
+        switch source {
+        case .network:
+            return nil
+        case .stored(let savedAt):
+            return "Showing orders saved on \(saved(savedAt))."
+        case .cache(let savedAt, let reason):
+            let why = reason.isServerError ? "The shop's server is having trouble" : "Offline"
+            return "\(why): showing orders saved on \(saved(savedAt))."
+        }
+    }
+
+    /// The notice for an answer: fresh orders that could not be saved on the device say so and
+    /// why; a copy shown while fresh orders are on their way says it is being refreshed.
+    private func notice(for fetched: Fetched<[Order]>, refreshing: Bool) -> String? {
+        if let failure = fetched.cacheWriteError, fetched.source == .network {
+            return "Fresh, but they could not be saved for offline use: \(failure.cause)"
+        }
+        guard refreshing, let savedAt = fetched.source.savedAt else { return notice(for: fetched.source) }
+        return "Showing orders saved on \(saved(savedAt)); refreshing…"
+    }
+
+    private func saved(_ savedAt: Date) -> String {
+        "\(formatter.date(savedAt)) (\(Self.age(now().timeIntervalSince(savedAt))))"
     }
 
     private static func age(_ seconds: Double) -> String {

@@ -1,0 +1,286 @@
+import Foundation
+import Melodies
+import PromiseMVPTesting
+import Testing
+
+/// Each read policy against the real loopback server and a real SQLite file: what the caller gets,
+/// from where, and how many requests the server saw.
+@Suite("Cache policies")
+struct CachePolicyTests {
+    let folder = TemporaryFolder("CachePolicyTests")
+    let cached = Array(Melody.mocks().prefix(2))
+    let fresh = Melody.mocks()
+    let server: TestHTTPServer
+
+    init() throws {
+        let json = String(decoding: try JSONEncoder().encode(Melody.mocks()), as: UTF8.self)
+        server = try TestHTTPServer(["/melodies": .status(200, body: json)])
+    }
+
+    /// The live service on this suite's file, with `cached` saved `age` seconds ago.
+    func service(copyAge age: Double? = 0, busyTimeout: Double = 5) async throws -> (
+        LiveMelodyService, Database
+    ) {
+        let database = try Database(at: folder.file("melodies.sqlite"), busyTimeout: busyTimeout)
+        if let age {
+            _ = await PromiseExpectations.value(
+                of: MelodyCache(database: database).save(cached, at: Date().addingTimeInterval(-age)))
+        }
+        return (
+            LiveMelodyService(api: APIClient(baseURL: server.baseURL, timeout: 5), database: database),
+            database
+        )
+    }
+
+    @Test("cache first: a young copy without a request; an old one, fresh from the API")
+    func cacheFirst() async throws {
+        // Given
+        let (young, _) = try await service(copyAge: 10)
+
+        // When
+        let fromCopy = await PromiseExpectations.value(
+            of: young.getMelodies(policy: .cacheFirst(maxAge: 60)) { _ in })
+        let fromAPI = await PromiseExpectations.value(
+            of: young.getMelodies(policy: .cacheFirst(maxAge: 5)) { _ in })
+
+        // Then
+        #expect(fromCopy?.value == cached)
+        #expect(fromCopy?.source.savedAt != nil && fromCopy?.source != .network)
+        #expect(fromAPI?.value == fresh)
+        #expect(fromAPI?.source == .network)
+        #expect(server.requests.count == 1)
+    }
+
+    @Test("cache then network: the copy at once, then the fresh list; the promise settles with the fresh one")
+    func cacheThenNetwork() async throws {
+        // Given
+        let (service, _) = try await service()
+        let shown = ShownCounts()
+
+        // When
+        let final = await PromiseExpectations.value(
+            of: service.getMelodies(policy: .cacheThenNetwork) { copy in shown.append(copy.value.count) })
+
+        // Then
+        #expect(shown.all == [cached.count])
+        #expect(final?.value == fresh)
+        #expect(final?.source == .network)
+        #expect(server.requests.count == 1)
+    }
+
+    @Test("cache then network with the server failing: the copy, then the copy again with the reason")
+    func cacheThenNetworkFailing() async throws {
+        // Given
+        server.set("/melodies", .status(503, body: "{}"))
+        let (service, _) = try await service()
+
+        // When
+        let final = await PromiseExpectations.value(
+            of: service.getMelodies(policy: .cacheThenNetwork) { _ in })
+
+        // Then
+        #expect(final?.value == cached)
+        if case .cache(_, let reason)? = final?.source {
+            #expect(reason == .httpStatus(503))
+        } else {
+            Issue.record("expected the copy with the reason, got \(String(describing: final?.source))")
+        }
+    }
+
+    @Test("network only: the API's error even with a copy; cache only: the copy without a request, or noData")
+    func networkOnlyAndCacheOnly() async throws {
+        // Given
+        server.set("/melodies", .status(503, body: "{}"))
+        let (service, database) = try await service()
+
+        // When
+        let networkOnly = await PromiseExpectations.error(
+            of: service.getMelodies(policy: .networkOnly) { _ in })
+        let cacheOnly = await PromiseExpectations.value(of: service.getMelodies(policy: .cacheOnly) { _ in })
+        let empty = LiveMelodyService(
+            api: APIClient(baseURL: server.baseURL), database: try Database(at: folder.file("empty.sqlite")))
+        let nothing = await PromiseExpectations.error(of: empty.getMelodies(policy: .cacheOnly) { _ in })
+
+        // Then
+        #expect(networkOnly as? ServiceRequestError == .httpStatus(503))
+        #expect(cacheOnly?.value == cached)
+        #expect(nothing as? ServiceRequestError == .noData)
+        #expect(server.requests.count == 1)
+        _ = database
+    }
+
+    @Test("fresh melodies that cannot be saved (repeated ids) say so, and the copy is left as it was")
+    func duplicateIdsAreNotSavedAndSaySo() async throws {
+        // Given
+        let duplicated = fresh + [fresh[0]]
+        server.set(
+            "/melodies",
+            .status(200, body: String(decoding: try JSONEncoder().encode(duplicated), as: UTF8.self)))
+        let (service, _) = try await service()
+
+        // When
+        let fetched = await PromiseExpectations.value(of: service.getMelodies(policy: .networkFirst) { _ in })
+        let copy = await PromiseExpectations.value(of: service.getMelodies(policy: .cacheOnly) { _ in })
+
+        // Then
+        #expect(fetched?.cacheWriteError != nil)
+        #expect(copy?.value == cached)
+        let notice = pinnedFormatter.notice(for: try #require(fetched))
+        #expect(
+            notice?.hasPrefix("Fresh, but they could not be saved for offline use:") == true,
+            "\(notice ?? "")")
+    }
+
+    @Test(
+        "fresh melodies that cannot be saved (the write lock held by another connection) say so, naming the lock"
+    )
+    func heldWriteLockSaysSo() async throws {
+        // Given: another connection holding the file's write lock
+        let (service, _) = try await service(copyAge: 0, busyTimeout: 0.2)
+        let other = try Database(at: folder.file("melodies.sqlite"))
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let held = other.write { _ in
+            holding.signal()
+            release.wait()
+        }
+        holding.wait()
+
+        // When
+        let fetched = await PromiseExpectations.value(of: service.getMelodies(policy: .networkFirst) { _ in })
+        release.signal()
+        _ = await PromiseExpectations.value(of: held)
+
+        // Then
+        #expect(fetched?.value == fresh)
+        let notice = pinnedFormatter.notice(for: try #require(fetched)) ?? ""
+        #expect(notice.contains("locked"), "\(notice)")
+        #expect(notice.contains("melodies.sqlite"), "\(notice)")
+    }
+}
+
+/// Counts handed over from any thread.
+final class ShownCounts: @unchecked Sendable {
+    // `@unchecked Sendable` is sound: `counts` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var counts: [Int] = []
+
+    var all: [Int] { lock.withLock { counts } }
+
+    func append(_ count: Int) {
+        lock.withLock { counts.append(count) }
+    }
+}
+
+/// Five minutes before the pinned formatter's now.
+let fiveMinutesBeforeNow = Date(timeIntervalSince1970: 1_183_111_200 - 300)
+
+/// A service that emulates each policy: it records the policy, shows a copy first when asked to,
+/// and answers `final`.
+final class PolicyMelodyServiceMock: MelodyService, @unchecked Sendable {
+    // `@unchecked Sendable` is sound: `policies` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var policies: [CachePolicy] = []
+    let copy: Fetched<[Melody]>
+    let final: Promise<Fetched<[Melody]>>
+
+    init(copy: Fetched<[Melody]>, final: Promise<Fetched<[Melody]>>) {
+        self.copy = copy
+        self.final = final
+    }
+
+    var askedPolicies: [CachePolicy] { lock.withLock { policies } }
+
+    func getMelodies() -> Promise<[Melody]> {
+        final.map(on: .inline) { $0.value }
+    }
+
+    func getMelodies(
+        policy: CachePolicy, showingCopy: @escaping @Sendable (Fetched<[Melody]>) -> Void
+    ) -> Promise<Fetched<[Melody]>> {
+        lock.withLock { policies.append(policy) }
+        if policy == .cacheThenNetwork { showingCopy(copy) }
+        return final
+    }
+}
+
+@Suite("Melody list screen: cache policies")
+@MainActor
+struct MelodyListPolicyTests {
+    let view = RecordingMelodyListView()
+    let copy = Fetched(value: Array(Melody.mocks().prefix(2)), source: .stored(savedAt: fiveMinutesBeforeNow))
+
+    @Test(
+        "each policy reaches the service, and what it answers is shown with its notice",
+        arguments: [
+            (CachePolicy.networkFirst, DataSource.network, nil),
+            (
+                .cacheFirst(maxAge: 600), .stored(savedAt: fiveMinutesBeforeNow),
+                "Showing melodies saved 5 minutes ago."
+            ),
+            (.cacheOnly, .stored(savedAt: fiveMinutesBeforeNow), "Showing melodies saved 5 minutes ago."),
+            (.networkOnly, .network, nil),
+        ] as [(CachePolicy, DataSource, String?)])
+    func onePass(policy: CachePolicy, source: DataSource, notice: String?) async {
+        // Given
+        let service = PolicyMelodyServiceMock(
+            copy: copy, final: .value(Fetched(value: Melody.mocks(), source: source)))
+        let presenter = MelodyListPresenterImp(
+            melodyService: service, view: view, formatter: pinnedFormatter, cachePolicy: policy)
+
+        // When
+        let shown = await PromiseExpectations.value(of: presenter.fetchMelodies())
+
+        // Then
+        #expect(service.askedPolicies == [policy])
+        #expect(shown == Melody.mocks())
+        #expect(view.calls == ["loading true", "melodies", "rows", "notice", "loading false"])
+        #expect(view.shownNotice == .some(notice))
+    }
+
+    @Test(
+        "cache then network: the copy with a refreshing notice, then the fresh list; settles after the last")
+    func twoPasses() async {
+        // Given
+        let (final, seal) = Promise<Fetched<[Melody]>>.pending()
+        let service = PolicyMelodyServiceMock(copy: copy, final: final)
+        let presenter = MelodyListPresenterImp(
+            melodyService: service, view: view, formatter: pinnedFormatter, cachePolicy: .cacheThenNetwork)
+
+        // When: the fresh list arrives after the copy
+        let fetching = presenter.fetchMelodies()
+        seal.fulfill(Fetched(value: Melody.mocks(), source: .network))
+        let shown = await PromiseExpectations.value(of: fetching)
+
+        // Then: the copy first, said to be refreshing, then the fresh list, all before the promise
+        #expect(shown == Melody.mocks())
+        #expect(view.shownRowCounts == [2, Melody.mocks().count])
+        #expect(view.shownNotices == ["Showing melodies saved 5 minutes ago; refreshing…", nil])
+        #expect(
+            view.calls == [
+                "loading true", "melodies", "rows", "notice", "melodies", "rows", "notice", "loading false",
+            ])
+    }
+
+    @Test("fresh melodies that could not be saved say so")
+    func notSavedNotice() async {
+        // Given
+        let service = PolicyMelodyServiceMock(
+            copy: copy,
+            final: .value(
+                Fetched(
+                    value: Melody.mocks(), source: .network,
+                    cacheWriteError: .storageFailed(reason: "/data/app.sqlite: the database is locked"))))
+        let presenter = MelodyListPresenterImp(melodyService: service, view: view, formatter: pinnedFormatter)
+
+        // When
+        _ = await PromiseExpectations.value(of: presenter.fetchMelodies())
+
+        // Then
+        #expect(
+            view.shownNotice
+                == .some(
+                    "Fresh, but they could not be saved for offline use: /data/app.sqlite: the database is locked"
+                ))
+    }
+}
