@@ -15,13 +15,13 @@ public enum PromiseDiagnostics {
     /// The handler, in a box: a closure kept directly in the generic lock box is re-abstracted
     /// (wrapped in a thunk) each time it goes in or out, and the thunks pile up read after read
     /// until calling the handler overflows the stack. A box is a plain reference, never wrapped.
-    private static let current = Locked(HandlerBox(standardError))
+    private static let current = Locked(DiagnosticsHandlerBox(standardError))
 
     /// The function every report goes to. It may be called on any thread, from a `deinit`.
     public static var handler: @Sendable (PromiseDiagnostic) -> Void {
         get { current.withLock { $0 }.handler }
         set {
-            let box = HandlerBox(newValue)
+            let box = DiagnosticsHandlerBox(newValue)
             current.withLock { $0 = box }
         }
     }
@@ -33,14 +33,18 @@ public enum PromiseDiagnostics {
         _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
     }
 
+    /// Sends `diagnostic` to the handler. Never inlined into another module: the handler lives in
+    /// a private global of this one, reached only from here.
     @usableFromInline
+    @inline(never)
     static func report(_ diagnostic: PromiseDiagnostic) {
-        current.withLock { $0 }.handler(diagnostic)
+        let box = current.withLock { $0 }
+        box.handler(diagnostic)
     }
 }
 
 /// A diagnostics handler, kept by reference.
-private final class HandlerBox: Sendable {
+final class DiagnosticsHandlerBox: Sendable {
     let handler: @Sendable (PromiseDiagnostic) -> Void
 
     init(_ handler: @escaping @Sendable (PromiseDiagnostic) -> Void) {
