@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -12,18 +14,15 @@
 /// logging, and a test can collect them; replacing the handler is the only process-wide setting
 /// this library has, so a test that replaces it should restore ``standardError`` afterwards.
 public enum PromiseDiagnostics {
-    /// The handler, in a box: a closure kept directly in the generic lock box is re-abstracted
-    /// (wrapped in a thunk) each time it goes in or out, and the thunks pile up read after read
-    /// until calling the handler overflows the stack. A box is a plain reference, never wrapped.
-    private static let current = Locked(DiagnosticsHandlerBox(standardError))
+    /// Where the handler is kept: a stored property of a concrete type, never re-abstracted on
+    /// its way in or out (a closure kept in a generic box was wrapped in more thunks at every read,
+    /// until calling it overflowed the stack).
+    private static let hook = DiagnosticsHook(standardError)
 
     /// The function every report goes to. It may be called on any thread, from a `deinit`.
     public static var handler: @Sendable (PromiseDiagnostic) -> Void {
-        get { current.withLock { $0 }.handler }
-        set {
-            let box = DiagnosticsHandlerBox(newValue)
-            current.withLock { $0 = box }
-        }
+        get { hook.handler }
+        set { hook.handler = newValue }
     }
 
     /// The default handler: one line on standard error.
@@ -33,21 +32,28 @@ public enum PromiseDiagnostics {
         _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
     }
 
-    /// Sends `diagnostic` to the handler. Never inlined into another module: the handler lives in
-    /// a private global of this one, reached only from here.
+    /// Sends `diagnostic` to the handler.
     @usableFromInline
     @inline(never)
     static func report(_ diagnostic: PromiseDiagnostic) {
-        let box = current.withLock { $0 }
-        box.handler(diagnostic)
+        hook.handler(diagnostic)
     }
 }
 
-/// A diagnostics handler, kept by reference.
-final class DiagnosticsHandlerBox: Sendable {
-    let handler: @Sendable (PromiseDiagnostic) -> Void
+/// The diagnostics handler, guarded by a serial queue: it changes rarely (an app at start, a test
+/// around its body) and is read once per report, which is rare too.
+private final class DiagnosticsHook: @unchecked Sendable {
+    // `@unchecked Sendable` is sound: `stored` is only read or written inside `queue.sync`, and
+    // `queue` is serial, so no two threads touch it at once.
+    private let queue = DispatchQueue(label: "PromiseDiagnostics")
+    private var stored: @Sendable (PromiseDiagnostic) -> Void
 
     init(_ handler: @escaping @Sendable (PromiseDiagnostic) -> Void) {
-        self.handler = handler
+        stored = handler
+    }
+
+    var handler: @Sendable (PromiseDiagnostic) -> Void {
+        get { queue.sync { stored } }
+        set { queue.sync { stored = newValue } }
     }
 }

@@ -25,12 +25,8 @@ extension OrdersSQLiteStore {
         let makeID = makeID
         let outbox = outbox
         return write { connection in
-            try order.validateForStore(.createOrder)
-            var created = order
-            created.id = makeID()
-            created.total = order.computedTotal
-            let id = created.id ?? ""
-            try OrderRows.insert(created, connection, origin: OrderRows.Origin.device)
+            let id = makeID()
+            let created = try Self.insertNew(order, id: id, connection)
             try outbox.record(
                 .post, "orders", json: Self.body(of: created), localID: id, idempotencyKey: idempotencyKey,
                 in: connection)

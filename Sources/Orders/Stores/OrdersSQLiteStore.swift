@@ -109,14 +109,20 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     public func createOrder(_ order: Order) -> Promise<Order> {
         let makeID = makeID
         return write { connection in
-            try order.validateForStore(.createOrder)
-            var created = order
-            created.id = makeID()
-            created.total = order.computedTotal
-            try OrderRows.insert(created, connection, origin: OrderRows.Origin.device)
-            return OrderRows.asStored(created)
+            OrderRows.asStored(try Self.insertNew(order, id: makeID(), connection))
         }
         .failing(as: .createOrder)
+    }
+
+    /// Checks a new order, gives it `id` and its computed total, and writes it as made on this
+    /// device.
+    static func insertNew(_ order: Order, id: String, _ connection: Connection) throws -> Order {
+        try order.validateForStore(.createOrder)
+        var created = order
+        created.id = id
+        created.total = order.computedTotal
+        try OrderRows.insert(created, connection, origin: OrderRows.Origin.device)
+        return created
     }
 
     /// Replaces an order, recomputing its total.
