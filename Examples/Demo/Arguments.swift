@@ -28,6 +28,8 @@ struct Arguments {
     var database: URL
     var offline: Bool
     var cachePolicy: CachePolicy = .networkFirst
+    /// How long a request may take, in seconds: `DEMO_API_TIMEOUT`, else 10.
+    var apiTimeout: Double = 10
 
     static let version = "demo 1.0.0 (PromiseMVP)"
 
@@ -48,7 +50,8 @@ struct Arguments {
         'orders discard ID' drops it.
 
         options:
-          --api URL        the API (default: $DEMO_API_URL, else \(defaultAPI))
+          --api URL        the API (default: $DEMO_API_URL, else \(defaultAPI)); a request may take
+                           $DEMO_API_TIMEOUT seconds, else 10
           --database PATH  the local database (default: in your data folder)
           --offline        do not try the API
           --cache POLICY   how melodies and orders are read: network-first (the default),
@@ -187,7 +190,8 @@ struct Arguments {
         }
         return Arguments(
             command: command, api: api, database: database ?? defaultDatabase(), offline: offline,
-            cachePolicy: try values["--cache"]?.last.map(cachePolicy) ?? .networkFirst)
+            cachePolicy: try values["--cache"]?.last.map(cachePolicy) ?? .networkFirst,
+            apiTimeout: environment["DEMO_API_TIMEOUT"].flatMap(Double.init).map { max(1, $0) } ?? 10)
     }
 
     /// `--cache`: network-first, cache-first[=SECONDS] (60 by default), cache-then-network,

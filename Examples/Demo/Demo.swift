@@ -51,7 +51,7 @@ struct Demo {
             terminal.printError("demo: \(error)")
             return 1
         }
-        let api = APIClient(baseURL: arguments.api, timeout: 10)
+        let api = APIClient(baseURL: arguments.api, timeout: arguments.apiTimeout)
         let reachability: any NetworkReachability = arguments.offline ? Offline() : AssumeReachable()
         // Orders created offline get short identifiers, like the sample API's, easy to type back.
         let local = OrdersSQLiteStore(

@@ -67,6 +67,9 @@ struct DemoRunner {
         var variables = ProcessInfo.processInfo.environment
         variables["NO_COLOR"] = "1"
         variables["DEMO_API_URL"] = nil
+        // Generous: the loopback server answers at once, but a sanitizer run on two busy cores may
+        // keep it from being scheduled for seconds; a timeout here would test the machine.
+        variables["DEMO_API_TIMEOUT"] = "60"
         variables.merge(environment) { $1 }
         process.environment = variables
         return process
