@@ -45,7 +45,9 @@ struct Demo {
         }
         let database: Database
         do {
-            database = try Database(at: arguments.database)
+            // Several demos may run at once on one file: each waits up to 30 s for the others'
+            // writes, as a command-line tool may, rather than fail.
+            database = try Database(at: arguments.database, busyTimeout: 30)
             try await Seeding.seedIfNeeded(database)
         } catch {
             terminal.printError("demo: \(error)")

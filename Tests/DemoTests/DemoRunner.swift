@@ -52,10 +52,10 @@ struct DemoRunner {
 
     /// Starts `demo` with `arguments` and this runner's database, its output thrown away, and
     /// returns at once: for a test that kills it.
-    func start(_ arguments: [String]) throws -> Process {
+    func start(_ arguments: [String], errors: Pipe? = nil) throws -> Process {
         let process = prepared(arguments, database: nil, environment: [:])
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors ?? FileHandle.nullDevice
         try process.run()
         return process
     }

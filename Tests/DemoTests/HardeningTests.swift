@@ -77,8 +77,9 @@ struct HardeningTests {
         for round in 0..<3 {
             // Given: a new file, eight creates started at once
             let demo = DemoRunner()
-            let processes = try (0..<8).map { _ in
-                try demo.start(OfflineWritesDemoTests.createArguments + ["--offline"])
+            let errors = (0..<8).map { _ in Pipe() }
+            let processes = try errors.map { pipe in
+                try demo.start(OfflineWritesDemoTests.createArguments + ["--offline"], errors: pipe)
             }
 
             // When
@@ -88,7 +89,10 @@ struct HardeningTests {
             let listed = try await demo.run(["orders", "--offline"])
 
             // Then
-            #expect(processes.map(\.terminationStatus) == Array(repeating: 0, count: 8), "round \(round)")
+            let said = errors.map { String(decoding: $0.fileHandleForReading.availableData, as: UTF8.self) }
+            #expect(
+                processes.map(\.terminationStatus) == Array(repeating: 0, count: 8),
+                "round \(round): \(said.filter { !$0.isEmpty })")
             #expect(listed.output.contains("Orders (12)"), "round \(round): \(listed.output)")
         }
     }
