@@ -199,3 +199,81 @@ final class Received: @unchecked Sendable {
         lock.withLock { received.append(line) }
     }
 }
+
+@Suite("Shared GETs")
+struct SharedRequestTests {
+    @Test("100 identical GETs at once make one request, and all get its answer")
+    func identicalGetsShareOneRequest() async throws {
+        // Given: a server slow enough that every GET is made while the first is in flight
+        let server = try TestHTTPServer([
+            "/melodies": .slowHeaders(seconds: 0.3, then: .status(200, body: "[1, 2]"))
+        ])
+        defer { server.stop() }
+        let client = APIClient(baseURL: server.baseURL, timeout: 10)
+
+        // When
+        let answers = (0..<100).map { _ in client.get("melodies", as: [Int].self) }
+        let all = await PromiseExpectations.value(of: when(fulfilled: answers))
+
+        // Then
+        #expect(all?.count == 100)
+        #expect(all?.allSatisfy { $0 == [1, 2] } == true)
+        #expect(server.requests.count == 1)
+    }
+
+    @Test("a caller that cancels stops waiting; the others still get the answer")
+    func oneCancelLeavesTheOthers() async throws {
+        // Given
+        let server = try TestHTTPServer([
+            "/melodies": .slowHeaders(seconds: 0.3, then: .status(200, body: "[3]"))
+        ])
+        defer { server.stop() }
+        let client = APIClient(baseURL: server.baseURL, timeout: 10)
+        let leaving = client.get("melodies", as: [Int].self)
+        let staying = client.get("melodies", as: [Int].self)
+
+        // When
+        leaving.cancel()
+
+        // Then
+        #expect(await PromiseExpectations.value(of: staying) == [3])
+        #expect(leaving.isCancelled)
+        #expect(server.requests.count == 1)
+    }
+
+    @Test("when every caller cancels, the request is dropped: the next identical GET is a request of its own")
+    func allCancelDropsTheRequest() async throws {
+        // Given: a first request the server holds, then answers for the next
+        let count = Received()
+        let arrived = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let server = try TestHTTPServer(responder: { request in
+            count.append(request.path)
+            guard count.lines.count == 1 else { return .status(200, body: "[5]") }
+            arrived.signal()
+            _ = release.wait(timeout: .now() + 10)
+            return .status(200, body: "[0]")
+        })
+        defer {
+            release.signal()
+            server.stop()
+        }
+        let client = APIClient(baseURL: server.baseURL, timeout: 30)
+        let first = client.get("melodies", as: [Int].self)
+        let second = client.get("melodies", as: [Int].self)
+        _ = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: arrived.wait(timeout: .now() + 10))
+            }
+        }
+
+        // When
+        first.cancel()
+        second.cancel()
+        let next = await PromiseExpectations.value(of: client.get("melodies", as: [Int].self))
+
+        // Then: it did not wait on the cancelled request
+        #expect(first.isCancelled && second.isCancelled)
+        #expect(next == [5])
+    }
+}
