@@ -24,8 +24,6 @@ public struct APIClient: Sendable {
     /// once after that wait; a longer wait, or a second refusal, rejects with the status.
     public let maximumRetryAfter: Double
     private let session: URLSession
-    /// The GETs in flight, shared by every copy of this client.
-    private let inFlight = InFlightRequests()
 
     /// Makes a client for the API at `baseURL`.
     ///
@@ -106,24 +104,8 @@ public struct APIClient: Sendable {
     ///   - body: A JSON body, or `nil`.
     ///   - headers: Extra header fields, such as `Idempotency-Key`.
     /// - Returns: A promise of the body bytes.
-    ///
-    /// Identical GETs in flight (same URL and header fields) share one request: every caller gets
-    /// the same answer; a caller that cancels stops waiting, and the request itself is cancelled
-    /// once every caller has.
     public func send(
         _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String] = [:]
-    ) -> Promise<Data> {
-        let client = self
-        guard method == .get, body == nil else { return exchange(method, path, body: body, headers: headers) }
-        let key =
-            url(for: path).absoluteString + "\n"
-            + headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "\n")
-        return inFlight.join(key) { client.exchange(.get, path, body: nil, headers: headers) }
-    }
-
-    /// One exchange: the request, and a second one when a 429 or 503 asks to wait briefly.
-    private func exchange(
-        _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String]
     ) -> Promise<Data> {
         let client = self
         return sendOnce(method, path, body: body, headers: headers).recover(on: .inline) {
