@@ -82,9 +82,7 @@ public struct MelodyListFormatter: Sendable {
     ///   - refreshing: Whether fresh melodies were asked for and are still to come.
     /// - Returns: The notice, or `nil` for fresh melodies that were saved.
     public func notice(for fetched: Fetched<[Melody]>, refreshing: Bool = false) -> String? {
-        if let failure = fetched.cacheWriteError, fetched.source == .network {
-            return "Fresh, but they could not be saved for offline use: \(failure.cause)"
-        }
+        if let unsaved = fetched.unsavedNotice { return unsaved }
         guard refreshing, let savedAt = fetched.source.savedAt else { return notice(for: fetched.source) }
         return "Showing melodies saved \(age(of: savedAt)); refreshing…"
     }

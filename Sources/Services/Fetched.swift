@@ -20,6 +20,13 @@ public struct Fetched<Value: Sendable>: Sendable {
         self.cacheWriteError = cacheWriteError
     }
 
+    /// For fresh data that could not be saved on the device, the sentence that says so and why;
+    /// `nil` otherwise. A notice never says "saved for offline use" when nothing was saved.
+    public var unsavedNotice: String? {
+        guard source == .network, let failure = cacheWriteError else { return nil }
+        return "Fresh, but they could not be saved for offline use: \(failure.cause)"
+    }
+
     /// The same answer with its value transformed.
     ///
     /// - Parameter transform: Makes the new value.

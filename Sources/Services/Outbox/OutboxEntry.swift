@@ -55,6 +55,16 @@ public struct OutboxEntry: Sendable, Equatable {
         self.createdAt = createdAt
     }
 
+    /// The same entry, refused with `reason`.
+    ///
+    /// - Parameter reason: What the API said.
+    /// - Returns: The refused entry.
+    public func refused(_ reason: String) -> OutboxEntry {
+        OutboxEntry(
+            sequence: sequence, localID: localID, method: method, path: path, body: body,
+            idempotencyKey: idempotencyKey, state: .refused(reason: reason), createdAt: createdAt)
+    }
+
     /// Whether the API refused it.
     public var isRefused: Bool {
         if case .refused = state { return true }

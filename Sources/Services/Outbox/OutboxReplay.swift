@@ -123,11 +123,7 @@ struct OutboxReplay: Sendable {
                 return
             }
             var report = report
-            report.refused.append(
-                OutboxEntry(
-                    sequence: entry.sequence, localID: entry.localID, method: entry.method, path: entry.path,
-                    body: entry.body, idempotencyKey: entry.idempotencyKey, state: .refused(reason: reason),
-                    createdAt: entry.createdAt))
+            report.refused.append(entry.refused(reason))
             step(after: entry.sequence, report, run)
         }
     }

@@ -127,9 +127,7 @@ public final class ListOrdersPresenter {
     /// The notice for an answer: fresh orders that could not be saved on the device say so and
     /// why; a copy shown while fresh orders are on their way says it is being refreshed.
     private func notice(for fetched: Fetched<[Order]>, refreshing: Bool) -> String? {
-        if let failure = fetched.cacheWriteError, fetched.source == .network {
-            return "Fresh, but they could not be saved for offline use: \(failure.cause)"
-        }
+        if let unsaved = fetched.unsavedNotice { return unsaved }
         guard refreshing, let savedAt = fetched.source.savedAt else { return notice(for: fetched.source) }
         return "Showing orders saved on \(saved(savedAt)); refreshing…"
     }
