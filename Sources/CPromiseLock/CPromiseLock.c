@@ -1,5 +1,8 @@
 #include "CPromiseLock.h"
 
+_Thread_local uint32_t c_promise_depth = 0;
+_Thread_local void *c_promise_deferred = 0;
+
 #if defined(__linux__)
 
 #include <linux/futex.h>

@@ -33,7 +33,7 @@ public struct Promise<Value: Sendable>: Sendable {
 
     @inlinable
     init(_ state: consuming PromiseState<Value>) {
-        let flag = state.mayReport  // read before the state is moved into the buffer
+        let flag = state.deinitHasWork  // read before the state is moved into the buffer
         storage = .shared(Locked(consume state, flag: flag, as: PromiseStorage<Value>.self))
     }
 
@@ -56,7 +56,7 @@ public struct Promise<Value: Sendable>: Sendable {
     }
 
     /// Runs `body` with exclusive access to the shared state, and keeps the storage's header flag
-    /// equal to `mayReport` afterwards; returns `immediate` for a promise fulfilled from the start.
+    /// equal to `deinitHasWork` afterwards; returns `immediate` for a promise fulfilled from the start.
     /// Every access to a promise's state goes through here.
     @inlinable
     func update<Result>(
@@ -64,8 +64,8 @@ public struct Promise<Value: Sendable>: Sendable {
     ) rethrows -> Result {
         switch storage {
         case .shared(let state):
-            return try state.buffer.withLock { state, mayReport in
-                defer { mayReport = state.mayReport }
+            return try state.buffer.withLock { state, deinitHasWork in
+                defer { deinitHasWork = state.deinitHasWork }
                 return try body(&state)
             }
         case .fulfilled(let value):
@@ -277,9 +277,9 @@ extension LockedBuffer {
     final func settle<Value>(_ resolution: Resolution<Value>, cancelling: Bool = false)
     where State == PromiseState<Value> {
         var aside: PromiseAside<Value>?
-        var handlers = withLock {
-            (state: inout PromiseState<Value>, mayReport: inout Bool) -> Handlers<Value> in
-            defer { mayReport = state.mayReport }
+        let handlers = withLock {
+            (state: inout PromiseState<Value>, deinitHasWork: inout Bool) -> Handlers<Value> in
+            defer { deinitHasWork = state.deinitHasWork }
             guard state.isPending else { return .none }
             // Swapped out rather than read and overwritten: the handlers move, without a copy.
             var phase = PromiseState<Value>.Phase(resolution)
@@ -297,6 +297,22 @@ extension LockedBuffer {
         // Run or released outside the lock: it may hold the last reference to other promises.
         if cancelling { aside?.cancel() }
         aside = nil
+        guard !handlers.isEmpty else { return }
+        // The handlers may settle more promises, each one level deeper: see ``Trampoline``.
+        guard let depth = Trampoline.enter() else {
+            let waiting = consume handlers
+            Trampoline.putOff { self.run(waiting, resolution) }
+            return
+        }
+        run(handlers, resolution)
+        Trampoline.leave(depth)
+    }
+
+    /// Runs the handlers taken from the settled state, then those registered while they ran.
+    @inlinable
+    final func run<Value>(_ handlers: consuming Handlers<Value>, _ resolution: Resolution<Value>)
+    where State == PromiseState<Value> {
+        var handlers = handlers
         while !handlers.isEmpty {
             (consume handlers).run(resolution)
             handlers = withLock { state, _ in
@@ -317,8 +333,8 @@ extension LockedBuffer {
     where State == PromiseState<Value> {
         // The handler is moved into the state, or handed back to run now.
         let (now, cancellable) = withLock(moving: handler) {
-            state, mayReport, handler -> ((Resolution<Value>, Handlers<Value>.Entry)?, Bool) in
-            defer { mayReport = state.mayReport }
+            state, deinitHasWork, handler -> ((Resolution<Value>, Handlers<Value>.Entry)?, Bool) in
+            defer { deinitHasWork = state.deinitHasWork }
             state.observed = true
             switch state.phase {
             case .pending(var handlers):
@@ -340,7 +356,15 @@ extension LockedBuffer {
                 return (state.resolution.map { ($0, handler) }, false)
             }
         }
-        if let (resolution, handler) = now { handler(resolution) }
+        if let (resolution, handler) = now {
+            // The handler may settle more promises, each one level deeper: see ``Trampoline``.
+            if let depth = Trampoline.enter() {
+                handler(resolution)
+                Trampoline.leave(depth)
+            } else {
+                Trampoline.putOff { handler(resolution) }
+            }
+        }
         return cancellable
     }
 

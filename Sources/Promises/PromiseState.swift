@@ -43,12 +43,15 @@ struct PromiseState<Value: Sendable>: Sendable {
         }
     }
 
-    /// Whether the promise could have something to report if it went away now; the header flag of
-    /// its storage mirrors it so that `deinit` can skip the state in the common case.
+    /// Whether `deinit` would have something to do if the promise went away now: a misuse to
+    /// report, or waiting handlers to release (which it releases one level at a time, see
+    /// ``Trampoline``). The header flag of its storage mirrors it so that `deinit` can skip the
+    /// state in the common case.
     @inlinable
-    var mayReport: Bool {
+    var deinitHasWork: Bool {
         switch phase {
-        case .pending: reportsAbandonment
+        case .pending(.none): reportsAbandonment
+        case .pending: true
         case .fulfilled: false
         case .rejected(_, let handled): !handled && !observed
         }
@@ -65,6 +68,15 @@ struct PromiseState<Value: Sendable>: Sendable {
         case .pending, .fulfilled, .rejected:
             return nil
         }
+    }
+
+    /// Takes the handlers waiting on a pending promise out of the state, leaving none.
+    mutating func takeWaitingHandlers() -> Handlers<Value> {
+        guard case .pending = phase else { return .none }
+        var taken = Phase.pending(.none)
+        swap(&taken, &phase)
+        guard case .pending(let handlers) = taken else { return .none }
+        return handlers
     }
 
     /// Whether cancelling the promise stops some work.

@@ -6,12 +6,18 @@
 class PromiseStorage<Value: Sendable>: LockedBuffer<PromiseState<Value>> {
     deinit {
         // Generic code pays a type-metadata lookup for every look at the state, so the common case
-        // (nothing to report) is decided from the header's flag, which `Promise.update` keeps equal
-        // to `PromiseState.mayReport`.
+        // (nothing to report, no one waiting) is decided from the header's flag, which `Promise.update` keeps equal
+        // to `PromiseState.deinitHasWork`.
         guard flagInDeinit else { return }
-        let report = withLock { state, _ in state.reportOnDeinit }
+        let (report, waiting) = withLock { state, _ in
+            (state.reportOnDeinit, state.takeWaitingHandlers())
+        }
         if let report {
             PromiseDiagnostics.report(report)
+        }
+        // Released one level deeper, as the promises waiting on this one go with them.
+        if !waiting.isEmpty {
+            Trampoline.release(consume waiting)
         }
     }
 }

@@ -41,7 +41,7 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
     @inlinable
     static func make(_ step: Step, waitingOn queue: Step.Queue?) -> StepPromise<Step> {
         let state = PromiseState<Step.Output>(reportsAbandonment: false)
-        let flag = state.mayReport  // read before the state is moved into the buffer
+        let flag = state.deinitHasWork  // read before the state is moved into the buffer
         let promise = make(
             consume state, flag: flag, extraBytes: MemoryLayout<Slot>.size,
             extraAlignment: MemoryLayout<Slot>.alignment)
@@ -121,7 +121,13 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
             if let queue = queue as? DispatchQueue {
                 QueueMailbox.post(PromiseJob(reference, of: Step.self), to: queue)
             } else if queue is InlineDispatcher {
-                withExtendedLifetime(reference) { run() }
+                // Run here, unless this thread is too deep in promise work: see ``Trampoline``.
+                if let depth = Trampoline.enter() {
+                    withExtendedLifetime(reference) { run() }
+                    Trampoline.leave(depth)
+                } else {
+                    Trampoline.putOff { self.run() }
+                }
             } else {
                 let job = PromiseJob(reference, of: Step.self)
                 queue.dispatch { job() }

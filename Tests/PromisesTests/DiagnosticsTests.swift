@@ -7,6 +7,7 @@ struct AbandonedMarker: Sendable {}
 struct UnhandledMarker: Sendable {}
 struct HandledMarker: Sendable {}
 struct FinallyMarker: Sendable {}
+struct DepthMarker: Sendable {}
 
 /// Misuse is reported through the replaceable hook, never silently lost.
 ///
@@ -48,6 +49,34 @@ struct DiagnosticsTests {
         #expect(weakUpstream == nil)
         #expect(weakMapped == nil)
         #expect(weakRace == nil)
+        #expect(lines.count == 1)
+    }
+
+    @Test("a pending chain of 100,000 steps dropped on a 512 KiB stack is freed, and its root reported once")
+    func droppedLongChainIsFreed() async {
+        // Given
+        let chain = Locked<(seal: Seal<DepthMarker>, last: Promise<DepthMarker>)?>(nil)
+        weak var weakRoot: LockedBuffer<PromiseState<DepthMarker>>?
+        weak var weakLast: LockedBuffer<PromiseState<DepthMarker>>?
+        do {
+            let (root, seal) = Promise<DepthMarker>.pending()
+            var last = root
+            for _ in 0..<100_000 {
+                last = last.map(on: .inline) { $0 }
+            }
+            weakRoot = root.state?.buffer
+            weakLast = last.state?.buffer
+            chain.withLock { $0 = (seal, last) }
+        }
+
+        // When
+        let lines = await reports(about: DepthMarker.self) {
+            await onSmallStack { chain.withLock { $0 = nil } }
+        }
+
+        // Then
+        #expect(weakRoot == nil)
+        #expect(weakLast == nil)
         #expect(lines.count == 1)
     }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 @testable import Promises
 
@@ -74,5 +75,18 @@ func outcome<Value>(of promise: Promise<Value>) async -> Result<Value, any Error
         return .success(try await promise.timeout(seconds: 10).value)
     } catch {
         return .failure(error)
+    }
+}
+
+/// Runs `body` on a new thread with a 512 KiB stack, a GCD worker thread's size on Apple
+/// platforms, and waits until it returned.
+func onSmallStack(_ body: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        let thread = Thread {
+            body()
+            done.resume()
+        }
+        thread.stackSize = 512 * 1024
+        thread.start()
     }
 }

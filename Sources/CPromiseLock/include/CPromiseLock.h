@@ -63,4 +63,34 @@ static inline __attribute__((always_inline)) uint32_t c_promise_acquire_publishe
     return __atomic_load_n(word, __ATOMIC_ACQUIRE);
 }
 
+// How deep this thread is inside promise work that calls more promise work (settling a promise
+// runs handlers that settle the next one; freeing one frees the ones waiting on it), and the work
+// put off because it was too deep: see Trampoline.swift. Thread-local, so no atomics.
+
+/// The nesting depth of promise work on this thread.
+extern _Thread_local uint32_t c_promise_depth;
+
+/// The work this thread put off, an object of the Swift side's; NULL when there is none.
+extern _Thread_local void *c_promise_deferred;
+
+/// Reads this thread's nesting depth.
+static inline __attribute__((always_inline)) uint32_t c_promise_get_depth(void) {
+    return c_promise_depth;
+}
+
+/// Sets this thread's nesting depth.
+static inline __attribute__((always_inline)) void c_promise_set_depth(uint32_t depth) {
+    c_promise_depth = depth;
+}
+
+/// Reads this thread's put-off work.
+static inline __attribute__((always_inline)) void *c_promise_get_deferred(void) {
+    return c_promise_deferred;
+}
+
+/// Sets this thread's put-off work.
+static inline __attribute__((always_inline)) void c_promise_set_deferred(void *work) {
+    c_promise_deferred = work;
+}
+
 #endif
