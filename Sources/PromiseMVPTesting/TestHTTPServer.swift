@@ -60,6 +60,8 @@ public final class TestHTTPServer: Sendable {
     private let responder: Responder?
     private let listener: Int32
     private let state = Mutable()
+    /// Signalled each time a client closes a connection held with ``Reply/never``.
+    private let clientClosed = DispatchSemaphore(value: 0)
 
     /// The base URL to give an `APIClient`.
     public var baseURL: URL {
@@ -109,6 +111,20 @@ public final class TestHTTPServer: Sendable {
         state.lock.withLock { state.replies = replies }
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
+    }
+
+    /// Waits until a client closed a connection the server was holding with ``Reply/never``, as a
+    /// client does when its request is cancelled or times out.
+    ///
+    /// - Parameter seconds: How long to wait at most.
+    /// - Returns: Whether a connection was closed in time; each closing is counted once.
+    public func waitForClientToClose(seconds: Double) async -> Bool {
+        let closed = clientClosed
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: closed.wait(timeout: .now() + seconds) == .success)
+            }
+        }
     }
 
     /// Changes what a path answers.
@@ -189,7 +205,10 @@ public final class TestHTTPServer: Sendable {
                 return
             }
             Self.ignoreSIGPIPE(connection)
-            DispatchQueue.global().async { [self] in serve(connection) }
+            // A thread per connection, not a dispatch queue: replies that wait (`never`,
+            // `slowHeaders`, a responder that blocks) would hold the queue's few threads, and the
+            // next connection would wait for the pool to grow.
+            Thread { [self] in serve(connection) }.start()
         }
     }
 
@@ -228,6 +247,7 @@ public final class TestHTTPServer: Sendable {
         case .never:
             var byte: UInt8 = 0
             _ = recv(connection, &byte, 1, 0)  // returns when the client closes
+            clientClosed.signal()
         case .closeMidBody:
             write(
                 connection,

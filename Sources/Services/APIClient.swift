@@ -11,6 +11,13 @@ public import Promises
 /// ``APIError/httpStatus(_:body:)``, a body that does not decode with ``APIError/decoding(type:reason:)``
 /// naming the type, a network failure with the `URLError`, and cancelling the promise cancels the
 /// request. Map any of them with ``ServiceRequestError/init(_:)``.
+///
+/// Reads are made cheap to ask for:
+/// - Identical GETs in flight (same URL and header fields) share one request, made by this client
+///   or any copy of it: ten screens asking for `melodies` at once make one request and all get its
+///   answer. A caller that cancels stops waiting; the request is cancelled once every caller has.
+/// - A GET that failed in a way that may pass on its own is sent again, as ``retry`` says.
+///   Writes are sent once (a 429 or 503 that asks to come back shortly aside).
 public struct APIClient: Sendable {
     /// The address every path is resolved against.
     public let baseURL: URL
@@ -23,7 +30,11 @@ public struct APIClient: Sendable {
     /// A 429 or 503 answer whose `Retry-After` asks to wait at most this many seconds is retried
     /// once after that wait; a longer wait, or a second refusal, rejects with the status.
     public let maximumRetryAfter: Double
+    /// When a GET is sent again after a failure that may pass on its own.
+    public let retry: RetryPolicy
     private let session: URLSession
+    /// The GETs in flight, shared by every copy of this client.
+    private let shared = SharedRequests()
 
     /// Makes a client for the API at `baseURL`.
     ///
@@ -31,17 +42,19 @@ public struct APIClient: Sendable {
     ///   - baseURL: The API's address, such as `http://127.0.0.1:8080/`.
     ///   - timeout: How long a request may take, in seconds.
     ///   - maximumResponseBytes: The largest body accepted; 16 MiB by default.
-    ///   - maximumRetryAfter: The longest `Retry-After` honoured with one retry; 3 s by default.
+    ///   - maximumRetryAfter: The longest `Retry-After` honoured with a retry; 3 s by default.
+    ///   - retry: When a GET is sent again; ``RetryPolicy/standard`` (two retries) by default.
     ///   - session: The session to send requests with.
     public init(
         baseURL: URL, timeout: Double = 10, maximumResponseBytes: Int = 16 << 20,
-        maximumRetryAfter: Double = 3,
+        maximumRetryAfter: Double = 3, retry: RetryPolicy = .standard,
         session: URLSession = .shared
     ) {
         self.baseURL = baseURL
         self.timeout = timeout
         self.maximumResponseBytes = maximumResponseBytes
         self.maximumRetryAfter = maximumRetryAfter
+        self.retry = retry
         self.session = session
     }
 
@@ -97,6 +110,11 @@ public struct APIClient: Sendable {
 
     /// Sends one request and hands over the body of a 2xx answer.
     ///
+    /// A GET without a body joins an identical one in flight, and is sent again after a failure
+    /// that may pass on its own (``retry``); any request answered 429 or 503 with a `Retry-After`
+    /// of at most ``maximumRetryAfter`` is sent once more after that wait. All of it happens within
+    /// ``timeout``.
+    ///
     /// - Parameters:
     ///   - method: The HTTP method.
     ///   - path: The resource, relative to ``baseURL``, with any percent escapes it needs (an
@@ -108,15 +126,44 @@ public struct APIClient: Sendable {
         _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String] = [:]
     ) -> Promise<Data> {
         let client = self
+        let exchange = {
+            client.attempt(method, path, body: body, headers: headers, retry: 0)
+                // Our own timer as well as URLSession's: on Linux the request's timeout is not
+                // always applied, and it only counts whole seconds. Timing out cancels the work.
+                .timeout(seconds: client.timeout)
+        }
+        guard method == .get, body == nil else { return exchange() }
+        let key =
+            url(for: path).absoluteString + "\n"
+            + headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "\n")
+        return shared.join(key, start: exchange)
+    }
+
+    /// Sends the request, and again after a failure ``retry`` or a `Retry-After` allows;
+    /// `retry` counts the retries made so far.
+    private func attempt(
+        _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String], retry: Int
+    ) -> Promise<Data> {
+        let client = self
         return sendOnce(method, path, body: body, headers: headers).recover(on: .inline) {
-            error -> Promise<Data> in
-            guard let refusal = error as? Refusal else { throw error }
-            guard let delay = refusal.retryAfter, delay <= client.maximumRetryAfter else {
-                throw refusal.error
+            failure -> Promise<Data> in
+            let refusal = failure as? Refusal
+            let error = refusal?.error ?? failure
+            let delay: Double
+            if let asked = refusal?.retryAfter {
+                // The server said when to come back: that wait, once for a write, if it is short.
+                guard asked <= client.maximumRetryAfter,
+                    retry < (method == .get ? client.retry.maximumRetries : 1)
+                else { throw error }
+                delay = asked
+            } else {
+                guard method == .get, retry < client.retry.maximumRetries, RetryPolicy.isTransient(error)
+                else { throw error }
+                delay = client.retry.delay(beforeRetry: retry)
             }
-            return after(seconds: delay).asPromise()
-                .then(on: .inline) { client.sendOnce(method, path, body: body, headers: headers) }
-                .recover(on: .inline) { throw ($0 as? Refusal)?.error ?? $0 }
+            return client.retry.wait(delay).asPromise().then(on: .inline) {
+                client.attempt(method, path, body: body, headers: headers, retry: retry + 1)
+            }
         }
     }
 
@@ -168,9 +215,6 @@ public struct APIClient: Sendable {
             seal.setCancellationHandler { task.cancel() }
             task.resume()
         }
-        // Our own timer as well as URLSession's: on Linux the request's timeout is not always
-        // applied, and it only counts whole seconds. Timing out cancels the task.
-        .timeout(seconds: timeout)
     }
 
     /// A transfer that broke after the response began is a lost connection, whatever the platform

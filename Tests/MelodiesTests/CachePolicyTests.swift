@@ -27,7 +27,9 @@ struct CachePolicyTests {
                 of: MelodyCache(database: database).save(cached, at: Date().addingTimeInterval(-age)))
         }
         return (
-            LiveMelodyService(api: APIClient(baseURL: server.baseURL, timeout: 5), database: database),
+            // Not retried: every policy's test counts the requests it made (retries have their own).
+            LiveMelodyService(
+                api: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never), database: database),
             database
         )
     }

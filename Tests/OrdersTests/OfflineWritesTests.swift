@@ -27,8 +27,11 @@ final class Device: Sendable {
         server = try TestHTTPServer(responder: shop.respond)
         database = try Database(at: folder.file("orders.sqlite"))
         cache = OrdersSQLiteStore(database: database)
+        // Reads are not retried: these tests count the shop's requests one by one (a flapping shop
+        // fails every other one), and GET retries have tests of their own.
         online = FallbackOrdersStore(
-            api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)), cache: cache)
+            api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)),
+            cache: cache)
         // Known to be offline, as `--offline` is: a port where nothing listens may be taken by
         // another test's server meanwhile. Real connection failures are tested where they matter.
         offline = FallbackOrdersStore(
