@@ -58,20 +58,38 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
             sql: sql)
     }
 
-    /// One line: the file, what happened, and the statement.
+    /// One line for a log: the file, what happened, SQLite's code and message, and the statement.
     public var description: String {
-        var line = "\(path.isEmpty ? "database" : path): \(summary)"
+        var line = "\(place): \(summary)"
         if code != 0 { line += " (SQLite \(code): \(message))" } else { line += " (\(message))" }
         if let sql { line += " while running: \(sql)" }
         return line
     }
 
-    private var summary: String {
+    /// The file and what happened, without SQLite's internals: short enough for a notice
+    /// ("/data/app.sqlite: the database is locked by another program").
+    public var reason: String {
+        switch kind {
+        case .missingSchema, .constraint, .typeMismatch, .other:
+            // The summary alone does not say which table, constraint or failure.
+            "\(place): \(summary): \(message)"
+        default:
+            "\(place): \(summary)"
+        }
+    }
+
+    /// The file, or "database" when it is not known.
+    private var place: String {
+        path.isEmpty ? "database" : path
+    }
+
+    /// What happened, and what can be done about it where something can.
+    public var summary: String {
         switch kind {
         case .notADatabase: "this file is not a database; move it away or choose another path"
         case .corrupt: "the database is damaged; restore it from a backup or delete it to start again"
         case .readOnly: "the database cannot be written; check the permissions of the file and its folder"
-        case .busy: "the database is locked by another connection"
+        case .busy: "the database is locked by another program"
         case .cannotOpen: "the database file cannot be opened or created"
         case .diskFull: "the disk is full"
         case .constraint: "a constraint refused the change"

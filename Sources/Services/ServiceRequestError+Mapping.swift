@@ -36,7 +36,7 @@ extension ServiceRequestError {
         case let error as DecodingError:
             self = .decodingFailed(type: "\(error.decodedType)", reason: error.reason)
         case let error as DatabaseError:
-            self = .storageFailed(reason: error.description)
+            self = .storageFailed(reason: error.reason)
         case PromiseError.timedOut:
             self = .timedOut
         case _ where error.isCancellation:

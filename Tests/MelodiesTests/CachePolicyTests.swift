@@ -155,9 +155,11 @@ struct CachePolicyTests {
 
         // Then
         #expect(fetched?.value == fresh)
-        let notice = pinnedFormatter.notice(for: try #require(fetched)) ?? ""
-        #expect(notice.contains("locked"), "\(notice)")
-        #expect(notice.contains("melodies.sqlite"), "\(notice)")
+        let notice = pinnedFormatter.notice(for: try #require(fetched))
+        #expect(
+            notice
+                == "Fresh, but they could not be saved for offline use: "
+                + "\(folder.file("melodies.sqlite").path): the database is locked by another program")
     }
 }
 

@@ -212,7 +212,8 @@ struct DatabaseTests {
         // Then
         let error = await PromiseExpectations.error(of: blocked) as? DatabaseError
         #expect(error?.kind == .busy)
-        #expect(error?.description.contains("locked") == true)
+        #expect(
+            error?.description.contains("\(file.path): the database is locked by another program") == true)
         gate.signal()
         #expect(await PromiseExpectations.value(of: holding) != nil)
     }

@@ -1,8 +1,9 @@
 import Foundation
 import PromiseMVPTesting
 import Promises
-import Services
 import Testing
+
+@testable import Services
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -69,6 +70,34 @@ struct ServiceRequestErrorMappingTests {
             return
         }
         #expect(reason.contains("no such table: missing"))
+    }
+
+    @Test(
+        "a database error names the file and the cause, short for a notice, in full for a log",
+        arguments: [
+            (DatabaseError.Kind.busy, 5, "the database is locked by another program"),
+            (
+                .readOnly, 8,
+                "the database cannot be written; check the permissions of the file and its folder"
+            ),
+            (.diskFull, 13, "the disk is full"),
+            (.corrupt, 11, "the database is damaged; restore it from a backup or delete it to start again"),
+        ])
+    func databaseErrorWording(kind: DatabaseError.Kind, code: Int32, cause: String) {
+        // Given
+        let error = DatabaseError(
+            kind: kind, code: code, message: "sqlite says", path: "/data/app.sqlite", sql: "INSERT x")
+
+        // When
+        let mapped = ServiceRequestError(error)
+
+        // Then
+        #expect(mapped == .storageFailed(reason: "/data/app.sqlite: \(cause)"))
+        #expect(mapped.cause == "/data/app.sqlite: \(cause)")
+        #expect(
+            error.description
+                == "/data/app.sqlite: \(cause) (SQLite \(code): sqlite says) while running: INSERT x")
+        #expect(mapped.userMessage == "The data stored on this device cannot be read or written.")
     }
 
     @Test("cancelled counts as a cancellation, so catch skips it")
