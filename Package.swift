@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "Melodies", targets: ["Melodies"]),
         .library(name: "Orders", targets: ["Orders"]),
         .library(name: "PromiseMVPTesting", targets: ["PromiseMVPTesting"]),
+        .library(name: "MelodiesTesting", targets: ["MelodiesTesting"]),
+        .library(name: "OrdersTesting", targets: ["OrdersTesting"]),
         .executable(name: "demo", targets: ["Demo"]),
     ],
     targets: [
@@ -50,9 +52,21 @@ let package = Package(
             dependencies: ["Promises", "Services"],
             swiftSettings: upcomingFeatures
         ),
+        // Test support, as small as its users' needs: the promise and services helpers, then each
+        // feature's doubles and sample data on top of them.
         .target(
             name: "PromiseMVPTesting",
-            dependencies: ["Promises", "Services", "Melodies", "Orders"],
+            dependencies: ["Promises", "Services"],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
+            name: "MelodiesTesting",
+            dependencies: ["Melodies", "PromiseMVPTesting"],
+            swiftSettings: upcomingFeatures
+        ),
+        .target(
+            name: "OrdersTesting",
+            dependencies: ["Orders", "PromiseMVPTesting"],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
@@ -68,17 +82,17 @@ let package = Package(
         ),
         .testTarget(
             name: "MelodiesTests",
-            dependencies: ["Melodies", "PromiseMVPTesting"],
+            dependencies: ["Melodies", "MelodiesTesting"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "OrdersTests",
-            dependencies: ["Orders", "PromiseMVPTesting"],
+            dependencies: ["Orders", "OrdersTesting"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "DemoTests",
-            dependencies: ["Demo", "PromiseMVPTesting"],
+            dependencies: ["Demo", "MelodiesTesting", "OrdersTesting"],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
@@ -90,7 +104,8 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "database-torture", "PromiseMVPTesting", "Promises", "Services", "Melodies", "Orders",
+                "database-torture", "PromiseMVPTesting", "MelodiesTesting", "OrdersTesting", "Promises",
+                "Services", "Melodies", "Orders",
             ],
             swiftSettings: upcomingFeatures
         ),

@@ -20,7 +20,7 @@ let package = Package(
                 .product(name: "Melodies", package: "PromiseMVP"),
                 .product(name: "Orders", package: "PromiseMVP"),
                 // For TestHTTPServer and TestOrdersShop: the loopback shop the outbox syncs to.
-                .product(name: "PromiseMVPTesting", package: "PromiseMVP"),
+                .product(name: "OrdersTesting", package: "PromiseMVP"),
                 "CSQLiteBenchmark",
             ],
             path: "Benchmarks/PromiseBenchmarks",

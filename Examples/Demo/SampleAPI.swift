@@ -10,7 +10,7 @@ enum SampleAPI {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try encoder.encode(SampleCatalogue.melodies).write(to: folder.appendingPathComponent("melodies.json"))
-        try encoder.encode(SampleCatalogue.orders).write(to: folder.appendingPathComponent("orders.json"))
+        try encoder.encode(Melody.samples).write(to: folder.appendingPathComponent("melodies.json"))
+        try encoder.encode(Order.samples).write(to: folder.appendingPathComponent("orders.json"))
     }
 }

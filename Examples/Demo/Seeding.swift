@@ -10,11 +10,11 @@ enum Seeding {
     static func seedIfNeeded(_ database: Database) async throws {
         let melodies = MelodyCache(database: database)
         if try await melodies.load().value == nil {
-            try await melodies.save(SampleCatalogue.melodies, at: Date()).value
+            try await melodies.save(Melody.samples, at: Date()).value
         }
         let orders = OrdersSQLiteStore(database: database)
         if try await orders.load().value == nil {
-            try await orders.save(SampleCatalogue.orders, at: Date()).value
+            try await orders.save(Order.samples, at: Date()).value
         }
     }
 }

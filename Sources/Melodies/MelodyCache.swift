@@ -3,6 +3,10 @@ public import Promises
 public import Services
 
 /// The melodies last fetched, kept in the app's database for offline use.
+///
+/// A table of its own rather than a ``CodableCache``: one row per melody, keyed by its id, so that
+/// a list that repeats an id is refused (and said to be unsaved) instead of stored, and the copy
+/// can be queried.
 public struct MelodyCache: OfflineCache {
     /// The steps of the `melodies` schema. The cache applies them itself, through
     /// ``Database/migrate(schema:_:)``, when it is made; they are not for `Database(at:migrations:)`,
@@ -22,15 +26,13 @@ public struct MelodyCache: OfflineCache {
                 """)
     ]
 
-    private let database: Database
-    private let ready: Promise<Void>
+    private let tables: FeatureDatabase
 
     /// Makes the cache and brings its table up to date.
     ///
     /// - Parameter database: The app's database.
     public init(database: Database) {
-        self.database = database
-        ready = database.migrate(schema: "melodies", Self.migrations)
+        tables = FeatureDatabase(database, schema: "melodies", migrations: Self.migrations)
     }
 
     /// Replaces the cached melodies, in one transaction.
@@ -40,24 +42,21 @@ public struct MelodyCache: OfflineCache {
     ///   - date: When they were fetched.
     /// - Returns: A promise fulfilled once they are stored.
     public func save(_ value: [Melody], at date: Date) -> Promise<Void> {
-        let database = database
-        return ready.then(on: .inline) {
-            database.write { connection in
-                try connection.execute("DELETE FROM melodies")
-                for (position, melody) in value.enumerated() {
-                    try connection.execute(
-                        """
-                        INSERT INTO melodies (id, position, title, artist, album, duration_seconds)
-                        VALUES (?, ?, ?, ?, ?, ?)
-                        """,
-                        [
-                            SQLValue(melody.id), SQLValue(position), .text(melody.title),
-                            .text(melody.artist),
-                            .text(melody.album), SQLValue(melody.durationSeconds),
-                        ])
-                }
-                try connection.setCacheStamp("melodies", to: date)
+        tables.write { connection in
+            try connection.execute("DELETE FROM melodies")
+            for (position, melody) in value.enumerated() {
+                try connection.execute(
+                    """
+                    INSERT INTO melodies (id, position, title, artist, album, duration_seconds)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        SQLValue(melody.id), SQLValue(position), .text(melody.title),
+                        .text(melody.artist),
+                        .text(melody.album), SQLValue(melody.durationSeconds),
+                    ])
             }
+            try connection.setCacheStamp("melodies", to: date)
         }
     }
 
@@ -65,20 +64,17 @@ public struct MelodyCache: OfflineCache {
     ///
     /// - Returns: A promise of the cached melodies.
     public func load() -> Promise<Cached<[Melody]>?> {
-        let database = database
-        return ready.then(on: .inline) {
-            database.read { connection in
-                guard let savedAt = try connection.cacheStamp("melodies") else { return nil }
-                let melodies = try connection.query(
-                    "SELECT id, title, artist, album, duration_seconds FROM melodies ORDER BY position"
-                ) { row in
-                    Melody(
-                        id: try row.int("id"), title: try row.string("title"),
-                        artist: try row.string("artist"),
-                        album: try row.string("album"), durationSeconds: try row.int("duration_seconds"))
-                }
-                return Cached(value: melodies, savedAt: savedAt)
+        tables.read { connection in
+            guard let savedAt = try connection.cacheStamp("melodies") else { return nil }
+            let melodies = try connection.query(
+                "SELECT id, title, artist, album, duration_seconds FROM melodies ORDER BY position"
+            ) { row in
+                Melody(
+                    id: try row.int("id"), title: try row.string("title"),
+                    artist: try row.string("artist"),
+                    album: try row.string("album"), durationSeconds: try row.int("duration_seconds"))
             }
+            return Cached(value: melodies, savedAt: savedAt)
         }
     }
 }

@@ -5,8 +5,7 @@ public import Services
 ///
 /// Create one per presenter: its date formatter is made once, with the locale and time zone given.
 public struct MelodyListFormatter: Sendable {
-    private let dateFormatter: DateFormatter
-    private let now: @Sendable () -> Date
+    private let sourceNotice: SourceNotice
 
     /// Makes a formatter.
     ///
@@ -18,13 +17,7 @@ public struct MelodyListFormatter: Sendable {
         locale: Locale = .current, timeZone: TimeZone = .current,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        let dateFormatter = DateFormatter()
-        dateFormatter.locale = locale
-        dateFormatter.timeZone = timeZone
-        dateFormatter.dateStyle = .short
-        dateFormatter.timeStyle = .short
-        self.dateFormatter = dateFormatter
-        self.now = now
+        sourceNotice = SourceNotice(noun: "melodies", locale: locale, timeZone: timeZone, now: now)
     }
 
     /// A duration as minutes and seconds, `3:07`, or with hours past an hour, `1:02:03`.
@@ -52,25 +45,12 @@ public struct MelodyListFormatter: Sendable {
     }
 
     /// What to tell the user about where the list came from: `nil` for fresh data, otherwise why
-    /// cached melodies are shown and how old they are.
+    /// cached melodies are shown and how old they are (see ``SourceNotice``).
     ///
     /// - Parameter source: Where the melodies came from.
     /// - Returns: The notice, or `nil`.
     public func notice(for source: DataSource) -> String? {
-        switch source {
-        case .network:
-            return nil
-        case .stored(let savedAt):
-            return "Showing melodies saved \(age(of: savedAt))."
-        case .cache(let savedAt, let reason):
-            let why =
-                switch reason {
-                case .timedOut: "The server is not answering"
-                case .httpStatus(let status): "The server is having trouble (error \(status))"
-                default: "Offline"
-                }
-            return "\(why): showing melodies saved \(age(of: savedAt))."
-        }
+        sourceNotice.text(for: source)
     }
 
     /// What to tell the user about an answer: ``notice(for:)``, or, for fresh melodies that could
@@ -82,26 +62,14 @@ public struct MelodyListFormatter: Sendable {
     ///   - refreshing: Whether fresh melodies were asked for and are still to come.
     /// - Returns: The notice, or `nil` for fresh melodies that were saved.
     public func notice(for fetched: Fetched<[Melody]>, refreshing: Bool = false) -> String? {
-        if let unsaved = fetched.unsavedNotice { return unsaved }
-        guard refreshing, let savedAt = fetched.source.savedAt else { return notice(for: fetched.source) }
-        return "Showing melodies saved \(age(of: savedAt)); refreshing…"
+        sourceNotice.text(for: fetched, refreshing: refreshing)
     }
 
-    /// How long ago `date` was, in words: `just now`, `5 minutes ago`, `3 hours ago`, or the date.
+    /// How long ago `date` was, in words (see ``SourceNotice/age(of:)``).
     ///
     /// - Parameter date: A moment in the past.
     /// - Returns: The text.
     public func age(of date: Date) -> String {
-        let seconds = now().timeIntervalSince(date)
-        switch seconds {
-        case ..<60: return "just now"
-        case ..<3600: return plural(Int(seconds / 60), "minute") + " ago"
-        case ..<86_400: return plural(Int(seconds / 3600), "hour") + " ago"
-        default: return "on \(dateFormatter.string(from: date))"
-        }
-    }
-
-    private func plural(_ count: Int, _ unit: String) -> String {
-        count == 1 ? "1 \(unit)" : "\(count) \(unit)s"
+        sourceNotice.age(of: date)
     }
 }

@@ -3,7 +3,7 @@ public import Services
 
 /// Fetches melodies and tells its view what to show.
 ///
-/// ``fetchMelodies()`` is provided, as in the seed, so a presenter only supplies its view and its
+/// ``fetchMelodies()`` is provided by an extension, so a presenter only supplies its view and its
 /// service.
 @MainActor
 public protocol MelodyListPresenter: AnyObject, Sendable {

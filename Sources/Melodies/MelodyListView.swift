@@ -2,7 +2,7 @@ public import Services
 
 /// The melody list screen, as its presenter sees it: a passive view that shows what it is told.
 ///
-/// Only the first two methods are required, as in the seed; the others have empty default
+/// Only the first two methods are required; the others have empty default
 /// implementations, so a view adopts them when it has somewhere to show them.
 @MainActor
 public protocol MelodyListView: AnyObject, Sendable {
@@ -60,5 +60,5 @@ extension MelodyListView {
     public func showErrorMessage(_ message: String) {}
 }
 
-/// The seed's name for ``MelodyListView``: an app's view controller conforms to either.
+/// The name an app's view controller usually adopts: the same protocol as ``MelodyListView``.
 public typealias MelodyListViewController = MelodyListView

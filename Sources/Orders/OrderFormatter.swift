@@ -8,7 +8,10 @@ public import Foundation
 public struct OrderFormatter: Sendable {
     private let dateFormatter: DateFormatter
     private let currencyFormatter: NumberFormatter
-    private let timeZone: TimeZone
+    /// The language and region dates and totals are written for.
+    public let locale: Locale
+    /// The time zone dates are shown in.
+    public let timeZone: TimeZone
 
     /// Makes a formatter.
     ///
@@ -23,6 +26,7 @@ public struct OrderFormatter: Sendable {
         dateFormatter.dateStyle = .short
         dateFormatter.timeStyle = .none
         self.dateFormatter = dateFormatter
+        self.locale = locale
         self.timeZone = timeZone
         let currencyFormatter = NumberFormatter()
         currencyFormatter.locale = locale

@@ -1,6 +1,4 @@
-// A test target that imports PromiseMVPTesting can write the seed's tests without importing
-// anything else of ours: the promise type, the service errors and the features come with it.
-@_exported public import Melodies
-@_exported public import Orders
+// A test target that imports PromiseMVPTesting can use promises and services without importing
+// them too: the promise type and the service errors its helpers speak of come with it.
 @_exported public import Promises
 @_exported public import Services

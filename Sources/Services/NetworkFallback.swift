@@ -170,11 +170,3 @@ public struct NetworkFallback<Cache: OfflineCache>: Sendable {
             }
     }
 }
-
-extension ServiceRequestError {
-    /// Whether the server answered that it is failing (5xx).
-    public var isServerError: Bool {
-        if case .httpStatus(let status) = self { return (500..<600).contains(status) }
-        return false
-    }
-}

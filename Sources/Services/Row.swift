@@ -1,3 +1,5 @@
+public import Foundation
+
 /// One row of a query result, read by column name.
 public struct Row: Sendable, Equatable {
     /// The column names, shared by every row of one result.
@@ -56,6 +58,16 @@ public struct Row: Sendable, Equatable {
         case .integer(let integer): return Double(integer)
         default: throw mismatch(column, "number")
         }
+    }
+
+    /// The bytes in `column`.
+    ///
+    /// - Parameter column: A column name.
+    /// - Returns: The bytes.
+    /// - Throws: ``DatabaseError`` when the column is missing or holds something else.
+    public func data(_ column: String) throws -> Data {
+        guard case .blob(let data) = try value(column) else { throw mismatch(column, "bytes") }
+        return data
     }
 
     private func value(_ column: String) throws -> SQLValue {

@@ -38,4 +38,10 @@ extension ServiceRequestError {
     public var isConnectivityFailure: Bool {
         self == .noNetwork || self == .timedOut
     }
+
+    /// Whether the server answered that it is failing (5xx).
+    public var isServerError: Bool {
+        if case .httpStatus(let status) = self { return (500..<600).contains(status) }
+        return false
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
-import PromiseMVPTesting
+import MelodiesTesting
+import OrdersTesting
 
 /// Runs the built `demo` executable as a user would: a subprocess with its own database, no colour.
 struct DemoRunner {

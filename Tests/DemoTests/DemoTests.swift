@@ -1,5 +1,6 @@
 import Foundation
-import PromiseMVPTesting
+import MelodiesTesting
+import OrdersTesting
 import Testing
 
 @testable import Demo
@@ -50,7 +51,7 @@ struct DemoTests {
         #expect(run.status == 0, "\(run.error)")
         #expect(run.output.contains("Orders (4)"))
         #expect(run.output.contains("Amy Apple"))
-        #expect(run.output.contains("Offline: showing orders saved on"))
+        #expect(run.output.contains("Offline: showing orders saved just now."))
     }
 
     @Test("with --api the demo fetches and caches; then --offline shows the same data from the cache")

@@ -1,5 +1,6 @@
 import Foundation
-import PromiseMVPTesting
+import MelodiesTesting
+import OrdersTesting
 import Testing
 
 @testable import Demo
@@ -23,7 +24,7 @@ struct OfflineWritesDemoTests {
     static func sampleShop(_ responder: TestHTTPServer.Responder? = nil) throws -> (
         TestOrdersShop, TestHTTPServer
     ) {
-        let shop = TestOrdersShop(orders: SampleCatalogue.orders)
+        let shop = TestOrdersShop(orders: Order.samples)
         return (shop, try TestHTTPServer(responder: responder ?? shop.respond))
     }
 
@@ -112,7 +113,7 @@ struct OfflineWritesDemoTests {
             // Given: 8 orders created offline, and a shop that holds its `round % 8 + 1`th write
             let demo = DemoRunner()
             try await Self.queueCreates(8, in: demo.database)
-            let shop = TestOrdersShop(orders: SampleCatalogue.orders)
+            let shop = TestOrdersShop(orders: Order.samples)
             let held = HeldRequest(number: round % 8 + 1, afterApplying: round % 2 == 0)
             let server = try TestHTTPServer(responder: { held.respond($0, shop) })
             defer { server.stop() }

@@ -1,6 +1,6 @@
 import Foundation
 import Melodies
-import PromiseMVPTesting
+import MelodiesTesting
 import Testing
 
 /// Each read policy against the real loopback server and a real SQLite file: what the caller gets,

@@ -1,6 +1,6 @@
 import Foundation
 import Melodies
-import PromiseMVPTesting
+import MelodiesTesting
 import Testing
 
 /// The live service end to end: a real HTTP server on 127.0.0.1 and a real SQLite file.

@@ -1,37 +1,11 @@
-import Melodies
-import PromiseMVPTesting
+import MelodiesTesting
 import XCTest
 
-// The seed's tests, ported to Swift 6. Only the public products are imported, as in a user's test
-// target. The one change from the seed: the tests wait for the promise, so each fails when the
-// presenter is broken instead of asserting in a callback nobody waits for. They are `async` and on
-// the main actor, like the presenter and the view: XCTest on Linux runs main-actor tests only when
-// they are `async`.
-
-// MARK: - Test doubles
-
-final class MelodyServiceMock: MelodyService, ServiceRequestMock {
-    var emulatedResult: ServiceRequestResult = .error(.unknownError)
-
-    func getMelodies() -> Promise<[Melody]> {
-        let melodies = Melody.mocks()
-        return mock(result: emulatedResult, model: melodies)
-    }
-}
-
-final class MelodyListViewControllerMock: MelodyListViewController {
-    var presenter: MelodyListPresenterImp?
-    var shownMelodies: [Melody]?
-    var shownError: ServiceRequestError?
-
-    func showMelodies(melodies: [Melody]) {
-        shownMelodies = melodies
-    }
-
-    func showLoadError(error: ServiceRequestError) {
-        shownError = error
-    }
-}
+// The presenter's XCTest suite, written as an app's test target would write it: only the public
+// products are imported, and the doubles are the ones `MelodiesTesting` ships. Each test waits for
+// the presenter's promise, so it fails when the presenter is broken instead of asserting in a
+// callback nobody waits for. The tests are `async` and on the main actor, like the presenter and
+// the view: XCTest on Linux runs main-actor tests only when they are `async`.
 
 // MARK: - Tests
 

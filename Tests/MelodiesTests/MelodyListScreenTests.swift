@@ -1,6 +1,6 @@
 import Foundation
 import Melodies
-import PromiseMVPTesting
+import MelodiesTesting
 import Testing
 
 // MARK: - Test doubles
@@ -150,7 +150,8 @@ struct MelodyListScreenTests {
                     duration: "5:02"))
         #expect(
             view.shownRows?.map(\.duration) == [
-                "5:02", "3:07", "9:22", "5:37", "4:04", "6:53", "5:30", "10:04",
+                "5:02", "3:07", "9:22", "5:37", "5:24", "4:04", "6:53", "5:30", "10:04", "6:07", "2:05",
+                "26:00",
             ])
     }
 
@@ -171,7 +172,11 @@ struct MelodyListScreenTests {
             ),
             (
                 .cache(savedAt: Date(timeIntervalSince1970: 1_182_938_400), reason: .noNetwork),
-                "Offline: showing melodies saved on 6/27/07, 10:00\u{202F}AM."
+                "Offline: showing melodies saved 2 days ago."
+            ),
+            (
+                .cache(savedAt: Date(timeIntervalSince1970: 1_179_050_400), reason: .noNetwork),
+                "Offline: showing melodies saved on 5/13/07, 10:00\u{202F}AM."
             ),  // ICU's narrow space
         ])
     func offlineNotice(source: DataSource, notice: String) async {

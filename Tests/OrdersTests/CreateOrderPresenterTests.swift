@@ -1,9 +1,9 @@
 import Foundation
-import PromiseMVPTesting
+import OrdersTesting
 import XCTest
 
-// The create-order form of seed 004 without UIKit: the shipping methods, the expiration date, and,
-// beyond the seed, validating the form and placing the order.
+// CleanStore's create-order form without UIKit: the shipping methods, the expiration date,
+// validating the form and placing the order.
 
 // MARK: - Test doubles
 

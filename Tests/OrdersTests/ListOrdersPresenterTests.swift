@@ -1,5 +1,5 @@
 import Foundation
-import PromiseMVPTesting
+import OrdersTesting
 import XCTest
 
 // The seeds' presenter (000), worker (001) and interactor (002) tests, ported to Swift 6 with
@@ -34,7 +34,7 @@ final class OrdersMemStoreSpy: OrdersStore, @unchecked Sendable {
     // `@unchecked Sendable` is sound: `fetchOrdersCalled` is only touched while holding `lock`.
     private let lock = NSLock()
     private var called = false
-    private let store = OrdersMemStore()
+    private let store = OrdersMemStore(orders: Order.mocks())
 
     // MARK: Method call expectations
     var fetchOrdersCalled: Bool {

@@ -1,5 +1,5 @@
 import Foundation
-import PromiseMVPTesting
+import OrdersTesting
 import Testing
 
 /// One device (a real SQLite file) and the shop behind a real loopback server: `online` reaches

@@ -1,5 +1,5 @@
 import Foundation
-import PromiseMVPTesting
+import OrdersTesting
 import Testing
 
 /// Each read policy of the orders store against the shop on a real loopback server and a real

@@ -1,5 +1,5 @@
 import Foundation
-import PromiseMVPTesting
+import OrdersTesting
 import Testing
 
 @Suite("Orders SQLite store")

@@ -1,5 +1,5 @@
 import Foundation
-import PromiseMVPTesting
+import OrdersTesting
 import Testing
 
 /// One contract, three stores: memory, SQLite, and the REST API on a real loopback server.

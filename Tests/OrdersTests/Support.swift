@@ -1,5 +1,5 @@
 import Foundation
-import PromiseMVPTesting
+import OrdersTesting
 
 /// Everything pinned so that texts are the same on every machine: en_US, UTC, US dollars.
 let pinnedFormatter = OrderFormatter(
@@ -14,7 +14,7 @@ func day(_ year: Int, _ month: Int, _ day: Int) -> Date {
         ?? Date(timeIntervalSince1970: 0)
 }
 
-/// The seed's order: Amy Apple's, on 6/29/07, for $1.23.
+/// CleanStore's first sample order: Amy Apple's, on 6/29/07, for $1.23.
 let seedOrder = Order(
     id: "abc123", date: day(2007, 6, 29), email: "amy.apple@clean-swift.com", firstName: "Amy",
     lastName: "Apple",

@@ -1,5 +1,5 @@
 import Foundation
-import PromiseMVPTesting
+import OrdersTesting
 import Testing
 
 /// Outbox entries for the screens to show.
@@ -168,14 +168,14 @@ struct ListOrdersPolicyTests {
         #expect(store.askedPolicies == [.cacheThenNetwork])
         #expect(output.shown.map(\.displayedOrders.count) == [1, 2])
         #expect(
-            output.shown.map(\.notice) == ["Showing orders saved on 6/29/07 (2 min ago); refreshing…", nil])
+            output.shown.map(\.notice) == ["Showing orders saved 2 minutes ago; refreshing…", nil])
         #expect(shown?.displayedOrders.count == 2)
     }
 
     @Test("cache only and cache first show the copy and say since when; fresh orders not saved say so")
     func otherNotices() async {
         for (policy, final, notice) in [
-            (CachePolicy.cacheOnly, Self.copy, "Showing orders saved on 6/29/07 (2 min ago)."),
+            (CachePolicy.cacheOnly, Self.copy, "Showing orders saved 2 minutes ago."),
             (
                 .networkFirst,
                 Fetched(

@@ -3,7 +3,7 @@ import Promises
 import Services
 import XCTest
 
-/// The seed's test double, written as the seed writes it.
+/// A test double as a user writes one: a service protocol's method answering `mock(result:model:)`.
 final class SongServiceMock: ServiceRequestMock {
     var emulatedResult: ServiceRequestResult = .error(.unknownError)
 

@@ -1,5 +1,6 @@
 import Foundation
-import PromiseMVPTesting
+import MelodiesTesting
+import OrdersTesting
 import Testing
 
 /// The HTTP side misbehaving, one fault at a time, against the live melody service and its SQLite

@@ -1,5 +1,6 @@
 import Foundation
-import PromiseMVPTesting
+import MelodiesTesting
+import OrdersTesting
 import Testing
 
 @testable import Services

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-import PromiseMVPTesting
+import MelodiesTesting
+import OrdersTesting
 import Testing
 
 @testable import Promises

@@ -1,5 +1,6 @@
 import Foundation
-import PromiseMVPTesting
+import MelodiesTesting
+import OrdersTesting
 import Testing
 
 /// Values reach SQL only as bound parameters; hostile text round-trips; card data is kept short.

@@ -1,7 +1,7 @@
 import Benchmark
 import Foundation
 import Orders
-import PromiseMVPTesting
+import OrdersTesting
 import Promises
 import Services
 

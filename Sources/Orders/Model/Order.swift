@@ -30,7 +30,8 @@ public struct Order: Codable, Equatable, Hashable, Sendable {
     /// What the customer pays.
     public var total: Decimal
 
-    /// Makes an order; everything but the seed's six fields defaults to empty.
+    /// Makes an order; everything but the six fields every order has (id, date, email, names and
+    /// total) defaults to empty.
     ///
     /// - Parameters:
     ///   - id: The store's identifier, `nil` before creation.

@@ -1,8 +1,7 @@
 public import Foundation
 public import Promises
 
-/// Orders kept in memory, seeded with two sample orders as in CleanStore: for tests, previews and
-/// demos. Safe to use from any thread.
+/// Orders kept in memory: for tests, previews and demos. Safe to use from any thread.
 public final class OrdersMemStore: OrdersStore, @unchecked Sendable {
     // `@unchecked Sendable` is sound: `orders` is the only mutable state and it is only read or
     // written while holding `lock`.
@@ -10,44 +9,13 @@ public final class OrdersMemStore: OrdersStore, @unchecked Sendable {
     private var orders: [Order]
     private let makeID: @Sendable () -> String
 
-    /// The two orders a new store holds.
-    public static let sampleOrders: [Order] = [
-        Order(
-            id: "abc123", date: Date(timeIntervalSince1970: 1_183_075_200),
-            email: "amy.apple@clean-swift.com",
-            firstName: "Amy", lastName: "Apple", phone: "555-0100",
-            billingAddress: Address(street1: "1 Infinite Loop", city: "Cupertino", state: "CA", zip: "95014"),
-            shipmentAddress: Address(
-                street1: "1 Infinite Loop", city: "Cupertino", state: "CA", zip: "95014"),
-            paymentMethod: PaymentMethod(
-                creditCardNumber: "4111 1111 1111 1111",
-                expirationDate: Date(timeIntervalSince1970: 1_893_456_000),
-                cvv: "123"),
-            shipmentMethod: ShipmentMethod(speed: .standard),
-            items: [OrderItem(name: "Apple", quantity: 1, unitPrice: Decimal(string: "1.23") ?? 0)],
-            total: Decimal(string: "1.23") ?? 0),
-        Order(
-            id: "def456", date: Date(timeIntervalSince1970: 1_183_161_600),
-            email: "bob.battery@clean-swift.com",
-            firstName: "Bob", lastName: "Battery", phone: "555-0101",
-            billingAddress: Address(street1: "1 Battery Park", city: "New York", state: "NY", zip: "10004"),
-            shipmentAddress: Address(street1: "1 Battery Park", city: "New York", state: "NY", zip: "10004"),
-            paymentMethod: PaymentMethod(
-                creditCardNumber: "5500 0000 0000 0004",
-                expirationDate: Date(timeIntervalSince1970: 1_893_456_000),
-                cvv: "456"),
-            shipmentMethod: ShipmentMethod(speed: .standard),
-            items: [OrderItem(name: "Battery", quantity: 2, unitPrice: Decimal(string: "2.28") ?? 0)],
-            total: Decimal(string: "4.56") ?? 0),
-    ]
-
     /// Makes a store holding `orders`.
     ///
     /// - Parameters:
-    ///   - orders: What the store starts with; the two sample orders by default.
+    ///   - orders: What the store starts with (``Order/samples`` for a preview); none by default.
     ///   - makeID: Makes the identifier of each new order; a UUID by default.
     public init(
-        orders: [Order] = OrdersMemStore.sampleOrders,
+        orders: [Order] = [],
         makeID: @escaping @Sendable () -> String = { UUID().uuidString }
     ) {
         self.orders = orders

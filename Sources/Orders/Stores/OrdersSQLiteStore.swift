@@ -64,8 +64,7 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
 
     /// The changes made on this device that wait for the API, in the same file.
     public let outbox: Outbox
-    private let database: Database
-    private let ready: Promise<Void>
+    private let tables: FeatureDatabase
     let makeID: @Sendable () -> String
 
     /// Makes the store and brings its tables up to date.
@@ -74,11 +73,11 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     ///   - database: The app's database.
     ///   - makeID: Makes the identifier of each new order; a UUID by default.
     public init(database: Database, makeID: @escaping @Sendable () -> String = { UUID().uuidString }) {
-        self.database = database
         self.makeID = makeID
         let outbox = Outbox(database: database, feature: "orders")
         self.outbox = outbox
-        ready = database.migrate(schema: "orders", Self.migrations).then(on: .inline) { outbox.ready }
+        tables = FeatureDatabase(
+            database, schema: "orders", migrations: Self.migrations, waitingFor: [outbox.ready])
     }
 
     /// All orders, newest first.
@@ -222,12 +221,10 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     // MARK: - SQL
 
     func read<Value: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Value) -> Promise<Value> {
-        let database = database
-        return ready.then(on: .inline) { database.read(body) }
+        tables.read(body)
     }
 
     func write<Value: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Value) -> Promise<Value> {
-        let database = database
-        return ready.then(on: .inline) { database.write(body) }
+        tables.write(body)
     }
 }

@@ -63,8 +63,8 @@ public struct Outbox: Sendable {
     /// The feature whose entries this outbox holds, such as `orders`.
     public let feature: String
     /// Fulfilled once the table exists; work issued through the outbox waits for it.
-    public let ready: Promise<Void>
-    private let database: Database
+    public var ready: Promise<Void> { table.ready }
+    private let table: FeatureDatabase
     private let now: @Sendable () -> Date
     private let gate = SyncGate()
 
@@ -75,10 +75,9 @@ public struct Outbox: Sendable {
     ///   - feature: The feature's name; its entries are kept apart from other features'.
     ///   - now: The clock that stamps new entries.
     public init(database: Database, feature: String, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.database = database
         self.feature = feature
         self.now = now
-        ready = database.migrate(schema: "outbox", Self.migrations)
+        table = FeatureDatabase(database, schema: "outbox", migrations: Self.migrations)
     }
 
     /// Records a change for the API, inside the caller's write transaction.
@@ -146,8 +145,7 @@ public struct Outbox: Sendable {
     /// - Returns: A promise of the entries.
     public func entries() -> Promise<[OutboxEntry]> {
         let feature = feature
-        let database = database
-        return ready.then(on: .inline) { database.read { try OutboxTable.entries(feature, nil, $0) } }
+        return table.read { try OutboxTable.entries(feature, nil, $0) }
     }
 
     /// The entries of one resource, in order, read inside the caller's transaction.
@@ -179,7 +177,7 @@ public struct Outbox: Sendable {
     ///   cannot be read (a ``ServiceRequestError``).
     public func sync(with client: APIClient, delivered: @escaping Delivery) -> Promise<OutboxSyncReport> {
         let replay = OutboxReplay(
-            feature: feature, database: database, client: client, delivered: delivered)
+            feature: feature, database: table.database, client: client, delivered: delivered)
         let ready = ready
         return gate.join {
             ready.then(on: .inline) { replay.run() }
@@ -194,13 +192,10 @@ public struct Outbox: Sendable {
     /// - Returns: A promise of how many changes wait again.
     public func retry(localID: String) -> Promise<Int> {
         let feature = feature
-        let database = database
-        return ready.then(on: .inline) {
-            database.write { connection in
-                try connection.execute(
-                    "UPDATE outbox SET refusal = NULL WHERE feature = ? AND local_id = ? AND refusal IS NOT NULL",
-                    [.text(feature), .text(localID)])
-            }
+        return table.write { connection in
+            try connection.execute(
+                "UPDATE outbox SET refusal = NULL WHERE feature = ? AND local_id = ? AND refusal IS NOT NULL",
+                [.text(feature), .text(localID)])
         }
     }
 
@@ -215,16 +210,13 @@ public struct Outbox: Sendable {
         localID: String, reverting: @escaping @Sendable ([OutboxEntry], Connection) throws -> Void
     ) -> Promise<[OutboxEntry]> {
         let feature = feature
-        let database = database
-        return ready.then(on: .inline) {
-            database.write { connection in
-                let entries = try OutboxTable.entries(feature, localID, connection)
-                guard entries.contains(where: \.isRefused) else { return [] }
-                try reverting(entries, connection)
-                try connection.execute(
-                    "DELETE FROM outbox WHERE feature = ? AND local_id = ?", [.text(feature), .text(localID)])
-                return entries
-            }
+        return table.write { connection in
+            let entries = try OutboxTable.entries(feature, localID, connection)
+            guard entries.contains(where: \.isRefused) else { return [] }
+            try reverting(entries, connection)
+            try connection.execute(
+                "DELETE FROM outbox WHERE feature = ? AND local_id = ?", [.text(feature), .text(localID)])
+            return entries
         }
     }
 }

@@ -12,5 +12,5 @@ public protocol ListOrdersDisplayLogic: AnyObject, Sendable {
     func displayFetchOrdersError(message: String)
 }
 
-/// The seed's name for ``ListOrdersDisplayLogic``.
+/// CleanStore's name for ``ListOrdersDisplayLogic``: a view controller may conform to either.
 public typealias ListOrdersPresenterOutput = ListOrdersDisplayLogic

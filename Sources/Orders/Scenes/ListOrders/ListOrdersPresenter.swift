@@ -11,7 +11,7 @@ public final class ListOrdersPresenter {
     /// Where orders come from.
     public let worker: OrdersWorker
     private let formatter: OrderFormatter
-    private let now: @Sendable () -> Date
+    private let sourceNotice: SourceNotice
     /// How the list is read: see ``CachePolicy``.
     public let cachePolicy: CachePolicy
 
@@ -32,7 +32,10 @@ public final class ListOrdersPresenter {
         self.worker = worker
         self.output = output
         self.formatter = formatter
-        self.now = now
+        sourceNotice = SourceNotice(
+            noun: "orders", server: "The shop's server", locale: formatter.locale,
+            timeZone: formatter.timeZone,
+            now: now)
         self.cachePolicy = cachePolicy
     }
 
@@ -79,7 +82,7 @@ public final class ListOrdersPresenter {
             response: ListOrders.FetchOrders.Response(
                 orders: fetched.value, source: fetched.source, syncStatus: status),
             display: false)
-        viewModel.notice = notice(for: fetched, refreshing: refreshing)
+        viewModel.notice = sourceNotice.text(for: fetched, refreshing: refreshing)
         output?.displayFetchedOrders(viewModel: viewModel)
         return viewModel
     }
@@ -106,42 +109,9 @@ public final class ListOrdersPresenter {
                 syncState: response.syncStatus.state(of: order.id ?? ""))
         }
         let viewModel = ListOrders.FetchOrders.ViewModel(
-            displayedOrders: displayedOrders, notice: notice(for: response.source),
+            displayedOrders: displayedOrders, notice: sourceNotice.text(for: response.source),
             syncNotice: OrdersSyncWording.list(response.syncStatus))
         if display { output?.displayFetchedOrders(viewModel: viewModel) }
         return viewModel
-    }
-
-    private func notice(for source: DataSource) -> String? {
-        switch source {
-        case .network:
-            return nil
-        case .stored(let savedAt):
-            return "Showing orders saved on \(saved(savedAt))."
-        case .cache(let savedAt, let reason):
-            let why = reason.isServerError ? "The shop's server is having trouble" : "Offline"
-            return "\(why): showing orders saved on \(saved(savedAt))."
-        }
-    }
-
-    /// The notice for an answer: fresh orders that could not be saved on the device say so and
-    /// why; a copy shown while fresh orders are on their way says it is being refreshed.
-    private func notice(for fetched: Fetched<[Order]>, refreshing: Bool) -> String? {
-        if let unsaved = fetched.unsavedNotice { return unsaved }
-        guard refreshing, let savedAt = fetched.source.savedAt else { return notice(for: fetched.source) }
-        return "Showing orders saved on \(saved(savedAt)); refreshing…"
-    }
-
-    private func saved(_ savedAt: Date) -> String {
-        "\(formatter.date(savedAt)) (\(Self.age(now().timeIntervalSince(savedAt))))"
-    }
-
-    private static func age(_ seconds: Double) -> String {
-        switch seconds {
-        case ..<60: "just now"
-        case ..<3600: "\(Int(seconds / 60)) min ago"
-        case ..<86_400: "\(Int(seconds / 3600)) h ago"
-        default: "\(Int(seconds / 86_400)) days ago"
-        }
     }
 }

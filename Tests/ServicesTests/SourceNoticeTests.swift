@@ -1,0 +1,70 @@
+import Foundation
+import PromiseMVPTesting
+import Testing
+
+/// The one wording every list uses for where its data came from, with a fixed clock.
+@Suite("Source notice")
+struct SourceNoticeTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let notice = SourceNotice(
+        noun: "recipes", locale: Locale(identifier: "en_US_POSIX"),
+        timeZone: TimeZone(identifier: "UTC") ?? .current, now: { SourceNoticeTests.now })
+
+    @Test(
+        "ages in words, from seconds to weeks, then the date",
+        arguments: [
+            (0.0, "just now"), (59, "just now"), (60, "1 minute ago"), (119, "1 minute ago"),
+            (3_599, "59 minutes ago"), (3_600, "1 hour ago"), (86_399, "23 hours ago"), (86_400, "1 day ago"),
+            (604_799, "6 days ago"), (604_800, "1 week ago"), (3_023_999, "4 weeks ago"),
+            (3_024_000, "on 12/11/26, 8:00\u{202F}AM"), (-30, "just now"),
+        ])
+    func ages(secondsAgo: Double, expected: String) {
+        #expect(notice.age(of: Self.now.addingTimeInterval(-secondsAgo)) == expected)
+    }
+
+    @Test("the sentence for each source")
+    func sentences() {
+        let savedAt = Self.now.addingTimeInterval(-300)
+        let cases: [(DataSource, String?)] = [
+            (.network, nil),
+            (.stored(savedAt: savedAt), "Showing recipes saved 5 minutes ago."),
+            (.cache(savedAt: savedAt, reason: .noNetwork), "Offline: showing recipes saved 5 minutes ago."),
+            (
+                .cache(savedAt: savedAt, reason: .timedOut),
+                "The server is not answering: showing recipes saved 5 minutes ago."
+            ),
+            (
+                .cache(savedAt: savedAt, reason: .httpStatus(503)),
+                "The server is having trouble (error 503): showing recipes saved 5 minutes ago."
+            ),
+        ]
+        for (source, expected) in cases {
+            #expect(notice.text(for: source) == expected, "\(source)")
+        }
+    }
+
+    @Test("a copy being refreshed, and fresh data that could not be saved, say so")
+    func refreshingAndUnsaved() {
+        let copy = Fetched(value: [1], source: .stored(savedAt: Self.now.addingTimeInterval(-7_200)))
+        let unsaved = Fetched(
+            value: [1], source: .network,
+            cacheWriteError: .storageFailed(
+                reason: "/data/app.sqlite: the database is locked by another program"))
+
+        #expect(notice.text(for: copy, refreshing: true) == "Showing recipes saved 2 hours ago; refreshing…")
+        #expect(notice.text(for: copy) == "Showing recipes saved 2 hours ago.")
+        #expect(
+            notice.text(for: unsaved)
+                == "Fresh, but they could not be saved for offline use: /data/app.sqlite: the database is locked by another program"
+        )
+        #expect(notice.text(for: Fetched(value: [1], source: .network), refreshing: true) == nil)
+    }
+
+    @Test("the server can be named")
+    func namedServer() {
+        let shop = SourceNotice(noun: "orders", server: "The shop's server", now: { SourceNoticeTests.now })
+        #expect(
+            shop.text(for: .cache(savedAt: Self.now, reason: .httpStatus(500)))
+                == "The shop's server is having trouble (error 500): showing orders saved just now.")
+    }
+}
