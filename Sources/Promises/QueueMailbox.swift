@@ -60,7 +60,7 @@ final class QueueMailbox: Sendable {
     /// through its queue reads it with acquire ordering first. The queue-specific value is read
     /// without a lock ThreadSanitizer knows, so without this pair an app's own sanitizer run would
     /// report the first use of a mailbox made on another thread as a race.
-    private let published = PublicationWord()
+    let published = PublicationWord()
 
     deinit {
         published.free()
@@ -283,52 +283,5 @@ final class QueueMailbox: Sendable {
             precondition(status == 0, "pthread_key_create failed: \(status)")
             return key
         }()
-    }
-
-    private static let key = DispatchSpecificKey<QueueMailbox>()
-    /// Serialises making mailboxes, so that a queue never gets two.
-    private static let making = Locked(())
-
-    /// The mailbox of `queue`, made on first use; `nil` for the global concurrent queues.
-    private static func mailbox(of queue: DispatchQueue) -> QueueMailbox? {
-        if let mailbox = queue.getSpecific(key: key) {
-            mailbox.published.acquire()
-            return mailbox
-        }
-        guard !queue.label.hasPrefix("com.apple.root.") else { return nil }
-        return making.withLock { _ in
-            if let mailbox = queue.getSpecific(key: key) {
-                return mailbox
-            }
-            let mailbox = QueueMailbox()
-            mailbox.published.publish()
-            queue.setSpecific(key: key, value: mailbox)
-            return mailbox
-        }
-    }
-}
-
-/// A 32-bit word in memory of its own, for the release/acquire pair that publishes a mailbox.
-private struct PublicationWord: @unchecked Sendable {
-    // `@unchecked Sendable` is sound: the word is only touched through the C11 atomic builtins of
-    // `CPromiseLock` (one release store, then acquire loads), never plainly, and it is freed by
-    // the mailbox's `deinit`, when no thread can reach the mailbox any more.
-    private let word: UnsafeMutablePointer<UInt32>
-
-    init() {
-        word = .allocate(capacity: 1)
-        word.initialize(to: 0)
-    }
-
-    func publish() {
-        c_promise_publish(word)
-    }
-
-    func acquire() {
-        _ = c_promise_acquire_published(word)
-    }
-
-    func free() {
-        word.deallocate()
     }
 }

@@ -56,18 +56,18 @@ final class CreateOrderPresenterTests: XCTestCase {
             now: { day(2026, 11, 21) })
     }
 
-    func testNumberOfShippingMethodsShouldEqualNumberOfAvailableShippingMethods() async {
+    func test_shippingMethods_count_equalsTheAvailableMethods() async {
         XCTAssertEqual(sut.shippingMethods.count, 3)
     }
 
-    func testShippingMethodPickerShouldDisplayProperTitles() async {
+    func test_shippingMethodPicker_displaysTheTitles() async {
         // Then
         let expectedTitles = ["Standard Shipping", "Two-Day Shipping", "One-Day Shipping"]
         XCTAssertEqual(
             sut.shippingMethods, expectedTitles, "The shipping method picker should display proper titles")
     }
 
-    func testSelectingShippingMethodShouldGiveTheSelectedShippingMethod() async {
+    func test_shippingMethod_selected_isTheOneGiven() async {
         // When
         let selected = sut.shippingMethod(at: 1)
 
@@ -76,7 +76,7 @@ final class CreateOrderPresenterTests: XCTestCase {
         XCTAssertNil(sut.shippingMethod(at: 3))
     }
 
-    func testExpirationDatePickerValueChangedShouldFormatSelectedDate() async {
+    func test_expirationDatePicker_valueChanged_formatsTheSelectedDate() async {
         // Given
         let selectedDate = day(2007, 6, 29)
 
@@ -90,7 +90,7 @@ final class CreateOrderPresenterTests: XCTestCase {
         XCTAssertEqual(output.formatExpirationDateViewModel?.date, "6/29/07")
     }
 
-    func testCreateOrderShouldCreateThroughTheWorkerAndDisplayIt() async {
+    func test_createOrder_validForm_createsThroughTheWorkerAndDisplaysIt() async {
         // When
         let order = await value(
             of: sut.createOrder(request: CreateOrder.CreateOrder.Request(order: validOrder())))
@@ -107,7 +107,7 @@ final class CreateOrderPresenterTests: XCTestCase {
         XCTAssertEqual(waitForValue(of: store.fetchOrders())?.count, 1)
     }
 
-    func testCreateOrderWithAWrongFormShouldDisplayAMessagePerFieldAndCreateNothing() async {
+    func test_createOrder_wrongForm_displaysAMessagePerFieldAndCreatesNothing() async {
         // Given
         var form = validOrder(email: "carol.at.example")
         form.lastName = ""
@@ -133,7 +133,7 @@ final class CreateOrderPresenterTests: XCTestCase {
         XCTAssertEqual(waitForValue(of: store.fetchOrders())?.count, 0)
     }
 
-    func testACardExpiringThisMonthIsStillValid() async {
+    func test_validation_cardExpiringThisMonth_isValid() async {
         // Given
         var form = validOrder()
         form.paymentMethod.expirationDate = day(2026, 11, 1)
@@ -145,7 +145,7 @@ final class CreateOrderPresenterTests: XCTestCase {
         XCTAssertNotNil(order)
     }
 
-    func testCreateOrderWhenTheStoreFailsShouldDisplayWhy() async throws {
+    func test_createOrder_storeFails_displaysWhy() async throws {
         // Given
         let offline = OrdersAPI(
             client: APIClient(

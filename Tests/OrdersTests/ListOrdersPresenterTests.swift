@@ -69,7 +69,7 @@ final class ListOrdersPresenterTests: XCTestCase {
         sut = ListOrdersPresenter(worker: OrdersWorker(ordersStore: storeSpy), formatter: pinnedFormatter)
     }
 
-    func testPresentFetchedOrdersShouldFormatFetchedOrdersForDisplay() async {
+    func test_presentFetchedOrders_formatsThemForDisplay() async {
         // Given
         let listOrdersPresenterOutputSpy = ListOrdersPresenterOutputSpy()
         sut.output = listOrdersPresenterOutputSpy
@@ -97,7 +97,7 @@ final class ListOrdersPresenterTests: XCTestCase {
         }
     }
 
-    func testPresentFetchedOrdersShouldAskViewControllerToDisplayFetchedOrders() async {
+    func test_presentFetchedOrders_asksTheViewToDisplayThem() async {
         // Given
         let listOrdersPresenterOutputSpy = ListOrdersPresenterOutputSpy()
         sut.output = listOrdersPresenterOutputSpy
@@ -112,7 +112,7 @@ final class ListOrdersPresenterTests: XCTestCase {
             "Presenting fetched orders should ask view controller to display them")
     }
 
-    func testFetchOrdersShouldAskOrdersWorkerToFetchOrdersAndPresenterToFormatResult() async {
+    func test_fetchOrders_asksTheWorkerAndFormatsTheResult() async {
         // Given
         let listOrdersPresenterOutputSpy = ListOrdersPresenterOutputSpy()
         sut.output = listOrdersPresenterOutputSpy
@@ -130,7 +130,7 @@ final class ListOrdersPresenterTests: XCTestCase {
         XCTAssertEqual(listOrdersPresenterOutputSpy.fetchOrdersViewModel, viewModel)
     }
 
-    func testFetchOrdersFailureShouldDisplayTheStoreError() async {
+    func test_fetchOrders_failure_displaysTheStoreError() async {
         // Given
         let listOrdersPresenterOutputSpy = ListOrdersPresenterOutputSpy()
         let offline = OrdersAPI(client: APIClient(baseURL: URL(fileURLWithPath: "/"), timeout: 1))
@@ -158,7 +158,7 @@ final class OrdersWorkerTests: XCTestCase {
         sut = OrdersWorker(ordersStore: storeSpy)
     }
 
-    func testFetchOrdersShouldReturnListOfOrders() {
+    func test_fetchOrders_returnsTheOrders() {
         // Given
         let ordersMemStoreSpy = storeSpy
 

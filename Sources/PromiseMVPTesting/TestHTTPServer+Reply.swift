@@ -1,0 +1,54 @@
+public import Foundation
+
+extension TestHTTPServer {
+    /// What the server does for one path.
+    public enum Reply: Sendable {
+        /// A complete answer with this status, body, content type and extra headers.
+        case status(
+            Int, body: String, contentType: String = "application/json", headers: [String: String] = [:])
+        /// Reads the request and never answers, until the client gives up.
+        case never
+        /// Announces a longer body than it sends, then closes the connection.
+        case closeMidBody
+        /// Waits `seconds` before answering at all, then answers `reply`.
+        indirect case slowHeaders(seconds: Double, then: Reply)
+        /// Resets the connection (TCP RST) instead of answering.
+        case reset
+        /// Redirects to `location` with a 302.
+        case redirect(to: String)
+        /// Answers the first request with the first reply, the second with the second, and so on;
+        /// the last one answers every request after that.
+        case sequence([Reply])
+    }
+
+    /// A request as the server received it.
+    public struct Request: Sendable {
+        /// The method, such as `GET`.
+        public let method: String
+        /// The path, such as `/orders/abc123`.
+        public let path: String
+        /// The body, empty when there is none.
+        public let body: Data
+        /// The header fields, names in lower case (`idempotency-key`).
+        public let headers: [String: String]
+    }
+}
+
+/// The server's changing state, guarded by its lock.
+final class Mutable: @unchecked Sendable {
+    // `@unchecked Sendable` is sound: `replies` and `requests` are only read or written inside
+    // `lock.withLock`, and `lock` is itself thread-safe.
+    let lock = NSLock()
+    var replies: [String: TestHTTPServer.Reply] = [:]
+    var requests: [String] = []
+    /// How many requests each path with a `.sequence` reply has answered.
+    var answered: [String: Int] = [:]
+
+    /// The reply for the next request to `path`, stepping through sequences.
+    func nextReply(for path: String) -> TestHTTPServer.Reply? {
+        guard case .sequence(let replies)? = replies[path], !replies.isEmpty else { return replies[path] }
+        let index = min(answered[path, default: 0], replies.count - 1)
+        answered[path, default: 0] += 1
+        return replies[index]
+    }
+}

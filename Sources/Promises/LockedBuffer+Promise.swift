@@ -1,0 +1,123 @@
+// The three ways a promise's storage changes: settling, registering a handler, and adopting the
+// outcome of another promise. Every operator is built on them.
+
+extension LockedBuffer {
+    /// Settles the promise this storage backs, as ``Promise/settle(_:cancelling:)`` does. Called on
+    /// the storage itself, by a step that settles its own promise, it costs no reference of its own.
+    @inlinable
+    final func settle<Value>(_ resolution: Resolution<Value>, cancelling: Bool = false)
+    where State == PromiseState<Value> {
+        var aside: PromiseAside<Value>?
+        let handlers = withLock {
+            (state: inout PromiseState<Value>, deinitHasWork: inout Bool) -> Handlers<Value> in
+            defer { deinitHasWork = state.deinitHasWork }
+            guard state.isPending else { return .none }
+            // Swapped out rather than read and overwritten: the handlers move, without a copy.
+            var phase = PromiseState<Value>.Phase(resolution)
+            swap(&phase, &state.phase)
+            guard case .pending(let handlers) = consume phase else { return .none }
+            aside = state.aside.take()  // what cancelling does: it is not needed any more
+            if case .fulfilled = resolution, _isPOD(Value.self) {
+                // Nothing in the state needs releasing from now on (late handlers come and go
+                // while this call runs): the storage's `deinit` may skip destroying it.
+                stateTrivial.pointee = true
+            }
+            state.draining = !handlers.isEmpty
+            return handlers
+        }
+        // Run or released outside the lock: it may hold the last reference to other promises.
+        if cancelling { aside?.cancel() }
+        aside = nil
+        guard !handlers.isEmpty else { return }
+        // The handlers may settle more promises, each one level deeper: see ``Trampoline``.
+        guard let depth = Trampoline.enter() else {
+            let waiting = consume handlers
+            Trampoline.putOff { self.run(waiting, resolution) }
+            return
+        }
+        run(handlers, resolution)
+        Trampoline.leave(depth)
+    }
+
+    /// Runs the handlers taken from the settled state, then those registered while they ran.
+    @inlinable
+    final func run<Value>(_ handlers: consuming Handlers<Value>, _ resolution: Resolution<Value>)
+    where State == PromiseState<Value> {
+        var handlers = handlers
+        while !handlers.isEmpty {
+            (consume handlers).run(resolution)
+            handlers = withLock { state, _ in
+                // Moved out, not copied.
+                guard case .late? = state.aside, case .late(let late)? = state.aside.take() else {
+                    state.draining = false
+                    return .none
+                }
+                return Handlers(late)
+            }
+        }
+    }
+
+    /// Registers one handler entry on the promise this storage backs, as ``Promise/subscribe(_:)``
+    /// does.
+    @inlinable
+    final func subscribe<Value>(_ handler: consuming Handlers<Value>.Entry) -> Bool
+    where State == PromiseState<Value> {
+        // The handler is moved into the state, or handed back to run now.
+        let (now, cancellable) = withLock(moving: handler) {
+            state, deinitHasWork, handler -> ((Resolution<Value>, Handlers<Value>.Entry)?, Bool) in
+            defer { deinitHasWork = state.deinitHasWork }
+            state.observed = true
+            switch state.phase {
+            case .pending(var handlers):
+                state.phase = .pending(.none)
+                handlers.append(handler)
+                state.phase = .pending(handlers)
+                return (nil, state.isCancellable)
+            case .fulfilled, .rejected:
+                if state.draining {
+                    if case .late(var late) = state.aside {
+                        state.aside = nil  // so that the append does not copy the list
+                        late.append(handler)
+                        state.aside = .late(late)
+                    } else {
+                        state.aside = .late([handler])
+                    }
+                    return (nil, false)
+                }
+                return (state.resolution.map { ($0, handler) }, false)
+            }
+        }
+        if let (resolution, handler) = now {
+            // The handler may settle more promises, each one level deeper: see ``Trampoline``.
+            if let depth = Trampoline.enter() {
+                handler(resolution)
+                Trampoline.leave(depth)
+            } else {
+                Trampoline.putOff { handler(resolution) }
+            }
+        }
+        return cancellable
+    }
+
+    /// Settles the promise this storage backs like `other` does, as ``Promise/adopt(_:)`` does.
+    @inlinable
+    final func adopt<Value>(_ other: Promise<Value>) where State == PromiseState<Value> {
+        switch other.storage {
+        case .fulfilled(let value):
+            settle(.fulfilled(value))
+            return
+        case .shared(let state) where state.buffer === self:
+            // A handler returned the promise its own step makes: it would wait on itself forever.
+            settle(.rejected(PromiseError.returnedSelf, handled: false))
+            return
+        case .shared:
+            break
+        }
+        // The cancellation handler that pointed at this promise's parent is replaced, or released
+        // when this promise settles.
+        let promise = Promise(storage: self)
+        if other.subscribe({ resolution in promise.settle(resolution) }) {
+            promise.cancelsUpstream(other)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+public import Foundation
+
+/// The JSON conventions of every request and answer: ISO 8601 dates, keys sorted when encoding.
+extension APIClient {
+    /// Decodes a body the way every answer is decoded: JSON, dates in ISO 8601.
+    ///
+    /// - Parameters:
+    ///   - type: What the body holds.
+    ///   - data: The body.
+    /// - Returns: The decoded value.
+    /// - Throws: ``APIError/decoding(type:reason:)`` naming the type and what was wrong.
+    public static func decode<Response: Decodable>(_ type: Response.Type, from data: Data) throws -> Response
+    {
+        do {
+            return try JSONDecoder.api.decode(type, from: data)
+        } catch let error as DecodingError {
+            throw APIError.decoding(
+                type: "\(type)", reason: data.isEmpty ? "the body is empty" : error.reason)
+        }
+    }
+
+    /// Encodes a body the way every request body is encoded: JSON, dates in ISO 8601, keys sorted
+    /// so that the same value always gives the same bytes.
+    ///
+    /// - Parameter body: What to send.
+    /// - Returns: The JSON bytes.
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public static func encode(_ body: some Encodable) throws -> Data {
+        try JSONEncoder.api.encode(body)
+    }
+}
+
+extension JSONDecoder {
+    /// The decoder every API call uses: ISO 8601 dates.
+    static var api: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
+
+extension JSONEncoder {
+    /// The encoder every API call uses: ISO 8601 dates, keys sorted so bodies are stable.
+    static var api: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+}
