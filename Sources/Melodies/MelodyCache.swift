@@ -4,12 +4,12 @@ public import Services
 
 /// The melodies last fetched, kept in the app's database for offline use.
 ///
-/// A table of its own rather than a ``CodableCache``: one row per melody, keyed by its id, so that
+/// A table of its own rather than a `CodableCache`: one row per melody, keyed by its id, so that
 /// a list that repeats an id is refused (and said to be unsaved) instead of stored, and the copy
 /// can be queried.
 public struct MelodyCache: OfflineCache {
     /// The steps of the `melodies` schema. The cache applies them itself, through
-    /// ``Database/migrate(schema:_:)``, when it is made; they are not for `Database(at:migrations:)`,
+    /// `Database/migrate(schema:_:)`, when it is made; they are not for `Database(at:migrations:)`,
     /// which would make the tables a second time.
     static let migrations = [
         Migration(

@@ -45,7 +45,7 @@ public struct MelodyListFormatter: Sendable {
     }
 
     /// What to tell the user about where the list came from: `nil` for fresh data, otherwise why
-    /// cached melodies are shown and how old they are (see ``SourceNotice``).
+    /// cached melodies are shown and how old they are (see `SourceNotice`).
     ///
     /// - Parameter source: Where the melodies came from.
     /// - Returns: The notice, or `nil`.
@@ -65,7 +65,7 @@ public struct MelodyListFormatter: Sendable {
         sourceNotice.text(for: fetched, refreshing: refreshing)
     }
 
-    /// How long ago `date` was, in words (see ``SourceNotice/age(of:)``).
+    /// How long ago `date` was, in words (see `SourceNotice/age(of:)`).
     ///
     /// - Parameter date: A moment in the past.
     /// - Returns: The text.

@@ -13,13 +13,13 @@ public protocol MelodyListPresenter: AnyObject, Sendable {
     var melodyService: any MelodyService { get }
     /// Formats melodies for the view.
     var formatter: MelodyListFormatter { get }
-    /// How the list is read: see ``CachePolicy``; ``CachePolicy/networkFirst`` by default.
+    /// How the list is read: see `CachePolicy`; `CachePolicy/networkFirst` by default.
     var cachePolicy: CachePolicy { get }
 
     /// Fetches the melodies and shows them, or the error.
     ///
     /// - Returns: A promise that settles after the view was told: fulfilled with the melodies shown,
-    ///   or rejected with the ``ServiceRequestError`` shown.
+    ///   or rejected with the `ServiceRequestError` shown.
     func fetchMelodies() -> Promise<[Melody]>
 }
 
@@ -37,11 +37,11 @@ extension MelodyListPresenter {
 
     /// Fetches the melodies as ``cachePolicy`` says and tells the view: loading, then the
     /// melodies (as values and as formatted rows) and where they came from, or the error; then
-    /// loading ended. With ``CachePolicy/cacheThenNetwork`` the view is told twice: the offline
+    /// loading ended. With `CachePolicy/cacheThenNetwork` the view is told twice: the offline
     /// copy at once, with a notice that it is being refreshed, then the fresh melodies.
     ///
     /// - Returns: A promise that settles after the view was told the last time: fulfilled with the
-    ///   melodies shown, or rejected with the ``ServiceRequestError`` shown. A cancellation is not
+    ///   melodies shown, or rejected with the `ServiceRequestError` shown. A cancellation is not
     ///   shown.
     public func fetchMelodies() -> Promise<[Melody]> {
         view?.showLoading(true)

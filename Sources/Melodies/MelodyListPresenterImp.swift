@@ -21,7 +21,7 @@ public final class MelodyListPresenterImp: MelodyListPresenter {
     ///   - melodyService: Where melodies come from.
     ///   - view: The screen.
     ///   - formatter: Formats melodies for the view; for the user's locale by default.
-    ///   - cachePolicy: How the list is read; the API first by default (see ``CachePolicy``).
+    ///   - cachePolicy: How the list is read; the API first by default (see `CachePolicy`).
     public init(
         melodyService: any MelodyService, view: (any MelodyListView)?,
         formatter: MelodyListFormatter = MelodyListFormatter(), cachePolicy: CachePolicy = .networkFirst

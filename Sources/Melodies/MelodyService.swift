@@ -6,7 +6,7 @@ public import Services
 /// A test double implements ``getMelodies()`` only; a live service also says where the melodies
 /// came from, through ``getMelodiesWithSource()``, so the screen can tell the user it is offline.
 public protocol MelodyService {
-    /// The melodies, or a ``ServiceRequestError`` saying why there are none.
+    /// The melodies, or a `ServiceRequestError` saying why there are none.
     ///
     /// - Returns: A promise of the melodies.
     func getMelodies() -> Promise<[Melody]>
@@ -16,11 +16,11 @@ public protocol MelodyService {
     /// - Returns: A promise of the melodies and their source.
     func getMelodiesWithSource() -> Promise<Fetched<[Melody]>>
 
-    /// The melodies as `policy` reads them (see ``CachePolicy``).
+    /// The melodies as `policy` reads them (see `CachePolicy`).
     ///
     /// - Parameters:
     ///   - policy: How the read uses the offline copy and the network.
-    ///   - showingCopy: With ``CachePolicy/cacheThenNetwork``, given the offline copy at once,
+    ///   - showingCopy: With `CachePolicy/cacheThenNetwork`, given the offline copy at once,
     ///     before the fresh melodies; on any thread.
     /// - Returns: A promise of the final melodies and their source.
     func getMelodies(

@@ -32,7 +32,7 @@ public struct RetryPolicy: Sendable {
     /// Picks a wait between 0 and the ceiling it is given: at random by default. Tests pass one
     /// that answers predictably.
     public var jitter: @Sendable (_ ceiling: Double) -> Double
-    /// Waits the given number of seconds: ``after(seconds:)`` by default. Tests pass one that
+    /// Waits the given number of seconds: `after(seconds:)` by default. Tests pass one that
     /// records the wait and returns at once.
     public var wait: @Sendable (_ seconds: Double) -> Guarantee<Void>
 
@@ -43,7 +43,7 @@ public struct RetryPolicy: Sendable {
     ///   - baseDelay: The ceiling of the first wait; 0.5 s by default.
     ///   - maximumDelay: The ceiling of every wait; 4 s by default.
     ///   - jitter: Picks a wait up to a ceiling; uniformly at random by default.
-    ///   - wait: Waits; ``after(seconds:)`` by default.
+    ///   - wait: Waits; `after(seconds:)` by default.
     public init(
         maximumRetries: Int = 2, baseDelay: Double = 0.5, maximumDelay: Double = 4,
         jitter: @escaping @Sendable (_ ceiling: Double) -> Double = { Double.random(in: 0...max(0, $0)) },

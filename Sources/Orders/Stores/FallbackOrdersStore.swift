@@ -5,7 +5,7 @@ public import Services
 /// The orders store an app uses: the API when it answers, the app's database when it cannot, and
 /// nothing the user did offline lost.
 ///
-/// Listing follows ``NetworkFallback``: fresh orders replace the offline copy in one transaction,
+/// Listing follows `NetworkFallback`: fresh orders replace the offline copy in one transaction,
 /// and offline the copy is shown with when it was saved. Writes follow the outbox rule:
 ///
 /// | situation | what the user sees | what reaches the shop |
@@ -16,9 +16,9 @@ public import Services
 /// | the shop refuses a waiting change (4xx) | the change, refused, with the shop's reason | nothing more until ``retry(id:)``; ``discard(id:)`` drops it |
 /// | the API refuses the change at once (4xx, 5xx) | the error | nothing |
 ///
-/// A change that cannot reach the API is written with its ``Outbox`` entry in one transaction.
+/// A change that cannot reach the API is written with its `Outbox` entry in one transaction.
 /// Listings show the waiting changes on top of whatever the API last said, online or not, and
-/// ``syncStatus()`` tells each order's ``SyncState``. Online, each listing first sends what waits.
+/// ``syncStatus()`` tells each order's `SyncState`. Online, each listing first sends what waits.
 public struct FallbackOrdersStore: OrdersStore {
     private let api: OrdersAPI
     private let cache: OrdersSQLiteStore
@@ -55,12 +55,12 @@ public struct FallbackOrdersStore: OrdersStore {
         fetchOrdersWithSource(policy: .networkFirst) { _ in }
     }
 
-    /// All orders as `policy` reads them (see ``CachePolicy``), with this device's changes
+    /// All orders as `policy` reads them (see `CachePolicy`), with this device's changes
     /// applied. When the read may ask the API, the changes that wait are sent first.
     ///
     /// - Parameters:
     ///   - policy: How the read uses the offline copy and the network.
-    ///   - showingCopy: With ``CachePolicy/cacheThenNetwork``, given the offline copy at once.
+    ///   - showingCopy: With `CachePolicy/cacheThenNetwork`, given the offline copy at once.
     /// - Returns: A promise of the final orders and their source.
     public func fetchOrdersWithSource(
         policy: CachePolicy, showingCopy: @escaping @Sendable (Fetched<[Order]>) -> Void
@@ -161,7 +161,7 @@ public struct FallbackOrdersStore: OrdersStore {
         }
     }
 
-    /// Sends the changes that wait, in order, each exactly once; see ``Outbox``. Orders that an
+    /// Sends the changes that wait, in order, each exactly once; see `Outbox`. Orders that an
     /// earlier version kept here without an outbox entry are queued first.
     ///
     /// - Returns: A promise of what was sent, what the shop refused and why, and what still waits.
@@ -175,7 +175,7 @@ public struct FallbackOrdersStore: OrdersStore {
         }
     }
 
-    /// Each changed order's ``SyncState`` and how many changes wait or were refused.
+    /// Each changed order's `SyncState` and how many changes wait or were refused.
     ///
     /// - Returns: A promise of the status.
     public func syncStatus() -> Promise<OutboxStatus> {

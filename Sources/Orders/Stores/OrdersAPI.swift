@@ -2,12 +2,12 @@ import Foundation
 public import Promises
 public import Services
 
-/// Orders behind the shop's REST API, through ``APIClient``: `GET /orders`, `POST /orders`,
+/// Orders behind the shop's REST API, through `APIClient`: `GET /orders`, `POST /orders`,
 /// `GET /orders/{id}`, `PUT /orders/{id}` and `DELETE /orders/{id}`, JSON both ways.
 ///
 /// A 404 becomes `notFound`; a 400 or 422 becomes `invalid`, with the server's field errors when it
 /// sends them as `{"errors": [{"field": "email", "message": "..."}]}`; anything else, the network
-/// included, becomes `storage` with its ``ServiceRequestError``. Orders are checked before they are
+/// included, becomes `storage` with its `ServiceRequestError`. Orders are checked before they are
 /// sent, so an order the API would refuse never leaves the device.
 public struct OrdersAPI: OrdersStore {
     /// The client for the shop's API.

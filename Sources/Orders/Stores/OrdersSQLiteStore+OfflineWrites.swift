@@ -2,7 +2,7 @@ import Foundation
 import Promises
 import Services
 
-/// The writes ``FallbackOrdersStore`` keeps for the API: each local change and its ``Outbox``
+/// The writes ``FallbackOrdersStore`` keeps for the API: each local change and its `Outbox`
 /// entry in one transaction, and what a delivered or discarded entry does to the local copy.
 extension OrdersSQLiteStore {
     /// The path of one order in the API.

@@ -2,7 +2,7 @@ public import Foundation
 public import Promises
 public import Services
 
-/// Orders kept in the app's SQLite ``Database``, in place of CleanStore's Core Data store.
+/// Orders kept in the app's SQLite `Database`, in place of CleanStore's Core Data store.
 ///
 /// Identifiers are generated on create and totals computed from the items; neither is taken from
 /// the input. Of the card, only the last four digits and the expiration month are kept, which is
@@ -16,7 +16,7 @@ public import Services
 /// copy with those changes applied.
 public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     /// The steps of the `orders` schema. The store applies them itself, through
-    /// ``Database/migrate(schema:_:)``, when it is made; they are not for `Database(at:migrations:)`,
+    /// `Database/migrate(schema:_:)`, when it is made; they are not for `Database(at:migrations:)`,
     /// which would make the tables a second time.
     static let migrations = [
         Migration(

@@ -16,12 +16,12 @@ public protocol OrdersStore: Sendable {
     /// - Returns: A promise of the orders and their source.
     func fetchOrdersWithSource() -> Promise<Fetched<[Order]>>
 
-    /// All orders as `policy` reads them (see ``CachePolicy``); stores without an offline copy
+    /// All orders as `policy` reads them (see `CachePolicy`); stores without an offline copy
     /// have one way to read and ignore it.
     ///
     /// - Parameters:
     ///   - policy: How the read uses the offline copy and the network.
-    ///   - showingCopy: With ``CachePolicy/cacheThenNetwork``, given the offline copy at once,
+    ///   - showingCopy: With `CachePolicy/cacheThenNetwork`, given the offline copy at once,
     ///     before the fresh orders; on any thread.
     /// - Returns: A promise of the final orders and their source.
     func fetchOrdersWithSource(

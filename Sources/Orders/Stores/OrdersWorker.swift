@@ -32,7 +32,7 @@ public struct OrdersWorker: Sendable {
     ///
     /// - Parameters:
     ///   - policy: How the read uses the offline copy and the network.
-    ///   - showingCopy: With ``CachePolicy/cacheThenNetwork``, given the offline copy at once.
+    ///   - showingCopy: With `CachePolicy/cacheThenNetwork`, given the offline copy at once.
     /// - Returns: A promise of the final orders and their source.
     public func fetchOrdersWithSource(
         policy: CachePolicy, showingCopy: @escaping @Sendable (Fetched<[Order]>) -> Void

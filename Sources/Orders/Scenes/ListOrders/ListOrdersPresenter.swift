@@ -12,7 +12,7 @@ public final class ListOrdersPresenter {
     public let worker: OrdersWorker
     private let formatter: OrderFormatter
     private let sourceNotice: SourceNotice
-    /// How the list is read: see ``CachePolicy``.
+    /// How the list is read: see `CachePolicy`.
     public let cachePolicy: CachePolicy
 
     /// Makes a presenter.
@@ -40,7 +40,7 @@ public final class ListOrdersPresenter {
     }
 
     /// Fetches the orders as ``cachePolicy`` says and shows them, or why they could not be
-    /// fetched. With ``CachePolicy/cacheThenNetwork`` the screen is told twice: the offline copy at
+    /// fetched. With `CachePolicy/cacheThenNetwork` the screen is told twice: the offline copy at
     /// once, with a notice that it is being refreshed, then the fresh orders.
     ///
     /// - Parameter request: The request.
