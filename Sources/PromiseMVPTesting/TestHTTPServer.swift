@@ -23,10 +23,9 @@ public final class TestHTTPServer: Sendable {
     /// misbehaves on purpose (resets a connection after doing the work, say).
     public typealias Responder = @Sendable (Request) -> Reply
 
-    /// The port the server listens on.
+    /// The port the server listens on, and listens on again after ``stop()`` and ``start()``.
     public let port: UInt16
     private let responder: Responder?
-    private let listener: Int32
     private let state = Mutable()
     /// Signalled each time a client closes a connection held with ``Reply/never``.
     private let clientClosed = DispatchSemaphore(value: 0)
@@ -53,7 +52,9 @@ public final class TestHTTPServer: Sendable {
     ///   - replies: What each path answers.
     ///   - handler: Answers any other request, for a server with state (a small REST API).
     /// - Throws: `POSIXError` when no socket can be opened on 127.0.0.1.
-    public convenience init(_ replies: [String: Reply] = [:], handler: Handler? = nil) throws {
+    public convenience init(_ replies: [String: Reply] = [:], port: UInt16 = 0, handler: Handler? = nil)
+        throws
+    {
         var responder: Responder?
         if let handler {
             responder = { request in
@@ -61,7 +62,7 @@ public final class TestHTTPServer: Sendable {
                 return Reply.status(status, body: body)
             }
         }
-        try self.init(replies, responder: responder)
+        try self.init(replies, port: port, responder: responder)
     }
 
     /// Starts a server that answers `replies` by path, then `responder` for any other path, and
@@ -71,13 +72,32 @@ public final class TestHTTPServer: Sendable {
     ///   - replies: What each path answers.
     ///   - responder: Answers any other request with any reply.
     /// - Throws: `POSIXError` when no socket can be opened on 127.0.0.1.
-    public init(_ replies: [String: Reply] = [:], responder: Responder?) throws {
-        let (listener, port) = try Self.openListener()
-        self.listener = listener
+    public init(_ replies: [String: Reply] = [:], port: UInt16 = 0, responder: Responder?) throws {
+        let (listener, port) = try Self.openListener(port: port)
         self.port = port
         self.responder = responder
         state.lock.withLock { state.replies = replies }
-        let thread = Thread { [self] in acceptLoop() }
+        listen(on: listener)
+    }
+
+    /// Listens again, on the same port, after ``stop()``: the server that was down is up again at
+    /// the same address. Does nothing while the server listens.
+    ///
+    /// - Throws: `POSIXError` when another socket took the port meanwhile.
+    public func start() throws {
+        let running = state.lock.withLock { state.listener != nil }
+        guard !running else { return }
+        let (listener, _) = try Self.openListener(port: port)
+        listen(on: listener)
+    }
+
+    private func listen(on listener: Int32) {
+        let stopped = DispatchSemaphore(value: 0)
+        state.lock.withLock {
+            state.listener = listener
+            state.stopped = stopped
+        }
+        let thread = Thread { [self] in acceptLoop(listener, stopped) }
         thread.start()
     }
 
@@ -109,11 +129,21 @@ public final class TestHTTPServer: Sendable {
 
     /// Stops accepting connections: from now on, connecting is refused, as when a server is down.
     public func stop() {
+        let (listener, stopped) = state.lock.withLock { () -> (Int32?, DispatchSemaphore?) in
+            defer {
+                state.listener = nil
+                state.stopped = nil
+            }
+            return (state.listener, state.stopped)
+        }
+        guard let listener, let stopped else { return }
         // Only shut down here: the accept loop closes the socket when it sees it fail. Closing it
         // here would free its number while the loop may be about to call `accept` with it, and a
         // listener opened meanwhile (another test's server) would get it: the loop would then
-        // answer that server's connections with this server's replies.
+        // answer that server's connections with this server's replies. Waiting for the loop to
+        // close it frees the port for ``start()``.
         shutdown(listener, Int32(SHUT_RDWR))
+        stopped.wait()
     }
 
     /// A port on 127.0.0.1 where nothing listens: bound, then released.
@@ -121,7 +151,7 @@ public final class TestHTTPServer: Sendable {
     /// - Returns: The port.
     /// - Throws: `POSIXError` when no socket can be opened.
     public static func closedPort() throws -> UInt16 {
-        let (socket, port) = try openListener()
+        let (socket, port) = try openListener(port: 0)
         close(socket)
         return port
     }
@@ -142,7 +172,7 @@ public final class TestHTTPServer: Sendable {
         #error("TestHTTPServer's sockets are written for Linux and Apple platforms")
     #endif
 
-    private static func openListener() throws -> (Int32, UInt16) {
+    private static func openListener(port: UInt16) throws -> (Int32, UInt16) {
         #if canImport(Glibc)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -152,24 +182,31 @@ public final class TestHTTPServer: Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
+        address.sin_port = port.bigEndian
+        // A port given back by a stopped server may be taken again at once.
+        var reuse: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
         }
-        guard bound == 0, listen(fd, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
+        guard bound == 0, Foundation.listen(fd, 64) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         return (fd, UInt16(bigEndian: address.sin_port))
     }
 
-    private func acceptLoop() {
+    private func acceptLoop(_ listener: Int32, _ stopped: DispatchSemaphore) {
         while true {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 close(listener)  // stopped: only now may its number be reused
+                stopped.signal()
                 return
             }
             Self.ignoreSIGPIPE(connection)

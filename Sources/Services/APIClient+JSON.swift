@@ -11,13 +11,27 @@ extension APIClient {
     /// - Throws: ``APIError/decoding(type:reason:)`` naming the type and what was wrong.
     public static func decode<Response: Decodable>(_ type: Response.Type, from data: Data) throws -> Response
     {
+        try decode(type, from: data, with: JSONDecoder.api)
+    }
+
+    /// Decodes `data` with `decoder`, naming the type and what was wrong when it does not decode.
+    static func decode<Response: Decodable>(
+        _ type: Response.Type, from data: Data, with decoder: JSONDecoder
+    ) throws -> Response {
         do {
-            return try JSONDecoder.api.decode(type, from: data)
+            return try decoder.decode(type, from: data)
         } catch let error as DecodingError {
             throw APIError.decoding(
                 type: "\(type)", reason: data.isEmpty ? "the body is empty" : error.reason)
         }
     }
+
+    /// The decoder `APIClient` uses unless it is given another: ISO 8601 dates.
+    public static let standardDecoder: @Sendable () -> JSONDecoder = { JSONDecoder.api }
+
+    /// The encoder `APIClient` uses unless it is given another: ISO 8601 dates, keys sorted so
+    /// that the same value always gives the same bytes.
+    public static let standardEncoder: @Sendable () -> JSONEncoder = { JSONEncoder.api }
 
     /// Encodes a body the way every request body is encoded: JSON, dates in ISO 8601, keys sorted
     /// so that the same value always gives the same bytes.

@@ -33,6 +33,10 @@ public struct APIClient: Sendable {
     /// When a GET is sent again after a failure that may pass on its own.
     public let retry: RetryPolicy
     private let session: URLSession
+    /// Makes the decoder of each answer, and the encoder of each body: a fresh one per call, so
+    /// that no coder is shared between threads.
+    private let makeDecoder: @Sendable () -> JSONDecoder
+    private let makeEncoder: @Sendable () -> JSONEncoder
     /// The GETs in flight, shared by every copy of this client.
     private let shared = SharedRequests()
 
@@ -44,12 +48,20 @@ public struct APIClient: Sendable {
     ///   - maximumResponseBytes: The largest body accepted; 16 MiB by default.
     ///   - maximumRetryAfter: The longest `Retry-After` honoured with a retry; 3 s by default.
     ///   - retry: When a GET is sent again; ``RetryPolicy/standard`` (two retries) by default.
+    ///   - decoder: Makes the decoder of the answers of `get`, `post` and `put`;
+    ///     ``standardDecoder`` (ISO 8601 dates) by default.
+    ///   - encoder: Makes the encoder of the bodies of `post` and `put`; ``standardEncoder``
+    ///     (ISO 8601 dates, sorted keys) by default.
     ///   - session: The session to send requests with.
     public init(
         baseURL: URL, timeout: Double = 10, maximumResponseBytes: Int = 16 << 20,
         maximumRetryAfter: Double = 3, retry: RetryPolicy = .standard,
+        decoder: @escaping @Sendable () -> JSONDecoder = APIClient.standardDecoder,
+        encoder: @escaping @Sendable () -> JSONEncoder = APIClient.standardEncoder,
         session: URLSession = .shared
     ) {
+        makeDecoder = decoder
+        makeEncoder = encoder
         self.baseURL = baseURL
         self.timeout = timeout
         self.maximumResponseBytes = maximumResponseBytes
@@ -58,7 +70,8 @@ public struct APIClient: Sendable {
         self.session = session
     }
 
-    /// Fetches `path` and decodes the JSON body.
+    /// Fetches `path` and decodes the JSON body with the client's decoder (ISO 8601 dates unless
+    /// the client was given another).
     ///
     /// - Parameters:
     ///   - path: The resource, relative to ``baseURL``.
@@ -67,10 +80,14 @@ public struct APIClient: Sendable {
     public func get<Response: Decodable & Sendable>(
         _ path: String, as type: Response.Type = Response.self
     ) -> Promise<Response> {
-        send(.get, path, body: nil).map(on: .inline) { try Self.decode(type, from: $0) }
+        let decoder = makeDecoder
+        return send(.get, path, body: nil).map(on: .inline) {
+            try Self.decode(type, from: $0, with: decoder())
+        }
     }
 
-    /// Sends `body` as JSON with POST and decodes the JSON answer.
+    /// Sends `body` as JSON with POST and decodes the JSON answer, with the client's encoder and
+    /// decoder (ISO 8601 dates and sorted keys unless the client was given others).
     ///
     /// - Parameters:
     ///   - path: The resource, relative to ``baseURL``.
@@ -82,11 +99,13 @@ public struct APIClient: Sendable {
     public func post<Body: Encodable, Response: Decodable & Sendable>(
         _ path: String, body: Body, as type: Response.Type = Response.self, headers: [String: String] = [:]
     ) -> Promise<Response> {
-        firstly { send(.post, path, body: try Self.encode(body), headers: headers) }
-            .map(on: .inline) { try Self.decode(type, from: $0) }
+        let (decoder, encoder) = (makeDecoder, makeEncoder)
+        return firstly { send(.post, path, body: try encoder().encode(body), headers: headers) }
+            .map(on: .inline) { try Self.decode(type, from: $0, with: decoder()) }
     }
 
-    /// Sends `body` as JSON with PUT and decodes the JSON answer.
+    /// Sends `body` as JSON with PUT and decodes the JSON answer, with the client's encoder and
+    /// decoder.
     ///
     /// - Parameters:
     ///   - path: The resource, relative to ``baseURL``.
@@ -96,8 +115,9 @@ public struct APIClient: Sendable {
     public func put<Body: Encodable, Response: Decodable & Sendable>(
         _ path: String, body: Body, as type: Response.Type = Response.self
     ) -> Promise<Response> {
-        firstly { send(.put, path, body: try Self.encode(body)) }
-            .map(on: .inline) { try Self.decode(type, from: $0) }
+        let (decoder, encoder) = (makeDecoder, makeEncoder)
+        return firstly { send(.put, path, body: try encoder().encode(body)) }
+            .map(on: .inline) { try Self.decode(type, from: $0, with: decoder()) }
     }
 
     /// Deletes `path`, ignoring any body in the answer.

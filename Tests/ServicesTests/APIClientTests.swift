@@ -171,4 +171,34 @@ struct APIClientTests {
             #expect(client.effectiveTimeout == 0.5)
         #endif
     }
+
+    @Test("a client given its own coders decodes and encodes the API's conventions")
+    func customCoders() async throws {
+        // Given: an API that writes snake_case keys and dates as seconds
+        struct Event: Codable, Equatable, Sendable {
+            let eventName: String
+            let startsAt: Date
+        }
+        let server = try TestHTTPServer([
+            "/events": .status(200, body: #"[{"event_name": "Launch", "starts_at": 1800000000}]"#)
+        ])
+        defer { server.stop() }
+        let client = APIClient(
+            baseURL: server.baseURL, retry: .never,
+            decoder: {
+                let decoder = JSONDecoder()
+                decoder.keyDecodingStrategy = .convertFromSnakeCase
+                decoder.dateDecodingStrategy = .secondsSince1970
+                return decoder
+            })
+
+        // When
+        let events = await PromiseExpectations.value(of: client.get("events", as: [Event].self))
+
+        // Then
+        #expect(events == [Event(eventName: "Launch", startsAt: Date(timeIntervalSince1970: 1_800_000_000))])
+        let standard = await PromiseExpectations.error(
+            of: APIClient(baseURL: server.baseURL, retry: .never).get("events", as: [Event].self))
+        #expect(standard is APIError)
+    }
 }
