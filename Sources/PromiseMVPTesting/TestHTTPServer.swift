@@ -50,8 +50,9 @@ public final class TestHTTPServer: Sendable {
     ///
     /// - Parameters:
     ///   - replies: What each path answers.
+    ///   - port: The port to listen on; any free one by default (see ``port``).
     ///   - handler: Answers any other request, for a server with state (a small REST API).
-    /// - Throws: `POSIXError` when no socket can be opened on 127.0.0.1.
+    /// - Throws: `POSIXError` when no socket can be opened on 127.0.0.1, or the port is taken.
     public convenience init(_ replies: [String: Reply] = [:], port: UInt16 = 0, handler: Handler? = nil)
         throws
     {
@@ -70,8 +71,9 @@ public final class TestHTTPServer: Sendable {
     ///
     /// - Parameters:
     ///   - replies: What each path answers.
+    ///   - port: The port to listen on; any free one by default (see ``port``).
     ///   - responder: Answers any other request with any reply.
-    /// - Throws: `POSIXError` when no socket can be opened on 127.0.0.1.
+    /// - Throws: `POSIXError` when no socket can be opened on 127.0.0.1, or the port is taken.
     public init(_ replies: [String: Reply] = [:], port: UInt16 = 0, responder: Responder?) throws {
         let (listener, port) = try Self.openListener(port: port)
         self.port = port
