@@ -69,6 +69,18 @@ let package = Package(
             dependencies: ["Orders", "PromiseMVPTesting"],
             swiftSettings: upcomingFeatures
         ),
+        // The third screen, built as the "Adding a screen" article shows (Services.docc).
+        .target(
+            name: "Recipes",
+            dependencies: ["Promises", "Services"],
+            path: "Examples/Recipes",
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "RecipesTests",
+            dependencies: ["Recipes", "PromiseMVPTesting"],
+            swiftSettings: upcomingFeatures
+        ),
         .executableTarget(
             name: "Demo",
             dependencies: ["Promises", "Services", "Melodies", "Orders"],

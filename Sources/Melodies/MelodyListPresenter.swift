@@ -44,25 +44,17 @@ extension MelodyListPresenter {
     ///   melodies shown, or rejected with the `ServiceRequestError` shown. A cancellation is not
     ///   shown.
     public func fetchMelodies() -> Promise<[Melody]> {
-        view?.showLoading(true)
         let formatter = formatter
-        return melodyService.getMelodies(policy: cachePolicy) { copy in
-            // Shown on the main queue, where the fresh answer is shown after it.
-            Guarantee.value(copy).done { copy in self.show(copy, formatter, refreshing: true) }
-        }
-        .map { fetched in
-            self.show(fetched, formatter, refreshing: false)
-            return fetched.value
-        }
-        .recover(policy: .allErrors) { error -> Promise<[Melody]> in
-            let requestError = ServiceRequestError(error)
-            if !requestError.isCancelled {
-                self.view?.showLoadError(error: requestError)
-                self.view?.showErrorMessage(requestError.userMessage)
+        return ListLoad<[Melody]>(
+            loading: { self.view?.showLoading($0) },
+            show: { fetched, refreshing in self.show(fetched, formatter, refreshing: refreshing) },
+            fail: { error in
+                self.view?.showLoadError(error: error)
+                self.view?.showErrorMessage(error.userMessage)
             }
-            throw requestError
+        ).run { showingCopy in
+            self.melodyService.getMelodies(policy: self.cachePolicy, showingCopy: showingCopy)
         }
-        .ensure { self.view?.showLoading(false) }
     }
 
     private func show(_ fetched: Fetched<[Melody]>, _ formatter: MelodyListFormatter, refreshing: Bool) {

@@ -71,7 +71,7 @@ public final class TestOrdersShop: @unchecked Sendable {
         lock.withLock { flapping = on }
     }
 
-    /// Answers one request; hand it to ``TestHTTPServer/init(_:responder:)``.
+    /// Answers one request; hand it to ``TestHTTPServer/init(_:port:responder:)``.
     ///
     /// - Parameter request: The request.
     /// - Returns: The reply.
@@ -96,7 +96,7 @@ public final class TestOrdersShop: @unchecked Sendable {
         }
     }
 
-    /// What ``respond(_:)`` answers, as a status and a body, for ``TestHTTPServer/init(_:handler:)``.
+    /// What ``respond(_:)`` answers, as a status and a body, for ``TestHTTPServer/init(_:port:handler:)``.
     ///
     /// - Parameter request: The request.
     /// - Returns: The status and the body.

@@ -22,4 +22,21 @@ struct ReadmeExampleTests {
         // Then
         #expect(String(printed) == file)
     }
+
+    @Test("every other Swift block of the README says it is a fragment")
+    func otherBlocksAreMarkedAsFragments() throws {
+        // Given
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let readme = try String(
+            contentsOf: here.appendingPathComponent("../../README.md").standardized, encoding: .utf8)
+
+        // When
+        let blocks = readme.components(separatedBy: "```swift\n").dropFirst()
+
+        // Then
+        #expect(!blocks.isEmpty)
+        for block in blocks where !block.hasPrefix("import MelodiesTesting\n") {
+            #expect(block.hasPrefix("// A fragment"), "\(block.prefix(80))")
+        }
+    }
 }
