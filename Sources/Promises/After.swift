@@ -1,3 +1,5 @@
+public import Dispatch
+
 /// A guarantee fulfilled once `seconds` have passed.
 ///
 /// Use it for a delay inside a chain, for example `after(seconds: 0.3).then { ... }`.
@@ -8,4 +10,20 @@ public func after(seconds: Double) -> Guarantee<Void> {
     let (guarantee, resolve) = Guarantee<Void>.pending()
     _ = ScheduledWork(after: seconds) { resolve(()) }
     return guarantee
+}
+
+/// A guarantee fulfilled after `interval`, as `DispatchQueue.asyncAfter` counts it:
+/// `after(.milliseconds(250))`. `.never` is never fulfilled.
+///
+/// - Parameter interval: How long to wait.
+/// - Returns: A guarantee fulfilled once the interval has passed.
+public func after(_ interval: DispatchTimeInterval) -> Guarantee<Void> {
+    switch interval {
+    case .seconds(let seconds): after(seconds: Double(seconds))
+    case .milliseconds(let milliseconds): after(seconds: Double(milliseconds) / 1_000)
+    case .microseconds(let microseconds): after(seconds: Double(microseconds) / 1_000_000)
+    case .nanoseconds(let nanoseconds): after(seconds: Double(nanoseconds) / 1_000_000_000)
+    case .never: Guarantee(Promise<Void>.derived())  // silent when dropped: nothing was abandoned
+    @unknown default: Guarantee(Promise<Void>.derived())
+    }
 }

@@ -1,3 +1,5 @@
+// swift-format-ignore: AmbiguousTrailingClosureOverload
+// (The body's type tells the two `firstly` apart: a guarantee stays a guarantee, as in PromiseKit.)
 /// Starts a chain, so that every step reads alike and an error thrown while starting it rejects the
 /// chain instead of escaping.
 ///
@@ -10,4 +12,13 @@ public func firstly<Value>(_ body: () throws -> Promise<Value>) -> Promise<Value
     } catch {
         return Promise(error: error)
     }
+}
+
+/// Starts a chain with a guarantee, as PromiseKit's `firstly { guarantee }` reads.
+///
+/// - Parameter body: Makes the guarantee.
+/// - Returns: The guarantee `body` made.
+@inlinable
+public func firstly<Value>(_ body: () -> Guarantee<Value>) -> Guarantee<Value> {
+    body()
 }

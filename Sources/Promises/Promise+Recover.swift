@@ -10,6 +10,7 @@ extension Promise {
     ///   - policy: Which errors `body` sees; the others pass on unchanged.
     ///   - body: Makes the replacement; throwing rejects the returned promise.
     /// - Returns: A promise fulfilled like this one, or settled like `body`'s promise.
+    @_disfavoredOverload  // on a `Promise<Void>`, a body that returns nothing handles the error
     @inlinable
     public func recover(
         on queue: some Dispatcher,
@@ -40,6 +41,7 @@ extension Promise {
     ///   - policy: Which errors `body` sees; the others pass on unchanged.
     ///   - body: Makes the replacement; throwing rejects the returned promise.
     /// - Returns: A promise fulfilled like this one, or settled like `body`'s promise.
+    @_disfavoredOverload  // see above
     @inlinable
     public func recover(
         policy: CatchPolicy = .allErrorsExceptCancellation,

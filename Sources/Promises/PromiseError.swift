@@ -9,4 +9,9 @@ public enum PromiseError: Error, Equatable, Sendable {
     /// A handler (`then`, `recover`) returned the very promise its step makes, which would wait on
     /// itself forever (Promises/A+ 2.3.1).
     case returnedSelf
+    /// `firstValue` or `lastValue` found the sequence empty.
+    case emptySequence
+    /// `Seal.resolve(_:_:)` was given neither a value nor an error, which a callback API should
+    /// never do.
+    case invalidCallingConvention
 }

@@ -27,3 +27,48 @@ public func race<Value>(_ promises: [Promise<Value>]) -> Promise<Value> {
 public func race<Value>(_ first: Promise<Value>, _ others: Promise<Value>...) -> Promise<Value> {
     race([first] + others)
 }
+
+/// The first guarantee to be fulfilled, given one by one: `race(g1, g2)`.
+///
+/// - Parameters:
+///   - first: The first guarantee.
+///   - others: The others.
+/// - Returns: A guarantee of the winner's value.
+@inlinable
+public func race<Value>(_ first: Guarantee<Value>, _ others: Guarantee<Value>...) -> Guarantee<Value> {
+    let winner = Promise<Value>.derived()
+    for guarantee in [first] + others {
+        guarantee.promise.subscribe { winner.settle($0) }
+    }
+    return Guarantee(winner)
+}
+
+/// The first promise to be fulfilled, passing over the ones that reject: it rejects only when
+/// every promise did, with the last error (with ``PromiseError/emptyRace`` when given none).
+///
+/// Cancelling the result cancels the promises still running.
+///
+/// - Parameter promises: The promises to race.
+/// - Returns: A promise of the first value.
+@inlinable
+public func race<Value>(fulfilled promises: [Promise<Value>]) -> Promise<Value> {
+    guard !promises.isEmpty else { return Promise(error: PromiseError.emptyRace) }
+    let winner = Promise<Value>.derived()
+    let rejections = Countdown<Void>(count: promises.count)
+    var cancellable: [Promise<Value>] = []
+    for (index, promise) in promises.enumerated() {
+        let linked = promise.subscribe { resolution in
+            switch resolution {
+            case .fulfilled:
+                winner.settle(resolution)
+            case .rejected(let error, let handled):
+                if rejections.record((), at: index) != nil {
+                    winner.settle(.rejected(error, handled: handled))
+                }
+            }
+        }
+        if linked { cancellable.append(promise) }
+    }
+    winner.cancelsInputs(cancellable)
+    return winner
+}

@@ -57,3 +57,23 @@ extension Seal where Value == Void {
         fulfill(())
     }
 }
+
+extension Seal {
+    /// Settles the promise from a callback that passes `(value, error)`, as many Foundation and C
+    /// APIs do: the error rejects, else the value fulfils; neither rejects with
+    /// ``PromiseError/invalidCallingConvention``.
+    ///
+    /// - Parameters:
+    ///   - value: The callback's value, if any.
+    ///   - error: The callback's error, if any.
+    @inlinable
+    public func resolve(_ value: Value?, _ error: (any Error)?) {
+        if let error {
+            reject(error)
+        } else if let value {
+            fulfill(value)
+        } else {
+            reject(PromiseError.invalidCallingConvention)
+        }
+    }
+}

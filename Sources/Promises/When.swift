@@ -17,13 +17,22 @@ public func when<Value>(fulfilled promises: [Promise<Value>]) -> Promise<[Value]
 
 /// Waits for every promise to be fulfilled and gives their values as a tuple.
 ///
-/// `when(fulfilled: user, settings)` reads like the array form but keeps each value's type.
+/// `when(fulfilled: user, settings)` reads like the array form but keeps each value's type; a
+/// guarantee may stand among them (`when(fulfilled: promise, guarantee)`).
 ///
-/// - Parameter promises: The promises to wait for.
+/// - Parameter thenables: The promises and guarantees to wait for.
 /// - Returns: A promise of the values in order, or rejected with the first error among them.
 @inlinable
-public func when<each Value: Sendable>(
-    fulfilled promises: repeat Promise<each Value>
+public func when<each Waited: Thenable>(
+    fulfilled thenables: repeat each Waited
+) -> Promise<(repeat (each Waited).Value)> {
+    whenFulfilled(repeat (each thenables).asPromise())
+}
+
+/// The tuple form of `when(fulfilled:)`, over promises.
+@inlinable
+func whenFulfilled<each Value: Sendable>(
+    _ promises: repeat Promise<each Value>
 ) -> Promise<(repeat each Value)> {
     var all: [Promise<Void>] = []
     for promise in repeat each promises {
@@ -83,4 +92,68 @@ extension Promise {
         guard let result else { preconditionFailure("\(Self.self) read before it settled") }
         return try result.get()
     }
+}
+
+/// Waits for every promise of nothing to be fulfilled, as PromiseKit's `when(fulfilled:)` over
+/// `Promise<Void>` does.
+///
+/// - Parameter promises: The promises to wait for.
+/// - Returns: A promise fulfilled once all are, or rejected with the first error among them.
+@inlinable
+public func when(fulfilled promises: [Promise<Void>]) -> Promise<Void> {
+    gather(promises) { resolution, countdown, index, all in
+        switch resolution {
+        case .fulfilled:
+            if countdown.record((), at: index) != nil { all.settle(.fulfilled([])) }
+        case .rejected(let error, let handled):
+            all.settle(.rejected(error, handled: handled))
+        }
+    }
+    .asVoid()
+}
+
+/// Waits for every promise to settle, however it settles: the variadic form of
+/// `when(resolved:)`.
+///
+/// - Parameters:
+///   - first: The first promise to wait for.
+///   - others: The others.
+/// - Returns: A guarantee of every outcome, in order.
+@inlinable
+public func when<Value>(
+    resolved first: Promise<Value>, _ others: Promise<Value>...
+) -> Guarantee<[Result<Value, any Error>]> {
+    when(resolved: [first] + others)
+}
+
+/// Waits for every guarantee and gives their values in order; it cannot fail.
+///
+/// - Parameter guarantees: The guarantees to wait for.
+/// - Returns: A guarantee of the values, in order.
+@inlinable
+public func when<Value>(fulfilled guarantees: [Guarantee<Value>]) -> Guarantee<[Value]> {
+    Guarantee(
+        gather(guarantees.map(\.promise), linkingCancellation: false) { resolution, countdown, index, all in
+            if case .fulfilled(let value) = resolution, let values = countdown.record(value, at: index) {
+                all.settle(.fulfilled(values))
+            }
+        })
+}
+
+/// Waits for every guarantee of nothing: what PromiseKit calls `when(guarantees:)`.
+///
+/// - Parameter guarantees: The guarantees to wait for.
+/// - Returns: A guarantee fulfilled once all are.
+@inlinable
+public func when(guarantees: [Guarantee<Void>]) -> Guarantee<Void> {
+    when(fulfilled: guarantees).map(on: .inline) { _ in () }
+}
+
+/// Waits for every guarantee of nothing, given one by one.
+///
+/// - Parameter guarantees: The guarantees to wait for.
+/// - Returns: A guarantee fulfilled once all are.
+@inlinable
+public func when(guarantees: Guarantee<Void>...) -> Guarantee<Void> {
+    when(guarantees: guarantees)
 }
