@@ -217,7 +217,9 @@ struct MelodyListFormatterTests {
     @Test(
         "durations read as m:ss, and h:mm:ss past an hour",
         arguments: [
-            (0, "0:00"), (7, "0:07"), (187, "3:07"), (600, "10:00"), (3723, "1:02:03"), (-5, "0:00"),
+            (0, "0:00"), (7, "0:07"), (9, "0:09"), (10, "0:10"), (59, "0:59"), (60, "1:00"), (187, "3:07"),
+            (600, "10:00"), (3599, "59:59"), (3600, "1:00:00"), (3723, "1:02:03"), (36_610, "10:10:10"),
+            (-5, "0:00"),
         ])
     func durations(seconds: Int, text: String) {
         #expect(pinnedFormatter.duration(seconds) == text)

@@ -169,4 +169,22 @@ struct SharedRequestsTests {
         #expect(second == [2])
         #expect(server.requests.count == 2)
     }
+
+    @Test("two identical DELETEs at once are two requests: writes are never shared")
+    func writesAreNotShared() async throws {
+        // Given
+        let held = try HeldServer(answer: "{}")
+        let client = APIClient(baseURL: held.server.baseURL, retry: .never)
+
+        // When
+        let first = client.delete("melodies/1")
+        let second = client.delete("melodies/1")
+        #expect(await held.waitForRequest())
+        #expect(await held.waitForRequest())
+        held.answer(count: 2)
+        _ = await when(resolved: [first, second]).value
+
+        // Then
+        #expect(held.server.requests.count == 2)
+    }
 }

@@ -1,4 +1,4 @@
-import Promises
+public import Promises
 public import Services
 
 /// Which store operation failed, and why.
@@ -85,5 +85,13 @@ extension Promise {
         recover(on: .inline, policy: .allErrors) { error -> Promise<Value> in
             throw OrdersStoreError.wrapping(error, operation)
         }
+    }
+}
+
+extension OrdersStoreError: CancellableError {
+    /// True when the storage's request was cancelled, so that `catch` treats it as a cancellation.
+    public var isCancelled: Bool {
+        if case .storage(let reason) = reason { return reason.isCancelled }
+        return false
     }
 }

@@ -1,0 +1,127 @@
+import Foundation
+import OrdersTesting
+import Testing
+
+/// Edge values of the orders' rules: each found by breaking the rule on purpose, when no test
+/// caught the break.
+@Suite("Orders edge cases")
+struct OrdersEdgeCaseTests {
+    static let now = day(2026, 11, 20)
+
+    /// The field errors of `validOrder()` changed by `change`.
+    func errors(_ change: (inout Order) -> Void) -> [OrderField] {
+        var order = validOrder()
+        change(&order)
+        return order.formErrors(now: Self.now).map(\.field)
+    }
+
+    @Test(
+        "a name with one part empty shows the other part alone",
+        arguments: [("Amy", "Apple", "Amy Apple"), ("", "Apple", "Apple"), ("Amy", "", "Amy"), ("", "", "")])
+    func names(first: String, last: String, shown: String) {
+        var order = validOrder()
+        order.firstName = first
+        order.lastName = last
+        #expect(OrderFormatter().name(order) == shown)
+    }
+
+    @Test(
+        "totals as currency: no, one and two decimals, negative, large",
+        arguments: [
+            ("0", "$0.00"), ("1.5", "$1.50"), ("1.25", "$1.25"), ("-3", "-$3.00"),
+            ("1234567.89", "$1,234,567.89"),
+        ])
+    func currency(amount: String, shown: String) {
+        let formatter = OrderFormatter(locale: Locale(identifier: "en_US"), currencyCode: "USD")
+        #expect(formatter.currency(Decimal(string: amount) ?? -1) == shown)
+    }
+
+    @Test("a date at midnight UTC falls on a different day in Los Angeles, and each day is formatted once")
+    func datesAtMidnight() {
+        let midnight = day(2026, 11, 20)
+        let utc = OrderFormatter(
+            locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC") ?? .current)
+        let losAngeles = OrderFormatter(
+            locale: Locale(identifier: "en_US"),
+            timeZone: TimeZone(identifier: "America/Los_Angeles") ?? .current)
+        #expect(utc.date(midnight) == "11/20/26")
+        #expect(losAngeles.date(midnight) == "11/19/26")
+        #expect(losAngeles.dates([midnight, midnight.addingTimeInterval(-1)]) == ["11/19/26", "11/19/26"])
+        #expect(utc.dates([midnight, midnight.addingTimeInterval(-1)]) == ["11/20/26", "11/19/26"])
+    }
+
+    @Test("a card number with any digit mistyped fails the Luhn check; the right one passes")
+    func luhnCheck() {
+        #expect(errors { _ in }.isEmpty)
+        for last in "0234567890".dropLast() {
+            let field = errors { $0.paymentMethod.creditCardNumber = "4012 8888 8888 188\(last)" }
+            #expect(field == [.creditCardNumber], "last digit \(last)")
+        }
+        #expect(errors { $0.paymentMethod.creditCardNumber = "5500 0000 0000 0004" }.isEmpty)
+    }
+
+    @Test(
+        "the CVV is 3 or 4 digits",
+        arguments: [
+            ("12", false), ("123", true), ("1234", true), ("12345", false), ("12a", false), ("", false),
+        ])
+    func cvv(cvv: String, valid: Bool) {
+        #expect(errors { $0.paymentMethod.cvv = cvv }.isEmpty == valid)
+    }
+
+    @Test(
+        "quantities and prices are bounded, the bounds included",
+        arguments: [
+            (10_000, Decimal(1), true), (10_001, Decimal(1), false), (1, Decimal(1_000_000), true),
+            (1, Decimal(string: "1000000.01") ?? 0, false), (0, Decimal(1), false), (1, Decimal(-1), false),
+        ])
+    func bounds(quantity: Int, price: Decimal, valid: Bool) {
+        let field = errors { $0.items = [OrderItem(name: "Tea", quantity: quantity, unitPrice: price)] }
+        #expect(field.isEmpty == valid, "\(quantity) × \(price)")
+    }
+
+    @Test("a name of spaces is no name")
+    func blankNames() {
+        #expect(errors { $0.firstName = "   " } == [.firstName])
+        #expect(errors { $0.lastName = " \t " } == [.lastName])
+    }
+
+    @Test("a create the shop answers 503 is refused, not queued: only an unreachable shop queues it")
+    func serverErrorIsNotQueued() async throws {
+        // Given
+        let device = try Device()
+        device.shop.refuse("POST /orders", status: 503, body: #"{"error": "busy"}"#)
+
+        // When
+        let error = await PromiseExpectations.error(of: device.online.createOrder(validOrder()))
+
+        // Then
+        #expect((error as? OrdersStoreError)?.reason == .storage(.httpStatus(503)))
+        #expect(await PromiseExpectations.value(of: device.online.syncStatus()) == .empty)
+    }
+
+    @Test("a cancelled listing shows no error message, and the promise says it was cancelled")
+    @MainActor
+    func cancelledListingIsNotAnError() async {
+        // Given
+        let store = CancelledOrdersStore()
+        let output = RecordingOrdersOutput()
+        let presenter = ListOrdersPresenter(worker: OrdersWorker(ordersStore: store), output: output)
+
+        // When
+        let error = await PromiseExpectations.error(of: presenter.fetchOrders())
+
+        // Then
+        #expect(output.errors.isEmpty)
+        #expect(error?.isCancellation == true)
+    }
+}
+
+/// A store whose listing is cancelled, as when the screen goes away mid-request.
+final class CancelledOrdersStore: OrdersStore {
+    func fetchOrders() -> Promise<[Order]> { Promise(error: CancellationError()) }
+    func fetchOrder(id: String) -> Promise<Order> { Promise(error: CancellationError()) }
+    func createOrder(_ order: Order) -> Promise<Order> { Promise(error: CancellationError()) }
+    func updateOrder(_ order: Order) -> Promise<Order> { Promise(error: CancellationError()) }
+    func deleteOrder(id: String) -> Promise<Order> { Promise(error: CancellationError()) }
+}
