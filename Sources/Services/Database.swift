@@ -58,8 +58,7 @@ public final class Database: @unchecked Sendable {
         if sqlite3_db_readonly(connection.handle, "main") == 1 {
             throw DatabaseError(kind: .readOnly, message: "opened read-only", path: path)
         }
-        _ = try connection.query(
-            journal == "WAL" ? "PRAGMA journal_mode = WAL" : "PRAGMA journal_mode = MEMORY")
+        try Self.setJournalMode(journal, on: connection, waitingUpTo: busyTimeout)
         try connection.execute("PRAGMA foreign_keys = ON")
         try Self.migrate(connection, to: migrations)
         self.connection = connection
@@ -120,6 +119,27 @@ public final class Database: @unchecked Sendable {
     private static func version(of connection: Connection) throws -> Int {
         guard case .integer(let version) = try connection.scalar("PRAGMA user_version") else { return 0 }
         return Int(version)
+    }
+
+    /// Sets the journal mode. Switching a new file to WAL needs the file to itself, and SQLite
+    /// answers "busy" at once, without waiting, when another process opening the same new file holds
+    /// it meanwhile (waiting could deadlock them): so this tries again, every few milliseconds, until
+    /// `timeout` has passed, as the busy timeout does for every other statement.
+    private static func setJournalMode(
+        _ journal: String, on connection: Connection, waitingUpTo timeout: Double
+    )
+        throws
+    {
+        let sql = journal == "WAL" ? "PRAGMA journal_mode = WAL" : "PRAGMA journal_mode = MEMORY"
+        let deadline = Date().addingTimeInterval(max(0, timeout))
+        while true {
+            do {
+                _ = try connection.query(sql)
+                return
+            } catch let error as DatabaseError where error.kind == .busy && Date() < deadline {
+                usleep(5_000)  // another process is switching the same new file: give it the file
+            }
+        }
     }
 
     private static func migrate(_ connection: Connection, to migrations: [Migration]) throws {

@@ -17,14 +17,14 @@ struct LockedTests {
     @Test("the header's flags are where the buffer reaches them by offset")
     func headerOffsets() {
         // Given / When
-        let flag = MemoryLayout<LockWord>.offset(of: \LockWord.flag)
-        let tailInUse = MemoryLayout<LockWord>.offset(of: \LockWord.tailInUse)
-        let stateTrivial = MemoryLayout<LockWord>.offset(of: \LockWord.stateTrivial)
+        let flag = MemoryLayout<BufferHeader>.offset(of: \BufferHeader.flag)
+        let tailInUse = MemoryLayout<BufferHeader>.offset(of: \BufferHeader.tailInUse)
+        let stateTrivial = MemoryLayout<BufferHeader>.offset(of: \BufferHeader.stateTrivial)
 
         // Then
-        #expect(flag == LockWord.flagOffset)
-        #expect(tailInUse == LockWord.tailInUseOffset)
-        #expect(stateTrivial == LockWord.stateTrivialOffset)
+        #expect(flag == BufferHeader.flagOffset)
+        #expect(tailInUse == BufferHeader.tailInUseOffset)
+        #expect(stateTrivial == BufferHeader.stateTrivialOffset)
     }
 
     @Test("the header's flag is read and written through the lock, and seen by deinit's read")

@@ -5,11 +5,13 @@
 @usableFromInline
 class PromiseStorage<Value: Sendable>: LockedBuffer<PromiseState<Value>> {
     deinit {
+        // A state `deinit` may skip destroying must hold nothing to release (see `settle`).
+        assert(!stateTrivial.pointee || withLock { state, _ in state.holdsNothingToRelease })
         // Generic code pays a type-metadata lookup for every look at the state, so the common case
         // (nothing to report, no one waiting) is decided from the header's flag, which `Promise.update` keeps equal
         // to `PromiseState.deinitHasWork`.
         guard flagInDeinit else { return }
-        let (report, waiting) = withLock { state, _ in
+        let (report, waiting) = withPromiseState { state in
             (state.reportOnDeinit, state.takeWaitingHandlers())
         }
         if let report {

@@ -16,7 +16,7 @@ struct PromiseState<Value: Sendable>: Sendable {
     @usableFromInline
     var observed = false
     /// Set while the settling thread runs the handlers; handlers registered meanwhile queue up in
-    /// `aside` so that they still run after the earlier ones.
+    /// `cancelOrLate` so that they still run after the earlier ones.
     @usableFromInline
     var draining = false
     /// False for promises made by operators: when one is dropped while pending, the promise it
@@ -26,7 +26,7 @@ struct PromiseState<Value: Sendable>: Sendable {
     /// While pending, what cancelling the promise does (its presence makes the promise
     /// cancellable); while `draining`, the handlers registered meanwhile.
     @usableFromInline
-    var aside: PromiseAside<Value>?
+    var cancelOrLate: CancelOrLate<Value>?
 
     @inlinable
     init(phase: Phase = .pending(.none), reportsAbandonment: Bool = true) {
@@ -70,6 +70,13 @@ struct PromiseState<Value: Sendable>: Sendable {
         }
     }
 
+    /// Whether destroying the state would release nothing: fulfilled with a trivial value, and
+    /// nothing waiting to be cancelled or run. Only then may the storage's `deinit` skip destroying it.
+    var holdsNothingToRelease: Bool {
+        guard case .fulfilled = phase, _isPOD(Value.self), cancelOrLate == nil else { return false }
+        return true
+    }
+
     /// Takes the handlers waiting on a pending promise out of the state, leaving none.
     mutating func takeWaitingHandlers() -> Handlers<Value> {
         guard case .pending = phase else { return .none }
@@ -82,7 +89,7 @@ struct PromiseState<Value: Sendable>: Sendable {
     /// Whether cancelling the promise stops some work.
     @inlinable
     var isCancellable: Bool {
-        aside?.cancels ?? false
+        cancelOrLate?.cancels ?? false
     }
 
     @inlinable

@@ -4,7 +4,7 @@
 /// Like ``PromiseJob``, it carries a function made where the step's types are known instead of
 /// calling the step promise through a protocol.
 @usableFromInline
-struct StepInput<Value: Sendable>: Sendable {
+struct StepHandler<Value: Sendable>: Sendable {
     @usableFromInline
     let promise: StepReference
     @usableFromInline

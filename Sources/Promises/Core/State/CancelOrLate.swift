@@ -2,7 +2,7 @@
 /// once settled and while its handlers run, the handlers registered meanwhile. The two are never
 /// needed at once, and a field of one reference keeps every promise small (see ``LockedBuffer``).
 @usableFromInline
-enum PromiseAside<Value: Sendable>: Sendable {
+enum CancelOrLate<Value: Sendable>: Sendable {
     /// Cancelling the promise runs this closure: the work behind it stops.
     case cancelAction(CancelAction)
     /// Cancelling the promise cancels the one it waits on, with no closure to allocate.
@@ -30,7 +30,7 @@ enum PromiseAside<Value: Sendable>: Sendable {
     }
 }
 
-/// A cancellation handler, boxed so that ``PromiseAside`` stays one reference wide.
+/// A cancellation handler, boxed so that ``CancelOrLate`` stays one reference wide.
 @usableFromInline
 final class CancelAction: Sendable {
     @usableFromInline
@@ -49,7 +49,7 @@ final class CancelAction: Sendable {
 /// unsettled. The work behind an upstream promise (its seal, its task) keeps it alive while that
 /// work runs; once nothing does, there is nothing left to cancel.
 ///
-/// A class, so that ``PromiseAside`` stays one (strong, spare-bit carrying) reference wide: a weak
+/// A class, so that ``CancelOrLate`` stays one (strong, spare-bit carrying) reference wide: a weak
 /// reference kept inline would cost every promise 16 bytes more. Only promises that can be
 /// cancelled (their upstream has work to stop) make one.
 @usableFromInline

@@ -2,21 +2,44 @@
 // outcome of another promise. Every operator is built on them.
 
 extension LockedBuffer {
+    /// The one way into a promise's state: runs `body` under the lock, then sets the header's flag
+    /// to the state's ``PromiseState/deinitHasWork``, which `deinit` reads instead of the state.
+    /// Everything that reads or changes a promise's state goes through here (or through
+    /// ``Promise/update(_:immediate:)``, which calls it), so that the two never disagree.
+    @inlinable
+    final func withPromiseState<Value, Result>(
+        _ body: (inout PromiseState<Value>) throws -> Result
+    ) rethrows -> Result where State == PromiseState<Value> {
+        try withLock { state, deinitHasWork in
+            defer { deinitHasWork = state.deinitHasWork }
+            return try body(&state)
+        }
+    }
+
+    /// As ``withPromiseState(_:)``, handing `body` a value to move into the state without a copy.
+    @inlinable
+    final func withPromiseState<Value, Moved, Result>(
+        moving moved: consuming Moved, _ body: (inout PromiseState<Value>, consuming Moved) -> Result
+    ) -> Result where State == PromiseState<Value> {
+        withLock(moving: moved) { state, deinitHasWork, moved in
+            defer { deinitHasWork = state.deinitHasWork }
+            return body(&state, moved)
+        }
+    }
+
     /// Settles the promise this storage backs, as ``Promise/settle(_:cancelling:)`` does. Called on
     /// the storage itself, by a step that settles its own promise, it costs no reference of its own.
     @inlinable
     final func settle<Value>(_ resolution: Resolution<Value>, cancelling: Bool = false)
     where State == PromiseState<Value> {
-        var aside: PromiseAside<Value>?
-        let handlers = withLock {
-            (state: inout PromiseState<Value>, deinitHasWork: inout Bool) -> Handlers<Value> in
-            defer { deinitHasWork = state.deinitHasWork }
+        var cancelOrLate: CancelOrLate<Value>?
+        let handlers = withPromiseState { (state: inout PromiseState<Value>) -> Handlers<Value> in
             guard state.isPending else { return .none }
             // Swapped out rather than read and overwritten: the handlers move, without a copy.
             var phase = PromiseState<Value>.Phase(resolution)
             swap(&phase, &state.phase)
             guard case .pending(let handlers) = consume phase else { return .none }
-            aside = state.aside.take()  // what cancelling does: it is not needed any more
+            cancelOrLate = state.cancelOrLate.take()  // what cancelling does: it is not needed any more
             if case .fulfilled = resolution, _isPOD(Value.self) {
                 // Nothing in the state needs releasing from now on (late handlers come and go
                 // while this call runs): the storage's `deinit` may skip destroying it.
@@ -26,8 +49,8 @@ extension LockedBuffer {
             return handlers
         }
         // Run or released outside the lock: it may hold the last reference to other promises.
-        if cancelling { aside?.cancel() }
-        aside = nil
+        if cancelling { cancelOrLate?.cancel() }
+        cancelOrLate = nil
         guard !handlers.isEmpty else { return }
         // The handlers may settle more promises, each one level deeper: see ``Trampoline``.
         guard let depth = Trampoline.enter() else {
@@ -46,9 +69,10 @@ extension LockedBuffer {
         var handlers = handlers
         while !handlers.isEmpty {
             (consume handlers).run(resolution)
-            handlers = withLock { state, _ in
+            handlers = withPromiseState { state in
                 // Moved out, not copied.
-                guard case .late? = state.aside, case .late(let late)? = state.aside.take() else {
+                guard case .late? = state.cancelOrLate, case .late(let late)? = state.cancelOrLate.take()
+                else {
                     state.draining = false
                     return .none
                 }
@@ -63,9 +87,8 @@ extension LockedBuffer {
     final func subscribe<Value>(_ handler: consuming Handlers<Value>.Entry) -> Bool
     where State == PromiseState<Value> {
         // The handler is moved into the state, or handed back to run now.
-        let (now, cancellable) = withLock(moving: handler) {
-            state, deinitHasWork, handler -> ((Resolution<Value>, Handlers<Value>.Entry)?, Bool) in
-            defer { deinitHasWork = state.deinitHasWork }
+        let (now, cancellable) = withPromiseState(moving: handler) {
+            state, handler -> ((Resolution<Value>, Handlers<Value>.Entry)?, Bool) in
             state.observed = true
             switch state.phase {
             case .pending(var handlers):
@@ -75,12 +98,12 @@ extension LockedBuffer {
                 return (nil, state.isCancellable)
             case .fulfilled, .rejected:
                 if state.draining {
-                    if case .late(var late) = state.aside {
-                        state.aside = nil  // so that the append does not copy the list
+                    if case .late(var late) = state.cancelOrLate {
+                        state.cancelOrLate = nil  // so that the append does not copy the list
                         late.append(handler)
-                        state.aside = .late(late)
+                        state.cancelOrLate = .late(late)
                     } else {
-                        state.aside = .late([handler])
+                        state.cancelOrLate = .late([handler])
                     }
                     return (nil, false)
                 }

@@ -1,4 +1,5 @@
-/// The step of `map` and `done`: a closure that makes the new value, or throws to reject.
+/// The step of `map` (and of the operators built on it): a closure that makes the new value, or
+/// throws to reject. `done` has a step of its own, ``DoneStep``.
 @usableFromInline
 struct TransformStep<Input: Sendable, Output: Sendable, Queue: Dispatcher>: PromiseStep {
     @usableFromInline

@@ -14,7 +14,7 @@ struct PromiseJob: Sendable {
     @inlinable
     init<Step: PromiseStep>(_ promise: consuming StepReference, of _: Step.Type) {
         self.promise = promise
-        run = { $0.as(StepPromise<Step>.self).run() }
+        run = { $0.promise(as: StepPromise<Step>.self).run() }
     }
 
     /// Runs the step, once; called on the queue the step asked for.

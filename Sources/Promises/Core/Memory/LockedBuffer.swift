@@ -1,72 +1,11 @@
-// The lock seam: one lock per platform, each in the same allocation as the state it guards.
-// Apple platforms: os_unfair_lock. Linux and Android: a 4-byte futex word (CPromiseLock). Any other
-// platform stops the build here rather than compile a lock no one has run.
+// The memory behind every promise and every `Locked` value, laid out by hand: a header (the lock and
+// the owner's flags), the state, and room a subclass may use. The lock seam: `os_unfair_lock` on
+// Apple platforms, a futex word on Linux (CPromiseLock); `Locked.swift` says why.
 #if canImport(Darwin)
     public import Darwin
 #elseif os(Linux) || os(Android)
     public import CPromiseLock
-#else
-    #error("Promises has a lock for Apple platforms (os_unfair_lock) and Linux (a futex word) only")
 #endif
-
-#if canImport(Darwin)
-    @usableFromInline
-    typealias PlatformLock = os_unfair_lock
-#elseif os(Linux) || os(Android)
-    /// A futex word: see `CPromiseLock.h`.
-    @usableFromInline
-    typealias PlatformLock = UInt32
-#endif
-
-/// A value guarded by a lock that lives in the same allocation: `os_unfair_lock` on Apple
-/// platforms, a futex word on Linux (`CPromiseLock`).
-///
-/// Why not `Synchronization.Mutex`: it needs iOS 18 / macOS 15, and on Linux ThreadSanitizer cannot
-/// see its lock and unlock (they are not instrumented), so it reports every state change a `Mutex`
-/// guards as a data race. These locks are understood by ThreadSanitizer (the futex word through its
-/// C11 atomics), cost one compare-and-swap to lock and one to unlock uncontended, and exist on every
-/// OS version that has Swift concurrency. Linux gets its own because `pthread_mutex_t` is 40 bytes:
-/// most of a promise, whose size decides whether the allocator frees it on its fast path (see
-/// ``LockedBuffer``). A `ManagedBuffer` keeps the lock at a stable address, as all three require,
-/// without a second allocation.
-@usableFromInline
-struct Locked<State: Sendable>: @unchecked Sendable {
-    // `@unchecked Sendable` is sound: the buffer's mutable state (its header and its single element)
-    // is only reached through `withLock`, always between acquiring and releasing the lock in the
-    // header. The lock is initialised (statically, zero-filled) in `make` before the buffer can be
-    // shared, and the state is destroyed in its `deinit`, when no other reference exists. `State` is
-    // `Sendable`, so the values moved in and out may cross threads.
-    @usableFromInline
-    let buffer: LockedBuffer<State>
-
-    /// Makes a lock-guarded `state`.
-    ///
-    /// - Parameters:
-    ///   - state: The initial state.
-    ///   - flag: The initial value of the header's flag.
-    ///   - bufferType: A subclass to allocate instead, for a `deinit` of its own.
-    @inlinable
-    init(
-        _ state: consuming State, flag: Bool = false,
-        as bufferType: LockedBuffer<State>.Type = LockedBuffer<State>.self
-    ) {
-        buffer = bufferType.make(consume state, flag: flag)
-    }
-
-    /// Wraps a buffer made already, as a subclass with more in it makes its own.
-    @inlinable
-    init(buffer: LockedBuffer<State>) {
-        self.buffer = buffer
-    }
-
-    /// Runs `body` with exclusive access to the state.
-    ///
-    /// `body` must not take the same lock again: it is not recursive.
-    @inlinable
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try buffer.withLock { state, _ in try body(&state) }
-    }
-}
 
 /// The header of a ``LockedBuffer``: the lock, and flags its owner may keep for its `deinit`.
 ///
@@ -77,7 +16,7 @@ struct Locked<State: Sendable>: @unchecked Sendable {
 /// access to a struct through a pointer at the struct's first byte, which is the lock's, and would
 /// report it as racing with the other threads' atomic operations on the lock.
 @usableFromInline
-struct LockWord {
+struct BufferHeader {
     @usableFromInline
     var lock: PlatformLock
     /// Guarded by the lock, like the state.
@@ -125,7 +64,7 @@ struct LockWord {
 /// on another goes back to glibc's allocator without its arena lock only while it asked for at
 /// most 120 bytes (a fastbin chunk); a bigger one makes the two threads queue for that lock.
 @usableFromInline
-class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, UInt64> {
+class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
     /// Makes a buffer holding `state`, with its lock ready.
     ///
     /// - Parameters:
@@ -139,11 +78,11 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, UInt64> {
     final class func make(
         _ state: consuming State, flag: Bool, extraBytes: Int = 0, extraAlignment: Int = 1
     ) -> Self {
-        // `LockWord(flag:)` zero-fills the lock: that is `OS_UNFAIR_LOCK_INIT`, an unlocked futex
+        // `BufferHeader(flag:)` zero-fills the lock: that is `OS_UNFAIR_LOCK_INIT`, an unlocked futex
         // word, and `PTHREAD_MUTEX_INITIALIZER` (a default mutex, which needs no destroy).
         let bytes = tailOffset(extraAlignment: extraAlignment) + extraBytes
         let words = (bytes + MemoryLayout<UInt64>.size - 1) / MemoryLayout<UInt64>.size
-        let made = create(minimumCapacity: words) { _ in LockWord(flag: flag) }
+        let made = create(minimumCapacity: words) { _ in BufferHeader(flag: flag) }
         let buffer = unsafeDowncast(made, to: self)
         // The buffer's memory does not move, so its address outlives the closure; the state is
         // moved in, not copied.
@@ -206,7 +145,7 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, UInt64> {
     @inlinable
     final var flag: UnsafeMutablePointer<Bool> {
         withUnsafeMutablePointerToHeader {
-            (UnsafeMutableRawPointer($0) + LockWord.flagOffset).assumingMemoryBound(to: Bool.self)
+            (UnsafeMutableRawPointer($0) + BufferHeader.flagOffset).assumingMemoryBound(to: Bool.self)
         }
     }
 
@@ -214,7 +153,7 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, UInt64> {
     @inlinable
     final var tailInUse: UnsafeMutablePointer<Bool> {
         withUnsafeMutablePointerToHeader {
-            (UnsafeMutableRawPointer($0) + LockWord.tailInUseOffset).assumingMemoryBound(to: Bool.self)
+            (UnsafeMutableRawPointer($0) + BufferHeader.tailInUseOffset).assumingMemoryBound(to: Bool.self)
         }
     }
 
@@ -222,7 +161,7 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<LockWord, UInt64> {
     @inlinable
     final var stateTrivial: UnsafeMutablePointer<Bool> {
         withUnsafeMutablePointerToHeader {
-            (UnsafeMutableRawPointer($0) + LockWord.stateTrivialOffset).assumingMemoryBound(to: Bool.self)
+            (UnsafeMutableRawPointer($0) + BufferHeader.stateTrivialOffset).assumingMemoryBound(to: Bool.self)
         }
     }
 

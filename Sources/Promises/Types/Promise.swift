@@ -23,7 +23,7 @@ public struct Promise<Value: Sendable>: Sendable {
     @usableFromInline
     enum Storage: Sendable {
         /// Lock-guarded state that settles later, shared by every copy.
-        case shared(Locked<PromiseState<Value>>)
+        case shared(SharedPromiseState<Value>)
         /// Fulfilled from the start: nothing can change, so nothing is shared or locked.
         case fulfilled(Value)
     }
@@ -34,13 +34,13 @@ public struct Promise<Value: Sendable>: Sendable {
     @inlinable
     init(_ state: consuming PromiseState<Value>) {
         let flag = state.deinitHasWork  // read before the state is moved into the buffer
-        storage = .shared(Locked(consume state, flag: flag, as: PromiseStorage<Value>.self))
+        storage = .shared(SharedPromiseState(PromiseStorage<Value>.make(consume state, flag: flag)))
     }
 
     /// Wraps storage made already: a ``StepPromise`` makes its own, with its step in it.
     @inlinable
     init(storage: LockedBuffer<PromiseState<Value>>) {
-        self.storage = .shared(Locked(buffer: storage))
+        self.storage = .shared(SharedPromiseState(storage))
     }
 
     @inlinable
@@ -50,7 +50,7 @@ public struct Promise<Value: Sendable>: Sendable {
 
     /// The lock-guarded state, or `nil` for a promise fulfilled from the start.
     @inlinable
-    var state: Locked<PromiseState<Value>>? {
+    var state: SharedPromiseState<Value>? {
         if case .shared(let state) = storage { return state }
         return nil
     }
@@ -64,10 +64,7 @@ public struct Promise<Value: Sendable>: Sendable {
     ) rethrows -> Result {
         switch storage {
         case .shared(let state):
-            return try state.buffer.withLock { state, deinitHasWork in
-                defer { deinitHasWork = state.deinitHasWork }
-                return try body(&state)
-            }
+            return try state.buffer.withPromiseState(body)
         case .fulfilled(let value):
             return immediate(value)
         }
@@ -189,83 +186,5 @@ extension Promise {
             handler(.fulfilled(value))
             return false
         }
-    }
-
-    /// Makes a promise that `transform` fulfills with the value it makes on `queue` once this one is
-    /// fulfilled; a rejection passes straight on, and a throwing `transform` rejects.
-    ///
-    /// `map` and `done` use it as is.
-    @inlinable
-    func transformFulfilled<NewValue>(
-        on queue: some Dispatcher,
-        _ transform: @escaping @Sendable (Value) throws -> NewValue
-    ) -> Promise<NewValue> {
-        follow(with: TransformStep(on: type(of: queue), transform), on: queue)
-    }
-
-    /// Makes the promise of `step` and starts it on `queue` once this promise is fulfilled; a
-    /// rejection passes straight on, and a cancellation of the new promise is passed on to this one
-    /// when this one is cancellable.
-    ///
-    /// The new promise is its own handler and its own queued work (``StepPromise``), so a step
-    /// costs one allocation besides what its closure captures. It keeps `queue` only while it
-    /// waits: a step started at once does not retain the queue at all.
-    @inlinable
-    func follow<Step: PromiseStep>(with step: Step, on queue: Step.Queue) -> Promise<Step.Output>
-    where Step.Input == Value {
-        switch storage {
-        case .fulfilled(let value):
-            let stepPromise = StepPromise.make(step, waitingOn: nil)
-            stepPromise.start(with: .fulfilled(value), on: queue)
-            return stepPromise.promise
-        case .shared(let state):
-            // The queue is in place before the step is registered: the promise may settle at once,
-            // on another thread.
-            let stepPromise = StepPromise.make(step, waitingOn: queue)
-            let cancellable = state.buffer.subscribe(.step(StepInput(stepPromise)))
-            let next = stepPromise.promise
-            if cancellable {
-                next.cancelsUpstream(self)
-            }
-            return next
-        }
-    }
-
-    /// Makes the pending promise an operator returns: it stays silent when dropped while pending,
-    /// because the promise it waits on reports that.
-    @inlinable
-    static func derived() -> Promise<Value> {
-        Promise(PromiseState(reportsAbandonment: false))
-    }
-
-    /// Makes a promise settled by the handler `makeHandler` builds for it, registers that handler on
-    /// this promise, and passes a cancellation of the new promise on to this one when this one is
-    /// cancellable.
-    ///
-    /// - Parameters:
-    ///   - linkingCancellation: False when the new promise backs a ``Guarantee``, which must never
-    ///     be rejected by a cancellation.
-    ///   - makeHandler: Given the new promise, makes the one closure that settles it once this
-    ///     promise settled.
-    /// - Returns: The new promise.
-    @inlinable
-    func derive<NewValue>(
-        linkingCancellation: Bool = true,
-        _ makeHandler: (Promise<NewValue>) -> Handlers<Value>.Handler
-    ) -> Promise<NewValue> {
-        let next = Promise<NewValue>.derived()
-        let cancellable = subscribe(makeHandler(next))
-        if cancellable && linkingCancellation {
-            next.cancelsUpstream(self)
-        }
-        return next
-    }
-
-    /// Settles this promise like `other` does, and, if `other` is cancellable, passes a cancellation
-    /// of this one on to it.
-    @inlinable
-    func adopt(_ other: Promise<Value>) {
-        guard case .shared(let state) = storage else { return }  // fulfilled from the start
-        state.buffer.adopt(other)
     }
 }

@@ -17,7 +17,7 @@ enum Handlers<Value: Sendable>: Sendable {
     @usableFromInline
     enum Entry: Sendable {
         case closure(Handler)
-        case step(StepInput<Value>)
+        case step(StepHandler<Value>)
         case member(Gathering<Value>, index: Int)
 
         @inlinable

@@ -1,14 +1,6 @@
 import CPromiseLock
 public import Dispatch
 
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// The promise handlers waiting for one `DispatchQueue`, run in turns.
 ///
 /// Dispatching every handler on its own costs a block, a copy of it and a queue push per handler,
@@ -27,7 +19,7 @@ final class QueueMailbox: Sendable {
     /// started yet is dispatched; and emptied lists kept for reuse, so that a steady stream of
     /// handlers does not grow a new array (and copy it, and have the allocator consolidate) for
     /// every turn.
-    private struct State: Sendable {
+    struct State: Sendable {
         var waiting: [Work] = []
         var carried: [Carried] = []
         var turnDispatched = false
@@ -49,7 +41,7 @@ final class QueueMailbox: Sendable {
 
     /// A list a turn had no budget left for: its handlers from `from` on are still to run. Lists
     /// are carried whole rather than merged, so that handing one on never copies it.
-    private struct Carried: Sendable {
+    struct Carried: Sendable {
         var list: [Work]
         var from: Int
     }
@@ -68,7 +60,7 @@ final class QueueMailbox: Sendable {
 
     /// A handler as the lists hold it: a closure, or a step promise that runs itself. (An array of
     /// bare closures would store each one behind a reabstraction thunk, an allocation per handler.)
-    private enum Work: Sendable {
+    enum Work: Sendable {
         case closure(@Sendable () -> Void)
         case job(PromiseJob)
         /// Left behind when a turn moved the handler out of its list to run it.
@@ -141,7 +133,7 @@ final class QueueMailbox: Sendable {
     }
 
     /// Changes the state with `body`, and dispatches a turn unless one is waiting already.
-    private func change(on queue: DispatchQueue, _ body: (inout State) -> Void) {
+    func change(on queue: DispatchQueue, _ body: (inout State) -> Void) {
         let mustDispatch = state.withLock { state in
             body(&state)
             defer { state.turnDispatched = true }
@@ -160,7 +152,7 @@ final class QueueMailbox: Sendable {
         // Until then no other turn is dispatched (`turnDispatched` stays set), so the list is this
         // turn's alone and each handler can be moved out of it rather than copied.
         var (turn, range, more, readied) = state.withLock {
-            state -> ([Work], Range<Int>, (next: Bool, carried: Bool, othersFirst: Bool), [Work]) in
+            state -> ([Work], Range<Int>, AfterTurn, [Work]) in
             let taken: [Work]
             let from: Int
             if state.carried.isEmpty {
@@ -175,15 +167,19 @@ final class QueueMailbox: Sendable {
             let readied = state.spare()
             let end = min(from + Self.budget, taken.count)
             if end < taken.count {
-                return (taken, from..<end, (next: true, carried: true, othersFirst: true), readied)
+                return (taken, from..<end, AfterTurn(next: true, carried: true, othersFirst: true), readied)
             } else if state.waiting.isEmpty && state.carried.isEmpty {
                 state.turnDispatched = false
-                return (taken, from..<end, (next: false, carried: false, othersFirst: false), readied)
+                return (
+                    taken, from..<end, AfterTurn(next: false, carried: false, othersFirst: false), readied
+                )
             }
             // `turnDispatched` stays set: this turn dispatches the next. Handlers it readies wait
             // behind lists carried from earlier turns, which were readied before them.
             let othersFirst = !state.carried.isEmpty
-            return (taken, from..<end, (next: true, carried: false, othersFirst: othersFirst), readied)
+            return (
+                taken, from..<end, AfterTurn(next: true, carried: false, othersFirst: othersFirst), readied
+            )
         }
         if more.next && !more.carried {
             queue.async { self.runTurn(on: queue) }
@@ -202,7 +198,7 @@ final class QueueMailbox: Sendable {
     /// budget lasts; hands the rest back for the next turn.
     private func run(
         _ turn: inout [Work], _ range: Range<Int>, readiedIn current: UnsafeMutablePointer<Turn>,
-        more: (next: Bool, carried: Bool, othersFirst: Bool), on queue: DispatchQueue
+        more: AfterTurn, on queue: DispatchQueue
     ) {
         for index in range {
             var work = Work.taken
@@ -235,17 +231,6 @@ final class QueueMailbox: Sendable {
         }
     }
 
-    /// Puts the handlers from `from` on, which a turn had no budget left for, in line for the next
-    /// turn (after what earlier turns left behind, before the waiting list), and dispatches it
-    /// unless it is. The list is handed over as it is.
-    private func handBack(_ left: inout [Work], from: Int, on queue: DispatchQueue) {
-        change(on: queue) { state in
-            var list: [Work] = []
-            swap(&list, &left)  // moved into the state, not copied
-            state.carried.append(Carried(list: list, from: from))
-        }
-    }
-
     /// Empties the lists a turn is done with and keeps them for the next turns.
     private func keepForReuse(taken: inout [Work], readied: inout [Work]) {
         taken.removeAll(keepingCapacity: true)
@@ -254,34 +239,5 @@ final class QueueMailbox: Sendable {
             state.keep(taken)
             state.keep(readied)
         }
-    }
-
-    /// The turn a thread is running: handlers readied during it for the same queue join it without
-    /// taking the mailbox's lock.
-    private struct Turn {
-        let mailbox: ObjectIdentifier
-        let queue: ObjectIdentifier
-        var readied: [Work]
-
-        init(mailbox: QueueMailbox, queue: DispatchQueue, readied: consuming [Work]) {
-            self.mailbox = ObjectIdentifier(mailbox)
-            self.queue = ObjectIdentifier(queue)
-            self.readied = readied
-        }
-
-        /// The turn this thread is running, or `nil`; it is only ever read and set by its thread.
-        /// It lives on the stack of `runTurn`, which makes it current only while it runs handlers,
-        /// and reaching it through a pointer costs the handlers no retain and no exclusivity check.
-        static var current: UnsafeMutablePointer<Turn>? {
-            get { pthread_getspecific(key)?.assumingMemoryBound(to: Turn.self) }
-            set { pthread_setspecific(key, newValue) }
-        }
-
-        private static let key: pthread_key_t = {
-            var key = pthread_key_t()
-            let status = pthread_key_create(&key, nil)
-            precondition(status == 0, "pthread_key_create failed: \(status)")
-            return key
-        }()
     }
 }

@@ -54,12 +54,12 @@ extension Promise {
     /// settled with a cancellation: that input was cancelled, not the result, so the other inputs
     /// must be left alone).
     @inlinable
-    func setCancellation(_ cancellation: PromiseAside<Value>?, onlyWhilePending: Bool = false) {
+    func setCancellation(_ cancellation: CancelOrLate<Value>?, onlyWhilePending: Bool = false) {
         let runNow = update(
             { state -> Bool in
                 switch state.phase {
                 case .pending:
-                    state.aside = cancellation
+                    state.cancelOrLate = cancellation
                     return false
                 case .rejected(let error, _):
                     return error.isCancellation && !onlyWhilePending

@@ -1,0 +1,61 @@
+import Dispatch
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+extension QueueMailbox {
+    /// Puts the handlers from `from` on, which a turn had no budget left for, in line for the next
+    /// turn (after what earlier turns left behind, before the waiting list), and dispatches it
+    /// unless it is. The list is handed over as it is.
+    func handBack(_ left: inout [Work], from: Int, on queue: DispatchQueue) {
+        change(on: queue) { state in
+            var list: [Work] = []
+            swap(&list, &left)  // moved into the state, not copied
+            state.carried.append(Carried(list: list, from: from))
+        }
+    }
+
+    /// What a turn leaves to the turns after it.
+    struct AfterTurn {
+        /// Whether this turn dispatches the next one.
+        var next: Bool
+        /// Whether the rest of the list this turn took is carried to the next turn.
+        var carried: Bool
+        /// Whether lists carried from earlier turns must run before what this turn readies.
+        var othersFirst: Bool
+    }
+
+    /// The turn a thread is running: handlers readied during it for the same queue join it without
+    /// taking the mailbox's lock.
+    struct Turn {
+        let mailbox: ObjectIdentifier
+        let queue: ObjectIdentifier
+        var readied: [Work]
+
+        init(mailbox: QueueMailbox, queue: DispatchQueue, readied: consuming [Work]) {
+            self.mailbox = ObjectIdentifier(mailbox)
+            self.queue = ObjectIdentifier(queue)
+            self.readied = readied
+        }
+
+        /// The turn this thread is running, or `nil`; it is only ever read and set by its thread.
+        /// It lives on the stack of `runTurn`, which makes it current only while it runs handlers,
+        /// and reaching it through a pointer costs the handlers no retain and no exclusivity check.
+        static var current: UnsafeMutablePointer<Turn>? {
+            get { pthread_getspecific(key)?.assumingMemoryBound(to: Turn.self) }
+            set { pthread_setspecific(key, newValue) }
+        }
+
+        private static let key: pthread_key_t = {
+            var key = pthread_key_t()
+            let status = pthread_key_create(&key, nil)
+            precondition(status == 0, "pthread_key_create failed: \(status)")
+            return key
+        }()
+    }
+}
