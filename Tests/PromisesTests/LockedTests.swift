@@ -17,12 +17,12 @@ struct LockedTests {
     @Test("the header's flags are where the buffer reaches them by offset")
     func headerOffsets() {
         // Given / When
-        let flag = MemoryLayout<BufferHeader>.offset(of: \BufferHeader.flag)
+        let flag = MemoryLayout<BufferHeader>.offset(of: \BufferHeader.deinitFlag)
         let tailInUse = MemoryLayout<BufferHeader>.offset(of: \BufferHeader.tailInUse)
         let stateTrivial = MemoryLayout<BufferHeader>.offset(of: \BufferHeader.stateTrivial)
 
         // Then
-        #expect(flag == BufferHeader.flagOffset)
+        #expect(flag == BufferHeader.deinitFlagOffset)
         #expect(tailInUse == BufferHeader.tailInUseOffset)
         #expect(stateTrivial == BufferHeader.stateTrivialOffset)
     }
@@ -30,7 +30,7 @@ struct LockedTests {
     @Test("the header's flag is read and written through the lock, and seen by deinit's read")
     func flagThroughLock() {
         // Given
-        let locked = Locked(0, flag: false)
+        let locked = Locked(0, deinitFlag: false)
 
         // When
         locked.buffer.withLock { state, flag in
@@ -39,7 +39,7 @@ struct LockedTests {
         }
 
         // Then
-        #expect(locked.buffer.flagInDeinit)
+        #expect(locked.buffer.deinitFlagUnlocked)
         #expect(locked.withLock { $0 } == 7)
     }
 

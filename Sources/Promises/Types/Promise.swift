@@ -34,7 +34,7 @@ public struct Promise<Value: Sendable>: Sendable {
     @inlinable
     init(_ state: consuming PromiseState<Value>) {
         let flag = state.deinitHasWork  // read before the state is moved into the buffer
-        storage = .shared(SharedPromiseState(PromiseStorage<Value>.make(consume state, flag: flag)))
+        storage = .shared(SharedPromiseState(PromiseStorage<Value>.make(consume state, deinitFlag: flag)))
     }
 
     /// Wraps storage made already: a ``StepPromise`` makes its own, with its step in it.

@@ -41,14 +41,14 @@ struct Locked<State: Sendable>: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - state: The initial state.
-    ///   - flag: The initial value of the header's flag.
+    ///   - deinitFlag: The initial value of the flag the owner keeps for its `deinit`.
     ///   - bufferType: A subclass to allocate instead, for a `deinit` of its own.
     @inlinable
     init(
-        _ state: consuming State, flag: Bool = false,
+        _ state: consuming State, deinitFlag: Bool = false,
         as bufferType: LockedBuffer<State>.Type = LockedBuffer<State>.self
     ) {
-        buffer = bufferType.make(consume state, flag: flag)
+        buffer = bufferType.make(consume state, deinitFlag: deinitFlag)
     }
 
     /// Wraps a buffer made already, as a subclass with more in it makes its own.

@@ -11,7 +11,7 @@
 ///
 /// They live in the header, whose layout does not depend on `State`, so that a `deinit` in generic
 /// code can read them without looking up type metadata. Each field is reached through a pointer of
-/// its own (``LockedBuffer/lock``, ``LockedBuffer/flag``, ``LockedBuffer/tailInUse``,
+/// its own (``LockedBuffer/lock``, ``LockedBuffer/deinitFlag``, ``LockedBuffer/tailInUse``,
 /// ``LockedBuffer/stateTrivial``), never through the whole header: ThreadSanitizer records an
 /// access to a struct through a pointer at the struct's first byte, which is the lock's, and would
 /// report it as racing with the other threads' atomic operations on the lock.
@@ -19,9 +19,10 @@
 struct BufferHeader {
     @usableFromInline
     var lock: PlatformLock
-    /// Guarded by the lock, like the state.
+    /// What the owner's `deinit` reads instead of the state (a promise: whether it has anything to
+    /// report or release). Guarded by the lock, like the state.
     @usableFromInline
-    var flag: Bool
+    var deinitFlag: Bool
     /// Whether a subclass's own memory behind the state holds something to destroy; the subclass
     /// says who may touch it.
     @usableFromInline
@@ -32,23 +33,23 @@ struct BufferHeader {
     var stateTrivial = false
 
     @inlinable
-    init(flag: Bool) {
+    init(deinitFlag: Bool) {
         #if canImport(Darwin)
             lock = os_unfair_lock()
         #elseif os(Linux) || os(Android)
             lock = 0
         #endif
-        self.flag = flag
+        self.deinitFlag = deinitFlag
     }
 
     /// Where `flag` is: right behind the lock, as Swift lays out stored properties in order (a test
     /// checks it against `MemoryLayout.offset(of:)`, which the optimiser does not fold).
     @inlinable
-    static var flagOffset: Int { MemoryLayout<PlatformLock>.size }
+    static var deinitFlagOffset: Int { MemoryLayout<PlatformLock>.size }
 
     /// Where `tailInUse` is: right behind `flag`.
     @inlinable
-    static var tailInUseOffset: Int { flagOffset + MemoryLayout<Bool>.size }
+    static var tailInUseOffset: Int { deinitFlagOffset + MemoryLayout<Bool>.size }
 
     /// Where `stateTrivial` is: right behind `tailInUse`.
     @inlinable
@@ -69,20 +70,20 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
     ///
     /// - Parameters:
     ///   - state: The initial state.
-    ///   - flag: The initial value of the header's flag.
+    ///   - deinitFlag: The initial value of the flag the owner keeps for its `deinit`.
     ///   - extraBytes: Room behind the state, aligned to `extraAlignment`, that a subclass uses as
     ///     raw memory of its own (``tail``).
     ///   - extraAlignment: The alignment the extra room needs.
     /// - Returns: The buffer, of the class it was called on.
     @inlinable
     final class func make(
-        _ state: consuming State, flag: Bool, extraBytes: Int = 0, extraAlignment: Int = 1
+        _ state: consuming State, deinitFlag: Bool, extraBytes: Int = 0, extraAlignment: Int = 1
     ) -> Self {
-        // `BufferHeader(flag:)` zero-fills the lock: that is `OS_UNFAIR_LOCK_INIT`, an unlocked futex
+        // `BufferHeader(deinitFlag:)` zero-fills the lock: that is `OS_UNFAIR_LOCK_INIT`, an unlocked futex
         // word, and `PTHREAD_MUTEX_INITIALIZER` (a default mutex, which needs no destroy).
         let bytes = tailOffset(extraAlignment: extraAlignment) + extraBytes
         let words = (bytes + MemoryLayout<UInt64>.size - 1) / MemoryLayout<UInt64>.size
-        let made = create(minimumCapacity: words) { _ in BufferHeader(flag: flag) }
+        let made = create(minimumCapacity: words) { _ in BufferHeader(deinitFlag: deinitFlag) }
         let buffer = unsafeDowncast(made, to: self)
         // The buffer's memory does not move, so its address outlives the closure; the state is
         // moved in, not copied.
@@ -141,11 +142,12 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
         }
     }
 
-    /// The header's flag: guarded by the lock.
+    /// The flag the owner keeps for its `deinit` (a promise: whether `deinit` has work): guarded by
+    /// the lock.
     @inlinable
-    final var flag: UnsafeMutablePointer<Bool> {
+    final var deinitFlag: UnsafeMutablePointer<Bool> {
         withUnsafeMutablePointerToHeader {
-            (UnsafeMutableRawPointer($0) + BufferHeader.flagOffset).assumingMemoryBound(to: Bool.self)
+            (UnsafeMutableRawPointer($0) + BufferHeader.deinitFlagOffset).assumingMemoryBound(to: Bool.self)
         }
     }
 
@@ -170,7 +172,7 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
     final func withLock<Result>(_ body: (inout State, inout Bool) throws -> Result) rethrows -> Result {
         acquireLock()
         defer { releaseLock() }
-        return try body(&statePointer.pointee, &flag.pointee)
+        return try body(&statePointer.pointee, &deinitFlag.pointee)
     }
 
     /// Runs `body` with exclusive access to the state and to the header's flag, handing it `moved`
@@ -182,7 +184,7 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
     ) rethrows -> Result {
         acquireLock()
         defer { releaseLock() }
-        return try body(&statePointer.pointee, &flag.pointee, moved)
+        return try body(&statePointer.pointee, &deinitFlag.pointee, moved)
     }
 
     /// Takes the header's lock; only the `withLock` methods do, around their body.
@@ -206,8 +208,8 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
     }
 
     /// The header's flag, read without the lock: only for `deinit`, when no one else holds a reference.
-    final var flagInDeinit: Bool {
-        flag.pointee
+    final var deinitFlagUnlocked: Bool {
+        deinitFlag.pointee
     }
 
     deinit {

@@ -10,7 +10,7 @@ class PromiseStorage<Value: Sendable>: LockedBuffer<PromiseState<Value>> {
         // Generic code pays a type-metadata lookup for every look at the state, so the common case
         // (nothing to report, no one waiting) is decided from the header's flag, which `Promise.update` keeps equal
         // to `PromiseState.deinitHasWork`.
-        guard flagInDeinit else { return }
+        guard deinitFlagUnlocked else { return }
         let (report, waiting) = withPromiseState { state in
             (state.reportOnDeinit, state.takeWaitingHandlers())
         }

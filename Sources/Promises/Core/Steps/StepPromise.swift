@@ -43,7 +43,7 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
         let state = PromiseState<Step.Output>(reportsAbandonment: false)
         let flag = state.deinitHasWork  // read before the state is moved into the buffer
         let promise = make(
-            consume state, flag: flag, extraBytes: MemoryLayout<Slot>.size,
+            consume state, deinitFlag: flag, extraBytes: MemoryLayout<Slot>.size,
             extraAlignment: MemoryLayout<Slot>.alignment)
         promise.slotAddress.bindMemory(to: Slot.self, capacity: 1)
             .initialize(to: Slot(step: step, queue: queue))
