@@ -2,11 +2,12 @@ import Foundation
 import OrdersTesting
 import Testing
 
-/// One contract, three stores: memory, SQLite, and the REST API on a real loopback server.
+/// One contract, four stores: memory, SQLite, the REST API on a real loopback server, and the API
+/// with its offline copy (`FallbackOrdersStore`).
 @Suite("OrdersStore contract")
 struct OrdersStoreContractTests {
     enum Kind: String, CaseIterable, Sendable {
-        case memory, sqlite, api
+        case memory, sqlite, api, fallback
     }
 
     /// A store of `kind`, empty, and what keeps it alive.
@@ -21,6 +22,14 @@ struct OrdersStoreContractTests {
             let backend = OrdersBackend()
             let server = try TestHTTPServer(handler: backend.handle)
             return (OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)), server)
+        case .fallback:
+            let backend = OrdersBackend()
+            let server = try TestHTTPServer(handler: backend.handle)
+            let folder = TemporaryFolder("OrdersStoreContractTests")
+            let store = FallbackOrdersStore(
+                api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)),
+                cache: OrdersSQLiteStore(database: try Database(at: folder.file("orders.sqlite"))))
+            return (store, (server, folder))
         }
     }
 
@@ -145,5 +154,25 @@ struct OrdersStoreContractTests {
         #expect(fields.map(\.field) == [.firstName, .email, .items])
         #expect(await PromiseExpectations.value(of: store.fetchOrders()) == [])
         _ = server
+    }
+
+    @Test(
+        "with the API out of reach, the API store says so and the fallback store keeps the order",
+        arguments: [Kind.api, .fallback])
+    func unreachable(_ kind: Kind) async throws {
+        // Given: a store whose server went away
+        let (store, server) = try Self.makeStore(kind)
+        if let server = server as? TestHTTPServer { server.stop() }
+        if let (server, _) = server as? (TestHTTPServer, TemporaryFolder) { server.stop() }
+
+        // When / Then
+        if kind == .api {
+            let error = await PromiseExpectations.error(of: store.createOrder(validOrder()))
+            #expect((error as? OrdersStoreError)?.reason == .storage(.noNetwork))
+        } else {
+            let created = await PromiseExpectations.value(of: store.createOrder(validOrder()))
+            #expect(await PromiseExpectations.value(of: store.fetchOrders())?.map(\.id) == [created?.id])
+            #expect(await PromiseExpectations.value(of: store.syncStatus())?.waiting == 1)
+        }
     }
 }

@@ -212,8 +212,11 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     ///
     /// - Returns: A promise of the cached orders.
     public func load() -> Promise<Cached<[Order]>?> {
-        read { connection in
-            guard let savedAt = try connection.cacheStamp("orders") else { return nil }
+        let outbox = outbox
+        return read { connection in
+            // Never filled from the API: the orders made here are still the copy to show.
+            guard let savedAt = try connection.cacheStamp("orders") ?? outbox.newestChange(in: connection)
+            else { return nil }
             return Cached(value: try OrderRows.orders(connection, .all), savedAt: savedAt)
         }
     }

@@ -148,6 +148,21 @@ public struct Outbox: Sendable {
         return table.read { try OutboxTable.entries(feature, nil, $0) }
     }
 
+    /// When the newest change still kept in this outbox was made, read inside the caller's
+    /// transaction; `nil` when none is. A feature's offline copy that has never been filled from the
+    /// API dates itself by it, so that changes made before the first listing are still shown.
+    ///
+    /// - Parameter connection: The connection of the caller's transaction.
+    /// - Returns: The time of the newest entry, or `nil`.
+    /// - Throws: ``DatabaseError``.
+    public func newestChange(in connection: Connection) throws -> Date? {
+        guard
+            case .real(let seconds) = try connection.scalar(
+                "SELECT max(created_at) FROM outbox WHERE feature = ?", [.text(feature)])
+        else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
     /// The entries of one resource, in order, read inside the caller's transaction.
     ///
     /// - Parameters:
