@@ -110,11 +110,7 @@ public final class TestHTTPServer: Sendable {
     /// - Returns: Whether a connection was closed in time; each closing is counted once.
     public func waitForClientToClose(seconds: Double) async -> Bool {
         let closed = clientClosed
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: closed.wait(timeout: .now() + seconds) == .success)
-            }
-        }
+        return await BlockingWork.run { closed.wait(timeout: .now() + seconds) == .success }
     }
 
     /// Changes what a path answers.

@@ -44,11 +44,9 @@ struct DemoRunner {
         await offThePool { process.waitUntilExit() }
     }
 
-    /// Runs blocking `work` on a dispatch thread and waits for it without blocking the caller's.
+    /// Runs blocking `work` on a thread of its own and waits for it without blocking the caller's.
     static func offThePool<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: work()) }
-        }
+        await BlockingWork.run(work)
     }
 
     /// Starts `demo` with `arguments` and this runner's database, its output thrown away, and

@@ -51,11 +51,7 @@ struct SharedRequestsTests {
         /// Waits until a request reached the server.
         func waitForRequest() async -> Bool {
             let arrived = arrived
-            return await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(returning: arrived.wait(timeout: .now() + 10) == .success)
-                }
-            }
+            return await BlockingWork.run { arrived.wait(timeout: .now() + 10) == .success }
         }
 
         /// Lets every held request answer.
