@@ -19,6 +19,14 @@ struct OrdersCachePolicyTests {
         return (fetched, copies.all)
     }
 
+    /// A device with the shop's list saved as its copy, and a shop that now answers 503.
+    func deviceWithCopyAndFailingShop() async throws -> Device {
+        let device = try Device()
+        _ = await fetch(device, .networkFirst)
+        device.shop.refuse("GET /orders", status: 503, body: #"{"error": "busy"}"#)
+        return device
+    }
+
     @Test("network first: the shop's list, saved as the copy; one listing")
     func networkFirst() async throws {
         // Given
@@ -72,9 +80,7 @@ struct OrdersCachePolicyTests {
     @Test("network only: the shop's refusal even with a copy; cache only: the copy without a listing")
     func networkOnlyAndCacheOnly() async throws {
         // Given: a copy, then a shop that answers 503
-        let device = try Device()
-        _ = await fetch(device, .networkFirst)
-        device.shop.refuse("GET /orders", status: 503, body: #"{"error": "busy"}"#)
+        let device = try await deviceWithCopyAndFailingShop()
 
         // When
         let refused = await PromiseExpectations.error(
@@ -91,9 +97,7 @@ struct OrdersCachePolicyTests {
     @Test("network first, the shop down: the copy and why; network only: the error")
     func networkFirstFallsBack() async throws {
         // Given
-        let device = try Device()
-        _ = await fetch(device, .networkFirst)
-        device.shop.refuse("GET /orders", status: 503, body: #"{"error": "busy"}"#)
+        let device = try await deviceWithCopyAndFailingShop()
 
         // When
         let (fetched, _) = await fetch(device, .networkFirst)

@@ -18,12 +18,22 @@ public func after(seconds: Double) -> Guarantee<Void> {
 /// - Parameter interval: How long to wait.
 /// - Returns: A guarantee fulfilled once the interval has passed.
 public func after(_ interval: DispatchTimeInterval) -> Guarantee<Void> {
-    switch interval {
-    case .seconds(let seconds): after(seconds: Double(seconds))
-    case .milliseconds(let milliseconds): after(seconds: Double(milliseconds) / 1_000)
-    case .microseconds(let microseconds): after(seconds: Double(microseconds) / 1_000_000)
-    case .nanoseconds(let nanoseconds): after(seconds: Double(nanoseconds) / 1_000_000_000)
-    case .never: Guarantee(Promise<Void>.derived())  // silent when dropped: nothing was abandoned
-    @unknown default: Guarantee(Promise<Void>.derived())
+    guard let seconds = interval.inSeconds else {
+        return Guarantee(Promise<Void>.derived())  // silent when dropped: nothing was abandoned
+    }
+    return after(seconds: seconds)
+}
+
+extension DispatchTimeInterval {
+    /// The interval in seconds; `nil` for `.never`.
+    var inSeconds: Double? {
+        switch self {
+        case .seconds(let seconds): Double(seconds)
+        case .milliseconds(let milliseconds): Double(milliseconds) / 1_000
+        case .microseconds(let microseconds): Double(microseconds) / 1_000_000
+        case .nanoseconds(let nanoseconds): Double(nanoseconds) / 1_000_000_000
+        case .never: nil
+        @unknown default: nil
+        }
     }
 }

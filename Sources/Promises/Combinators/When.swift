@@ -5,6 +5,13 @@
 ///   error among them. Cancelling it cancels the inputs that can be cancelled.
 @inlinable
 public func when<Value>(fulfilled promises: [Promise<Value>]) -> Promise<[Value]> {
+    allFulfilled(promises)
+}
+
+/// The values of every promise, in order, or the first error: what both array forms of
+/// `when(fulfilled:)` wait for.
+@inlinable
+func allFulfilled<Value>(_ promises: [Promise<Value>]) -> Promise<[Value]> {
     gather(promises) { resolution, countdown, index, all in
         switch resolution {
         case .fulfilled(let value):
@@ -101,15 +108,7 @@ extension Promise {
 /// - Returns: A promise fulfilled once all are, or rejected with the first error among them.
 @inlinable
 public func when(fulfilled promises: [Promise<Void>]) -> Promise<Void> {
-    gather(promises) { resolution, countdown, index, all in
-        switch resolution {
-        case .fulfilled:
-            if countdown.record((), at: index) != nil { all.settle(.fulfilled([])) }
-        case .rejected(let error, let handled):
-            all.settle(.rejected(error, handled: handled))
-        }
-    }
-    .asVoid()
+    allFulfilled(promises).asVoid()
 }
 
 /// Waits for every promise to settle, however it settles: the variadic form of
