@@ -7,6 +7,9 @@ import Testing
 @testable import Services
 
 /// Identical GETs in flight share one request; each caller may stop waiting on its own.
+///
+/// Timeouts are generous (60 s): a request held by the server must not time out on a loaded
+/// machine (ThreadSanitizer on two cores) before the test lets it answer.
 @Suite("Shared GETs")
 struct SharedRequestsTests {
     /// A server that holds every request until the test lets it answer, so that the test knows
@@ -43,7 +46,7 @@ struct SharedRequestsTests {
                 let number = count.increment()
                 arrived.signal()
                 if firstNeverAnswered && number == 1 { return .never }
-                _ = release.wait(timeout: .now() + 30)
+                _ = release.wait(timeout: .now() + 60)
                 return .status(200, body: answer)
             })
         }
@@ -51,7 +54,7 @@ struct SharedRequestsTests {
         /// Waits until a request reached the server.
         func waitForRequest() async -> Bool {
             let arrived = arrived
-            return await BlockingWork.run { arrived.wait(timeout: .now() + 10) == .success }
+            return await BlockingWork.run { arrived.wait(timeout: .now() + 60) == .success }
         }
 
         /// Lets every held request answer.
@@ -68,13 +71,13 @@ struct SharedRequestsTests {
     func identicalGetsShareOneRequest() async throws {
         // Given
         let held = try HeldServer(answer: "[1, 2]")
-        let client = APIClient(baseURL: held.server.baseURL, retry: .never)
+        let client = APIClient(baseURL: held.server.baseURL, timeout: 60, retry: .never)
         let answers = (0..<100).map { _ in client.get("melodies", as: [Int].self) }
         #expect(await held.waitForRequest())
 
         // When
         held.answer()
-        let all = await PromiseExpectations.value(of: when(fulfilled: answers))
+        let all = await PromiseExpectations.value(of: when(fulfilled: answers), timeout: 60)
 
         // Then
         #expect(all?.count == 100)
@@ -86,7 +89,7 @@ struct SharedRequestsTests {
     func differentRequestsAreNotShared() async throws {
         // Given
         let held = try HeldServer(answer: "[3]")
-        let client = APIClient(baseURL: held.server.baseURL, retry: .never)
+        let client = APIClient(baseURL: held.server.baseURL, timeout: 60, retry: .never)
 
         // When
         let asked = [
@@ -111,7 +114,7 @@ struct SharedRequestsTests {
     func oneCancelLeavesTheOthers() async throws {
         // Given
         let held = try HeldServer(answer: "[3]")
-        let client = APIClient(baseURL: held.server.baseURL, retry: .never)
+        let client = APIClient(baseURL: held.server.baseURL, timeout: 60, retry: .never)
         let leaving = client.get("melodies", as: [Int].self)
         let staying = client.get("melodies", as: [Int].self)
         #expect(await held.waitForRequest())
@@ -121,7 +124,7 @@ struct SharedRequestsTests {
         held.answer()
 
         // Then
-        #expect(await PromiseExpectations.value(of: staying) == [3])
+        #expect(await PromiseExpectations.value(of: staying, timeout: 60) == [3])
         #expect(leaving.isCancelled)
         #expect(held.server.requests.count == 1)
     }
@@ -130,7 +133,7 @@ struct SharedRequestsTests {
     func allCancelClosesTheConnection() async throws {
         // Given
         let held = try HeldServer(answer: "[5]", firstNeverAnswered: true)
-        let client = APIClient(baseURL: held.server.baseURL, timeout: 30, retry: .never)
+        let client = APIClient(baseURL: held.server.baseURL, timeout: 60, retry: .never)
         let first = client.get("melodies", as: [Int].self)
         let second = client.get("melodies", as: [Int].self)
         #expect(await held.waitForRequest())
@@ -170,7 +173,7 @@ struct SharedRequestsTests {
     func writesAreNotShared() async throws {
         // Given
         let held = try HeldServer(answer: "{}")
-        let client = APIClient(baseURL: held.server.baseURL, retry: .never)
+        let client = APIClient(baseURL: held.server.baseURL, timeout: 60, retry: .never)
 
         // When
         let first = client.delete("melodies/1")
