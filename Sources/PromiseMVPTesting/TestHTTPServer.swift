@@ -154,50 +154,6 @@ public final class TestHTTPServer: Sendable {
         return port
     }
 
-    // The socket seam: a peer that closed its end must not kill the test process with SIGPIPE.
-    // Linux asks for that per send (MSG_NOSIGNAL); Apple platforms have no such flag and ask per
-    // socket (SO_NOSIGPIPE, set on each accepted connection).
-    #if os(Linux)
-        private static let noSignal = Int32(MSG_NOSIGNAL)
-        private static func ignoreSIGPIPE(_ socket: Int32) {}
-    #elseif canImport(Darwin)
-        private static let noSignal: Int32 = 0
-        private static func ignoreSIGPIPE(_ socket: Int32) {
-            var on: Int32 = 1
-            setsockopt(socket, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
-        }
-    #else
-        #error("TestHTTPServer's sockets are written for Linux and Apple platforms")
-    #endif
-
-    private static func openListener(port: UInt16) throws -> (Int32, UInt16) {
-        #if canImport(Glibc)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        // A port given back by a stopped server may be taken again at once.
-        var reuse: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard bound == 0, Foundation.listen(fd, 64) == 0 else {
-            close(fd)
-            throw POSIXError(.EADDRINUSE)
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return (fd, UInt16(bigEndian: address.sin_port))
-    }
-
     private func acceptLoop(_ listener: Int32, _ stopped: DispatchSemaphore) {
         while true {
             let connection = accept(listener, nil, nil)
@@ -229,7 +185,7 @@ public final class TestHTTPServer: Sendable {
         case .status(let status, let body, let contentType, let headers):
             let bytes = Array(body.utf8)
             let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
-            write(
+            Self.sendWhole(
                 connection,
                 "HTTP/1.1 \(status) Status\r\nContent-Type: \(contentType)\r\nContent-Length: \(bytes.count)\r\n\(extra)Connection: close\r\n\r\n",
                 bytes)
@@ -241,7 +197,7 @@ public final class TestHTTPServer: Sendable {
             var abort = linger(l_onoff: 1, l_linger: 0)
             setsockopt(connection, SOL_SOCKET, SO_LINGER, &abort, socklen_t(MemoryLayout<linger>.size))
         case .redirect(let location):
-            write(
+            Self.sendWhole(
                 connection,
                 "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
                 [])
@@ -252,7 +208,7 @@ public final class TestHTTPServer: Sendable {
             _ = recv(connection, &byte, 1, 0)  // returns when the client closes
             clientClosed.signal()
         case .closeMidBody:
-            write(
+            Self.sendWhole(
                 connection,
                 "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n",
                 Array(#"[{"id": 1, "ti"#.utf8))
@@ -295,17 +251,5 @@ public final class TestHTTPServer: Sendable {
             }
         }
         return nil
-    }
-
-    private func write(_ connection: Int32, _ head: String, _ body: [UInt8]) {
-        let bytes = Array(head.utf8) + body
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes {
-                send(connection, $0.baseAddress, $0.count, Self.noSignal)
-            }
-            guard count > 0 else { return }
-            sent += count
-        }
     }
 }

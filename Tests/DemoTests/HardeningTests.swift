@@ -156,13 +156,15 @@ struct HardeningTests {
         #expect(used.error.contains("'garbage' is not an http or https URL"))
     }
 
-    @Test("a password in --api is never printed")
-    func credentialsNotShown() async throws {
+    @Test(
+        "a password in --api is never printed, with a user name or without one",
+        arguments: ["user:secret@", ":secret@"])
+    func credentialsNotShown(credentials: String) async throws {
         // Given
         let demo = DemoRunner()
         let server = try TestHTTPServer(responder: TestOrdersShop().respond)
         defer { server.stop() }
-        let api = "http://user:secret@127.0.0.1:\(server.port)/"
+        let api = "http://\(credentials)127.0.0.1:\(server.port)/"
 
         // When
         let run = try await demo.run(["orders", "--api", api])
