@@ -48,12 +48,7 @@ final class SharedRequests: @unchecked Sendable {
         }
         let (answer, seal) = Promise<Data>.pending()
         seal.setCancellationHandler { [weak self] in self?.leave(key, entry) }
-        entry.request.whenSettled { result in
-            switch result {
-            case .success(let data): seal.fulfill(data)
-            case .failure(let error): seal.reject(error)
-            }
-        }
+        entry.request.whenSettled(seal.resolve)
         return answer
     }
 
