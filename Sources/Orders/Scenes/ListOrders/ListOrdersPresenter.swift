@@ -78,13 +78,10 @@ public final class ListOrdersPresenter {
     private func present(
         _ fetched: Fetched<[Order]>, _ status: OutboxStatus, refreshing: Bool
     ) -> ListOrders.FetchOrders.ViewModel {
-        var viewModel = presentFetchedOrders(
+        presentFetchedOrders(
             response: ListOrders.FetchOrders.Response(
                 orders: fetched.value, source: fetched.source, syncStatus: status),
-            display: false)
-        viewModel.notice = sourceNotice.text(for: fetched, refreshing: refreshing)
-        output?.displayFetchedOrders(viewModel: viewModel)
-        return viewModel
+            notice: sourceNotice.text(for: fetched, refreshing: refreshing))
     }
 
     /// Formats the orders and asks the screen to display them.
@@ -95,10 +92,10 @@ public final class ListOrdersPresenter {
     public func presentFetchedOrders(response: ListOrders.FetchOrders.Response)
         -> ListOrders.FetchOrders.ViewModel
     {
-        presentFetchedOrders(response: response, display: true)
+        presentFetchedOrders(response: response, notice: sourceNotice.text(for: response.source))
     }
 
-    private func presentFetchedOrders(response: ListOrders.FetchOrders.Response, display: Bool)
+    private func presentFetchedOrders(response: ListOrders.FetchOrders.Response, notice: String?)
         -> ListOrders.FetchOrders.ViewModel
     {
         let dates = formatter.dates(response.orders.map(\.date))
@@ -109,9 +106,9 @@ public final class ListOrdersPresenter {
                 syncState: response.syncStatus.state(of: order.id ?? ""))
         }
         let viewModel = ListOrders.FetchOrders.ViewModel(
-            displayedOrders: displayedOrders, notice: sourceNotice.text(for: response.source),
+            displayedOrders: displayedOrders, notice: notice,
             syncNotice: OrdersSyncWording.list(response.syncStatus))
-        if display { output?.displayFetchedOrders(viewModel: viewModel) }
+        output?.displayFetchedOrders(viewModel: viewModel)
         return viewModel
     }
 }
