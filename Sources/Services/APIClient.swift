@@ -146,15 +146,16 @@ public struct APIClient: Sendable {
         _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String] = [:]
     ) -> Promise<Data> {
         let client = self
+        let url = url(for: path)
         let exchange = {
-            client.attempt(method, path, body: body, headers: headers, retry: 0)
+            client.attempt(method, url, body: body, headers: headers, retry: 0)
                 // Our own timer as well as URLSession's: on Linux the request's timeout is not
                 // always applied, and it only counts whole seconds. Timing out cancels the work.
                 .timeout(seconds: client.timeout)
         }
         guard method == .get, body == nil else { return exchange() }
         let key =
-            url(for: path).absoluteString + "\n"
+            url.absoluteString + "\n"
             + headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "\n")
         return shared.join(key, start: exchange)
     }
@@ -162,10 +163,10 @@ public struct APIClient: Sendable {
     /// Sends the request, and again after a failure ``retry`` or a `Retry-After` allows;
     /// `retry` counts the retries made so far.
     private func attempt(
-        _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String], retry: Int
+        _ method: HTTPMethod, _ url: URL, body: Data?, headers: [String: String], retry: Int
     ) -> Promise<Data> {
         let client = self
-        return sendOnce(method, path, body: body, headers: headers).recover(on: .inline) {
+        return sendOnce(method, url, body: body, headers: headers).recover(on: .inline) {
             failure -> Promise<Data> in
             let refusal = failure as? Refusal
             let error = refusal?.error ?? failure
@@ -182,7 +183,7 @@ public struct APIClient: Sendable {
                 delay = client.retry.delay(beforeRetry: retry)
             }
             return client.retry.wait(delay).asPromise().then(on: .inline) {
-                client.attempt(method, path, body: body, headers: headers, retry: retry + 1)
+                client.attempt(method, url, body: body, headers: headers, retry: retry + 1)
             }
         }
     }
@@ -195,9 +196,9 @@ public struct APIClient: Sendable {
 
     /// Sends one request, without retrying.
     private func sendOnce(
-        _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String]
+        _ method: HTTPMethod, _ url: URL, body: Data?, headers: [String: String]
     ) -> Promise<Data> {
-        var request = URLRequest(url: url(for: path), timeoutInterval: effectiveTimeout)
+        var request = URLRequest(url: url, timeoutInterval: effectiveTimeout)
         request.httpMethod = method.rawValue
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         for (field, value) in headers {
