@@ -32,6 +32,9 @@ let package = Package(
         // The 4-byte futex lock that guards a promise on Linux (see Locked.swift); C, because the
         // futex system call is not reachable from Swift.
         .target(name: "CPromiseLock"),
+        // SQLite on Linux: the system's libsqlite3. Apple platforms use their SDK's SQLite3 module
+        // instead (the seam is at the top of each Services file that calls SQLite), never a
+        // library that pkg-config finds (Homebrew's, with macOS paths in an iOS build).
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -39,7 +42,7 @@ let package = Package(
         ),
         .target(
             name: "Services",
-            dependencies: ["Promises", "CSQLite"],
+            dependencies: ["Promises", .target(name: "CSQLite", condition: .when(platforms: [.linux]))],
             swiftSettings: upcomingFeatures
         ),
         .target(
@@ -89,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ServicesTests",
-            dependencies: ["Services", "PromiseMVPTesting", "CSQLite"],
+            dependencies: ["Services", "PromiseMVPTesting"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
@@ -105,7 +108,7 @@ let package = Package(
         .testTarget(
             name: "DemoTests",
             dependencies: ["Demo", "MelodiesTesting", "OrdersTesting"],
-            swiftSettings: upcomingFeatures
+            swiftSettings: upcomingFeatures + subprocesses
         ),
         .executableTarget(
             name: "database-torture",
@@ -119,7 +122,7 @@ let package = Package(
                 "database-torture", "PromiseMVPTesting", "MelodiesTesting", "OrdersTesting", "Promises",
                 "Services", "Melodies", "Orders",
             ],
-            swiftSettings: upcomingFeatures
+            swiftSettings: upcomingFeatures + subprocesses
         ),
         .testTarget(
             name: "PromiseMVPTestingTests",
@@ -142,4 +145,12 @@ var upcomingFeatures: [SwiftSetting] {
         .enableUpcomingFeature("InternalImportsByDefault"),
         .enableUpcomingFeature("MemberImportVisibility"),
     ]
+}
+
+/// `SUBPROCESSES`: the platforms whose tests may start a process (`Foundation.Process`, which
+/// exists on macOS and Linux only) and find tools such as `chattr` (Linux) or `chflags` (macOS).
+/// Tests that run the demo or a helper as a subprocess are compiled under `#if SUBPROCESSES`, so
+/// a test build for iOS, tvOS, watchOS or visionOS leaves them out instead of failing to compile.
+var subprocesses: [SwiftSetting] {
+    [.define("SUBPROCESSES", .when(platforms: [.macOS, .linux]))]
 }

@@ -5,18 +5,17 @@ public import Foundation
 public enum BuildProducts {
     /// The folder holding the package's executables and test bundle.
     ///
-    /// The seam for finding it: on Linux the tests run as an executable (`…PackageTests.xctest`)
-    /// in that folder; on Apple platforms a runner from the toolchain loads the test bundle, so
-    /// the folder is the bundle's.
+    /// The seam for finding it, the same code on every platform: the image this module's code was
+    /// linked into (`Bundle(for:)` asks the dynamic loader, on Linux too), which is the test
+    /// product itself, and the folder that holds it. On Linux the tests are an executable,
+    /// `…PackageTests.xctest`, in the build folder. On Apple platforms they are a bundle,
+    /// `…PackageTests.xctest/Contents/MacOS/…` beside the executables, that XCTest's runner, Swift
+    /// Testing's helper (`swift test`) or Xcode loads: neither `Bundle.main` (the runner's) nor
+    /// the bundles loaded so far (Swift Testing's helper loads no XCTest bundle) say where it is,
+    /// but the loader does. The last path component ending in `.xctest` is the product, so the
+    /// folder is the one that holds it; an image outside any `.xctest` gives its own folder.
     public static var folder: URL {
-        #if os(Linux)
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        #elseif canImport(Darwin)
-            (Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") } ?? Bundle.main).bundleURL
-                .deletingLastPathComponent()
-        #else
-            #error("BuildProducts knows where Linux and Apple platforms put build products")
-        #endif
+        folder(holding: Bundle(for: Marker.self).executablePath ?? CommandLine.arguments[0])
     }
 
     /// An executable product of the package, such as `demo`.
@@ -26,4 +25,18 @@ public enum BuildProducts {
     public static func executable(_ name: String) -> URL {
         folder.appendingPathComponent(name)
     }
+
+    /// The build folder for a test image at `path`: the folder of its outermost `.xctest`.
+    static func folder(holding path: String) -> URL {
+        var url = URL(fileURLWithPath: path).standardizedFileURL
+        let components = url.pathComponents
+        if let product = components.lastIndex(where: { $0.hasSuffix(".xctest") }) {
+            for _ in product..<components.count { url.deleteLastPathComponent() }
+            return url
+        }
+        return url.deletingLastPathComponent()
+    }
+
+    /// A class of this module, for asking which image holds it.
+    private final class Marker {}
 }

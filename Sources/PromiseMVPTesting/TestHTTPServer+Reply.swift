@@ -41,8 +41,8 @@ final class Mutable: @unchecked Sendable {
     let lock = NSLock()
     var replies: [String: TestHTTPServer.Reply] = [:]
     var requests: [String] = []
-    /// The listening socket, `nil` while stopped.
-    var listener: Int32?
+    /// The listening socket and its wake pipe, `nil` while stopped.
+    var listener: TestHTTPServer.Listener?
     /// Signalled by the accept loop once it closed `listener`.
     var stopped: DispatchSemaphore?
     /// How many requests each path with a `.sequence` reply has answered.

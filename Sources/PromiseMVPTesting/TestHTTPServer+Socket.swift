@@ -6,6 +6,11 @@ import Foundation
     import Darwin
 #endif
 
+/// `close(2)`, named apart from ``TestHTTPServer/Listener/close()``.
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
+}
+
 extension TestHTTPServer {
     // The socket seam: a peer that closed its end must not kill the test process with SIGPIPE.
     // Linux asks for that per send (MSG_NOSIGNAL); Apple platforms have no such flag and ask per
@@ -23,7 +28,72 @@ extension TestHTTPServer {
         #error("TestHTTPServer's sockets are written for Linux and Apple platforms")
     #endif
 
-    static func openListener(port: UInt16) throws -> (Int32, UInt16) {
+    /// A listening socket on 127.0.0.1 and the pipe that wakes its accept loop.
+    ///
+    /// Stopping wakes the loop through the pipe, the same way on every platform: shutting a
+    /// listening socket down wakes a blocked `accept` on Linux, but on Apple's kernels `shutdown`
+    /// answers `ENOTCONN` and `accept` sleeps on until the next client connects. So the loop never
+    /// blocks in `accept`: it polls the listener and the pipe together, and accepts only when the
+    /// listener has a connection waiting (the listener is non-blocking, in case that connection
+    /// went away before `accept`).
+    struct Listener: Sendable {
+        let socket: Int32
+        let port: UInt16
+        /// The pipe's read end, polled with `socket`, and its write end, written once to wake.
+        private let wakeRead: Int32
+        private let wakeWrite: Int32
+
+        /// Opens a listener on `port` (any free one for 0).
+        init(port: UInt16) throws {
+            (socket, self.port) = try TestHTTPServer.openListener(port: port)
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else {
+                closeDescriptor(socket)
+                throw POSIXError(.EMFILE)
+            }
+            (wakeRead, wakeWrite) = (ends[0], ends[1])
+            _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+        }
+
+        /// The next connection, or `nil` once ``wake()`` was called (or the listener failed).
+        func acceptUnlessWoken() -> Int32? {
+            var watched = [
+                pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+            ]
+            while true {
+                let ready = poll(&watched, nfds_t(watched.count), -1)
+                if ready < 0 {
+                    if errno == EINTR { continue }
+                    return nil
+                }
+                if watched[1].revents != 0 { return nil }
+                let connection = accept(socket, nil, nil)
+                guard connection >= 0 else {
+                    if [EINTR, ECONNABORTED, EAGAIN, EWOULDBLOCK].contains(errno) { continue }
+                    return nil
+                }
+                // Apple's kernels hand out connections that inherit the listener's O_NONBLOCK;
+                // the server reads and writes them blocking, on a thread of their own.
+                _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL) & ~O_NONBLOCK)
+                TestHTTPServer.ignoreSIGPIPE(connection)
+                return connection
+            }
+        }
+
+        /// Wakes the accept loop; called once, by ``TestHTTPServer/stop()``.
+        func wake() {
+            var byte: UInt8 = 1
+            _ = write(wakeWrite, &byte, 1)
+        }
+
+        /// Closes the socket and the pipe; called once, by whoever owns the listener last.
+        func close() {
+            for descriptor in [socket, wakeRead, wakeWrite] { closeDescriptor(descriptor) }
+        }
+    }
+
+    private static func openListener(port: UInt16) throws -> (Int32, UInt16) {
         #if canImport(Glibc)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else

@@ -75,8 +75,8 @@ public final class TestHTTPServer: Sendable {
     ///   - responder: Answers any other request with any reply.
     /// - Throws: `POSIXError` when no socket can be opened on 127.0.0.1, or the port is taken.
     public init(_ replies: [String: Reply] = [:], port: UInt16 = 0, responder: Responder?) throws {
-        let (listener, port) = try Self.openListener(port: port)
-        self.port = port
+        let listener = try Listener(port: port)
+        self.port = listener.port
         self.responder = responder
         state.lock.withLock { state.replies = replies }
         listen(on: listener)
@@ -89,11 +89,10 @@ public final class TestHTTPServer: Sendable {
     public func start() throws {
         let running = state.lock.withLock { state.listener != nil }
         guard !running else { return }
-        let (listener, _) = try Self.openListener(port: port)
-        listen(on: listener)
+        listen(on: try Listener(port: port))
     }
 
-    private func listen(on listener: Int32) {
+    private func listen(on listener: Listener) {
         let stopped = DispatchSemaphore(value: 0)
         state.lock.withLock {
             state.listener = listener
@@ -127,7 +126,7 @@ public final class TestHTTPServer: Sendable {
 
     /// Stops accepting connections: from now on, connecting is refused, as when a server is down.
     public func stop() {
-        let (listener, stopped) = state.lock.withLock { () -> (Int32?, DispatchSemaphore?) in
+        let (listener, stopped) = state.lock.withLock { () -> (Listener?, DispatchSemaphore?) in
             defer {
                 state.listener = nil
                 state.stopped = nil
@@ -135,12 +134,12 @@ public final class TestHTTPServer: Sendable {
             return (state.listener, state.stopped)
         }
         guard let listener, let stopped else { return }
-        // Only shut down here: the accept loop closes the socket when it sees it fail. Closing it
-        // here would free its number while the loop may be about to call `accept` with it, and a
+        // Only wake the accept loop here: the loop closes the socket when it sees the wake. Closing
+        // it here would free its number while the loop may be about to call `accept` with it, and a
         // listener opened meanwhile (another test's server) would get it: the loop would then
         // answer that server's connections with this server's replies. Waiting for the loop to
         // close it frees the port for ``start()``.
-        shutdown(listener, Int32(SHUT_RDWR))
+        listener.wake()
         stopped.wait()
     }
 
@@ -149,26 +148,20 @@ public final class TestHTTPServer: Sendable {
     /// - Returns: The port.
     /// - Throws: `POSIXError` when no socket can be opened.
     public static func closedPort() throws -> UInt16 {
-        let (socket, port) = try openListener(port: 0)
-        close(socket)
-        return port
+        let listener = try Listener(port: 0)
+        listener.close()
+        return listener.port
     }
 
-    private func acceptLoop(_ listener: Int32, _ stopped: DispatchSemaphore) {
-        while true {
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                close(listener)  // stopped: only now may its number be reused
-                stopped.signal()
-                return
-            }
-            Self.ignoreSIGPIPE(connection)
+    private func acceptLoop(_ listener: Listener, _ stopped: DispatchSemaphore) {
+        while let connection = listener.acceptUnlessWoken() {
             // A thread per connection, not a dispatch queue: replies that wait (`never`,
             // `slowHeaders`, a responder that blocks) would hold the queue's few threads, and the
             // next connection would wait for the pool to grow.
             Thread { [self] in serve(connection) }.start()
         }
+        listener.close()  // stopped: only now may its number be reused
+        stopped.signal()
     }
 
     private func serve(_ connection: Int32) {
@@ -219,12 +212,11 @@ public final class TestHTTPServer: Sendable {
     private func readRequest(_ connection: Int32) -> Request? {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let terminator: [UInt8] = Array("\r\n\r\n".utf8)
         while received.count < 1_000_000 {
             let count = recv(connection, &buffer, buffer.count, 0)
             guard count > 0 else { return nil }
             received.append(contentsOf: buffer[0..<count])
-            if let end = received.firstRange(of: terminator) {
+            if let end = Self.headEnd(received) {
                 let head = String(decoding: received[..<end.lowerBound], as: UTF8.self)
                 let lines = head.split(separator: "\r\n")
                 guard let requestLine = lines.first else { return nil }
@@ -251,5 +243,15 @@ public final class TestHTTPServer: Sendable {
             }
         }
         return nil
+    }
+
+    /// Where the blank line that ends a request's head is, searched by hand (the standard
+    /// library's `firstRange(of:)` needs macOS 13 / iOS 16).
+    static func headEnd(_ bytes: [UInt8]) -> Range<Int>? {
+        let terminator: [UInt8] = [13, 10, 13, 10]  // CR LF CR LF
+        guard bytes.count >= terminator.count else { return nil }
+        return (0...(bytes.count - terminator.count)).lazy
+            .first { bytes[$0..<($0 + terminator.count)].elementsEqual(terminator) }
+            .map { $0..<($0 + terminator.count) }
     }
 }

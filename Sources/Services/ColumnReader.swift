@@ -1,4 +1,12 @@
-import CSQLite
+// The SQLite seam: Apple platforms link the SDK's own SQLite (its `SQLite3` module); Linux the
+// system library through `CSQLite` (pkg-config `sqlite3`, Package.swift).
+#if canImport(Darwin)
+    import SQLite3
+#elseif os(Linux)
+    import CSQLite
+#else
+    #error("The database is built on Apple's SQLite3 module and on Linux's libsqlite3")
+#endif
 
 /// The current row of a query, read column by column straight from SQLite, without copying the row
 /// first: what ``Connection/query(_:_:map:)`` hands its `map` closure.
@@ -33,7 +41,7 @@ public struct ColumnReader {
         guard sqlite3_column_type(statement, index) == SQLITE_INTEGER else {
             throw mismatch(column, "integer")
         }
-        return Int(sqlite3_column_int64(statement, index))
+        return try Int(database: sqlite3_column_int64(statement, index), column: column)
     }
 
     /// The number in `column`, integer or real.

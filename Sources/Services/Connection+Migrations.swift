@@ -12,7 +12,7 @@ extension Connection {
             )
             let found = try scalar("SELECT version FROM schema_versions WHERE name = ?", [.text(schema)])
             guard case .integer(let stored) = found else { return 0 }
-            return Int(stored)
+            return try Int(database: stored, column: "schema_versions.version")
         } record: { version in
             try execute(
                 "INSERT INTO schema_versions (name, version) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET version = excluded.version",

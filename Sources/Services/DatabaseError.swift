@@ -1,4 +1,12 @@
-import CSQLite
+// The SQLite seam: Apple platforms link the SDK's own SQLite (its `SQLite3` module); Linux the
+// system library through `CSQLite` (pkg-config `sqlite3`, Package.swift).
+#if canImport(Darwin)
+    import SQLite3
+#elseif os(Linux)
+    import CSQLite
+#else
+    #error("The database is built on Apple's SQLite3 module and on Linux's libsqlite3")
+#endif
 
 /// What went wrong in the embedded database, where, and while doing what.
 public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible {

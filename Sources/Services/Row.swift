@@ -44,7 +44,7 @@ public struct Row: Sendable, Equatable {
     /// - Throws: ``DatabaseError`` when the column is missing or holds something else.
     public func int(_ column: String) throws -> Int {
         guard case .integer(let integer) = try value(column) else { throw mismatch(column, "integer") }
-        return Int(integer)
+        return try Int(database: integer, column: column)
     }
 
     /// The number in `column`, integer or real.

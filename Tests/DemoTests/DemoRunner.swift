@@ -2,75 +2,81 @@ import Foundation
 import MelodiesTesting
 import OrdersTesting
 
-/// Runs the built `demo` executable as a user would: a subprocess with its own database, no colour.
-struct DemoRunner {
-    struct Run {
-        let status: Int32
-        let output: String
-        let error: String
-    }
+// Runs the demo as a subprocess: compiled where tests can start one (Package.swift, `subprocesses`).
+#if SUBPROCESSES
 
-    /// The folder of this runner's database, removed when the runner goes.
-    let folder = TemporaryFolder("DemoTests")
-    /// The database every run of this runner uses, in a folder of its own.
-    var database: URL { folder.file("demo.sqlite") }
+    /// Runs the built `demo` executable as a user would: a subprocess with its own database, no colour.
+    struct DemoRunner {
+        struct Run {
+            let status: Int32
+            let output: String
+            let error: String
+        }
 
-    /// The executable, next to the test bundle in the build folder.
-    static let executable = BuildProducts.executable("demo")
+        /// The folder of this runner's database, removed when the runner goes.
+        let folder = TemporaryFolder("DemoTests")
+        /// The database every run of this runner uses, in a folder of its own.
+        var database: URL { folder.file("demo.sqlite") }
 
-    /// Runs `demo` with `arguments` and this runner's database, and waits for it to exit, off the
-    /// cooperative pool (a blocked pool thread would stall every other test's promises).
-    func run(
-        _ arguments: [String], database: URL? = nil, environment: [String: String] = [:]
-    ) async throws -> Run {
-        let process = prepared(arguments, database: database, environment: environment)
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        return await Self.offThePool {
-            let outputData = output.fileHandleForReading.readDataToEndOfFile()
-            let errorData = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Run(
-                status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                error: String(decoding: errorData, as: UTF8.self))
+        /// The executable, next to the test bundle in the build folder.
+        static let executable = BuildProducts.executable("demo")
+
+        /// Runs `demo` with `arguments` and this runner's database, and waits for it to exit, off the
+        /// cooperative pool (a blocked pool thread would stall every other test's promises).
+        func run(
+            _ arguments: [String], database: URL? = nil, environment: [String: String] = [:]
+        ) async throws -> Run {
+            let process = prepared(arguments, database: database, environment: environment)
+            let output = Pipe()
+            let error = Pipe()
+            process.standardOutput = output
+            process.standardError = error
+            try process.run()
+            return await Self.offThePool {
+                let outputData = output.fileHandleForReading.readDataToEndOfFile()
+                let errorData = error.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                return Run(
+                    status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+                    error: String(decoding: errorData, as: UTF8.self))
+            }
+        }
+
+        /// Waits for `process` to exit, off the cooperative pool.
+        static func waitForExit(_ process: Process) async {
+            await offThePool { process.waitUntilExit() }
+        }
+
+        /// Runs blocking `work` on a thread of its own and waits for it without blocking the caller's.
+        static func offThePool<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+            await BlockingWork.run(work)
+        }
+
+        /// Starts `demo` with `arguments` and this runner's database, its output thrown away, and
+        /// returns at once: for a test that kills it.
+        func start(_ arguments: [String], errors: Pipe? = nil) throws -> Process {
+            let process = prepared(arguments, database: nil, environment: [:])
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = errors ?? FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+
+        private func prepared(_ arguments: [String], database: URL?, environment: [String: String]) -> Process
+        {
+            let process = Process()
+            process.executableURL = Self.executable
+            process.arguments = arguments + ["--database", (database ?? self.database).path]
+            var variables = ProcessInfo.processInfo.environment
+            variables["NO_COLOR"] = "1"
+            variables["DEMO_API_URL"] = nil
+            // Generous: the loopback server answers at once, but a sanitizer run on two busy cores may
+            // keep it from being scheduled for seconds; a timeout here would test the machine.
+            variables["DEMO_API_TIMEOUT"] = "60"
+            variables.merge(environment) { $1 }
+            process.environment = variables
+            return process
         }
     }
 
-    /// Waits for `process` to exit, off the cooperative pool.
-    static func waitForExit(_ process: Process) async {
-        await offThePool { process.waitUntilExit() }
-    }
-
-    /// Runs blocking `work` on a thread of its own and waits for it without blocking the caller's.
-    static func offThePool<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
-        await BlockingWork.run(work)
-    }
-
-    /// Starts `demo` with `arguments` and this runner's database, its output thrown away, and
-    /// returns at once: for a test that kills it.
-    func start(_ arguments: [String], errors: Pipe? = nil) throws -> Process {
-        let process = prepared(arguments, database: nil, environment: [:])
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors ?? FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
-    private func prepared(_ arguments: [String], database: URL?, environment: [String: String]) -> Process {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments + ["--database", (database ?? self.database).path]
-        var variables = ProcessInfo.processInfo.environment
-        variables["NO_COLOR"] = "1"
-        variables["DEMO_API_URL"] = nil
-        // Generous: the loopback server answers at once, but a sanitizer run on two busy cores may
-        // keep it from being scheduled for seconds; a timeout here would test the machine.
-        variables["DEMO_API_TIMEOUT"] = "60"
-        variables.merge(environment) { $1 }
-        process.environment = variables
-        return process
-    }
-}
+#endif

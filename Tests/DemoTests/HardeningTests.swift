@@ -11,221 +11,235 @@ import Testing
     import Darwin
 #endif
 
-/// Hostile text, crowded files and strict input, through the built `demo` as a user runs it.
-@Suite("demo: hardening")
-struct HardeningTests {
-    /// Text that would act on a terminal if printed raw: colour, title, clear screen, a forged row,
-    /// NUL, backspace, a right-to-left override, a C1 CSI.
-    static let hostile =
-        "Evil\u{1B}[31mRed\u{1B}]0;pwned\u{07}\u{1B}[2J\r\nFORGED  ROW\u{00}\u{08}\u{202E}gnp.exe\u{9B}31m"
+// Runs the demo as a subprocess: compiled where tests can start one (Package.swift, `subprocesses`).
+#if SUBPROCESSES
 
-    /// What no byte of the demo's output may hold once hostile text went through it.
-    static func actsOnTerminal(_ text: String) -> Bool {
-        text.unicodeScalars.contains {
-            [0x1B, 0x0D, 0x00, 0x08, 0x07, 0x9B, 0x202E].contains($0.value)
-        }
-    }
+    /// Hostile text, crowded files and strict input, through the built `demo` as a user runs it.
+    @Suite("demo: hardening")
+    struct HardeningTests {
+        /// Text that would act on a terminal if printed raw: colour, title, clear screen, a forged row,
+        /// NUL, backspace, a right-to-left override, a C1 CSI.
+        static let hostile =
+            "Evil\u{1B}[31mRed\u{1B}]0;pwned\u{07}\u{1B}[2J\r\nFORGED  ROW\u{00}\u{08}\u{202E}gnp.exe\u{9B}31m"
 
-    @Test("a hostile melody title or order name is shown escaped, never acted on, and forges no row")
-    func hostileTextIsEscaped() async throws {
-        // Given
-        let demo = DemoRunner()
-        let hostileJSON = String(
-            decoding: try JSONEncoder().encode(Self.hostile), as: UTF8.self)
-        let melodies = #"[{"id": 1, "title": \#(hostileJSON), "artist": "A", "album": "B", "duration": 60}]"#
-        let shop = TestOrdersShop(orders: [
-            Order(
-                id: "evil", date: Date(timeIntervalSince1970: 1_700_000_000), email: "e@example.com",
-                firstName: Self.hostile, lastName: "X",
-                items: [OrderItem(name: Self.hostile, quantity: 1, unitPrice: 1)],
-                total: 1)
-        ])
-        let server = try TestHTTPServer(["/melodies": .status(200, body: melodies)], responder: shop.respond)
-        defer { server.stop() }
-        let api = ["--api", server.baseURL.absoluteString]
-
-        // When
-        let runs = [
-            try await demo.run(["melodies"] + api), try await demo.run(["orders"] + api),
-            try await demo.run(["orders", "show", "evil"] + api),
-        ]
-
-        // Then
-        for run in runs {
-            #expect(run.status == 0, "\(run.error)")
-            #expect(!Self.actsOnTerminal(run.output), "\(run.output.debugDescription)")
-            #expect(!run.output.contains("\nFORGED"))
-            #expect(run.output.contains("Evil␛[31mRed"))
-            #expect(run.output.contains("<U+202E>"))
-        }
-        #expect(
-            runs[0].output.split(separator: "\n", omittingEmptySubsequences: false).count == 6,
-            "\(runs[0].output)")  // title, header, 1 row, blank, notice, end
-    }
-
-    @Test("a hostile reason from the shop is shown escaped too")
-    func hostileRefusal() async throws {
-        #expect(
-            Terminal.escaped("HTTP 409: \u{1B}[2Jgone\r\n") == "HTTP 409: ␛[2Jgone␍␊")
-        #expect(Terminal.escaped("plain, ünïcödé, emoji 🎵") == "plain, ünïcödé, emoji 🎵")
-        #expect(Terminal.escaped("\u{7F}\u{85}\u{2066}") == "␡<U+85><U+2066>")
-    }
-
-    @Test(
-        "eight processes creating orders on a database that does not exist yet all succeed",
-        .timeLimit(.minutes(2)))
-    func concurrentFirstRun() async throws {
-        for round in 0..<3 {
-            // Given: a new file, eight creates started at once
-            let demo = DemoRunner()
-            let errors = (0..<8).map { _ in Pipe() }
-            let processes = try errors.map { pipe in
-                try demo.start(OfflineWritesDemoTests.createArguments + ["--offline"], errors: pipe)
+        /// What no byte of the demo's output may hold once hostile text went through it.
+        static func actsOnTerminal(_ text: String) -> Bool {
+            text.unicodeScalars.contains {
+                [0x1B, 0x0D, 0x00, 0x08, 0x07, 0x9B, 0x202E].contains($0.value)
             }
+        }
+
+        @Test("a hostile melody title or order name is shown escaped, never acted on, and forges no row")
+        func hostileTextIsEscaped() async throws {
+            // Given
+            let demo = DemoRunner()
+            let hostileJSON = String(
+                decoding: try JSONEncoder().encode(Self.hostile), as: UTF8.self)
+            let melodies =
+                #"[{"id": 1, "title": \#(hostileJSON), "artist": "A", "album": "B", "duration": 60}]"#
+            let shop = TestOrdersShop(orders: [
+                Order(
+                    id: "evil", date: Date(timeIntervalSince1970: 1_700_000_000), email: "e@example.com",
+                    firstName: Self.hostile, lastName: "X",
+                    items: [OrderItem(name: Self.hostile, quantity: 1, unitPrice: 1)],
+                    total: 1)
+            ])
+            let server = try TestHTTPServer(
+                ["/melodies": .status(200, body: melodies)], responder: shop.respond)
+            defer { server.stop() }
+            let api = ["--api", server.baseURL.absoluteString]
 
             // When
-            for process in processes {
-                await DemoRunner.waitForExit(process)
-            }
-            let listed = try await demo.run(["orders", "--offline"])
+            let runs = [
+                try await demo.run(["melodies"] + api), try await demo.run(["orders"] + api),
+                try await demo.run(["orders", "show", "evil"] + api),
+            ]
 
             // Then
-            let said = errors.map { String(decoding: $0.fileHandleForReading.availableData, as: UTF8.self) }
+            for run in runs {
+                #expect(run.status == 0, "\(run.error)")
+                #expect(!Self.actsOnTerminal(run.output), "\(run.output.debugDescription)")
+                #expect(!run.output.contains("\nFORGED"))
+                #expect(run.output.contains("Evil␛[31mRed"))
+                #expect(run.output.contains("<U+202E>"))
+            }
             #expect(
-                processes.map(\.terminationStatus) == Array(repeating: 0, count: 8),
-                "round \(round): \(said.filter { !$0.isEmpty })")
-            #expect(listed.output.contains("Orders (12)"), "round \(round): \(listed.output)")
+                runs[0].output.split(separator: "\n", omittingEmptySubsequences: false).count == 6,
+                "\(runs[0].output)")  // title, header, 1 row, blank, notice, end
+        }
+
+        @Test("a hostile reason from the shop is shown escaped too")
+        func hostileRefusal() async throws {
+            #expect(
+                Terminal.escaped("HTTP 409: \u{1B}[2Jgone\r\n") == "HTTP 409: ␛[2Jgone␍␊")
+            #expect(Terminal.escaped("plain, ünïcödé, emoji 🎵") == "plain, ünïcödé, emoji 🎵")
+            #expect(Terminal.escaped("\u{7F}\u{85}\u{2066}") == "␡<U+85><U+2066>")
+        }
+
+        @Test(
+            "eight processes creating orders on a database that does not exist yet all succeed",
+            .timeLimit(.minutes(2)))
+        @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // .timeLimit
+        func concurrentFirstRun() async throws {
+            for round in 0..<3 {
+                // Given: a new file, eight creates started at once
+                let demo = DemoRunner()
+                let errors = (0..<8).map { _ in Pipe() }
+                let processes = try errors.map { pipe in
+                    try demo.start(OfflineWritesDemoTests.createArguments + ["--offline"], errors: pipe)
+                }
+
+                // When
+                for process in processes {
+                    await DemoRunner.waitForExit(process)
+                }
+                let listed = try await demo.run(["orders", "--offline"])
+
+                // Then
+                let said = errors.map {
+                    String(decoding: $0.fileHandleForReading.availableData, as: UTF8.self)
+                }
+                #expect(
+                    processes.map(\.terminationStatus) == Array(repeating: 0, count: 8),
+                    "round \(round): \(said.filter { !$0.isEmpty })")
+                #expect(listed.output.contains("Orders (12)"), "round \(round): \(listed.output)")
+            }
+        }
+
+        @Test(
+            "a value an order cannot take is a wrong command line: exit code 2",
+            arguments: [
+                (["--item", "Tea:2:3,50"], "--item takes NAME:QUANTITY:PRICE"),
+                (["--item", "Tea:2:0x10"], "--item takes NAME:QUANTITY:PRICE"),
+                (["--item", "Tea:2:3.5abc"], "--item takes NAME:QUANTITY:PRICE"),
+                (["--item", "Tea:2:1e3"], "--item takes NAME:QUANTITY:PRICE"),
+                (["--item", "Tea:\(Int.max):1"], "--item: An item may have a quantity of at most 10,000"),
+                (["--card", "4111 1111 1111 1112"], "--card: This card number is not valid"),
+                (["--expires", "99999-01"], "--expires: Enter the month the card expires."),
+            ])
+        func strictValues(change: [String], message: String) async throws {
+            // Given
+            let demo = DemoRunner()
+
+            // When: the valid order with one value replaced
+            let run = try await demo.run(OfflineWritesDemoTests.createArguments + change + ["--offline"])
+
+            // Then
+            #expect(run.status == 2, "\(run.output)\(run.error)")
+            #expect(run.error.contains(message), "\(run.error)")
+            #expect(try await demo.run(["orders", "--offline"]).output.contains("Orders (4)"))
+        }
+
+        @Test("an id is sent escaped once; a blank id is a wrong command line")
+        func idsEncodedOnce() async throws {
+            // Given
+            let demo = DemoRunner()
+            let server = try TestHTTPServer(["/orders/%20abc123": .status(404, body: "{}")])
+            defer { server.stop() }
+
+            // When
+            let spaced = try await demo.run([
+                "orders", "show", " abc123", "--api", server.baseURL.absoluteString,
+            ])
+            let blank = try await demo.run(["orders", "show", ""])
+
+            // Then
+            #expect(server.requests == ["GET /orders/%20abc123 HTTP/1.1"])
+            #expect(spaced.status == 1)
+            #expect(blank.status == 2)
+            #expect(blank.error.contains("say which order"))
+        }
+
+        @Test(
+            "a bad DEMO_API_URL stops neither --help, --version nor --offline; with the API used it is an error"
+        )
+        func badEnvironmentURL() async throws {
+            // Given
+            let demo = DemoRunner()
+            let garbage = ["DEMO_API_URL": "garbage"]
+
+            // When / Then
+            #expect(try await demo.run(["--help"], environment: garbage).status == 0)
+            #expect(try await demo.run(["--version"], environment: garbage).status == 0)
+            #expect(try await demo.run(["orders", "--offline"], environment: garbage).status == 0)
+            let used = try await demo.run(["orders"], environment: garbage)
+            #expect(used.status == 2)
+            #expect(used.error.contains("'garbage' is not an http or https URL"))
+        }
+
+        @Test(
+            "a password in --api is never printed, with a user name or without one",
+            arguments: ["user:secret@", ":secret@"])
+        func credentialsNotShown(credentials: String) async throws {
+            // Given
+            let demo = DemoRunner()
+            let server = try TestHTTPServer(responder: TestOrdersShop().respond)
+            defer { server.stop() }
+            let api = "http://\(credentials)127.0.0.1:\(server.port)/"
+
+            // When
+            let run = try await demo.run(["orders", "--api", api])
+
+            // Then
+            #expect(run.status == 0, "\(run.error)")
+            #expect(run.output.contains("Fresh from http://127.0.0.1:\(server.port)/"))
+            #expect(!run.output.contains("secret") && !run.error.contains("secret"))
+        }
+
+        @Test(
+            "a failed open as another user leaves no WAL or shared-memory file to stop the owner's next write",
+            .enabled(
+                if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+                "runs the demo as another user: needs root and setpriv"))
+        func failedOpenAsAnotherUser() async throws {
+            // Given: the owner's database, readable by others, in a folder anyone may write
+            let demo = DemoRunner()
+            _ = try await demo.run(["orders", "--offline"])
+            let file = demo.database
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0o777], ofItemAtPath: file.deletingLastPathComponent().path)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+
+            // When: user nobody opens it
+            let other = Process()
+            other.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            other.arguments = [
+                "--reuid=65534", "--regid=65534", "--clear-groups", DemoRunner.executable.path, "orders",
+                "--offline",
+                "--database", file.path,
+            ]
+            other.standardOutput = FileHandle.nullDevice
+            other.standardError = FileHandle.nullDevice
+            try other.run()
+            await DemoRunner.waitForExit(other)
+
+            // Then
+            #expect(other.terminationStatus == 1)
+            for suffix in ["-wal", "-shm"] {
+                let sidecar = file.path + suffix
+                let owner =
+                    (try? FileManager.default.attributesOfItem(atPath: sidecar))?[.ownerAccountID]
+                    as? NSNumber
+                #expect(owner == nil || owner?.intValue == 0, "\(sidecar) left by the other user")
+            }
+            #expect(try await demo.run(OfflineWritesDemoTests.createArguments + ["--offline"]).status == 0)
+        }
+
+        @Test("a database path that cannot be created leaves no folder behind")
+        func failedDeepPathLeavesNothing() async throws {
+            // Given: a file name longer than any file system takes, under folders that do not exist
+            let temporary = TemporaryFolder("HardeningTests")
+            let top = temporary.url
+            let file = top.appendingPathComponent("a/b/c").appendingPathComponent(
+                String(repeating: "x", count: 300))
+
+            // When
+            let run = try await DemoRunner().run(["orders", "--offline"], database: file)
+
+            // Then
+            #expect(run.status == 1)
+            #expect(!FileManager.default.fileExists(atPath: top.path))
         }
     }
 
-    @Test(
-        "a value an order cannot take is a wrong command line: exit code 2",
-        arguments: [
-            (["--item", "Tea:2:3,50"], "--item takes NAME:QUANTITY:PRICE"),
-            (["--item", "Tea:2:0x10"], "--item takes NAME:QUANTITY:PRICE"),
-            (["--item", "Tea:2:3.5abc"], "--item takes NAME:QUANTITY:PRICE"),
-            (["--item", "Tea:2:1e3"], "--item takes NAME:QUANTITY:PRICE"),
-            (["--item", "Tea:\(Int.max):1"], "--item: An item may have a quantity of at most 10,000"),
-            (["--card", "4111 1111 1111 1112"], "--card: This card number is not valid"),
-            (["--expires", "99999-01"], "--expires: Enter the month the card expires."),
-        ])
-    func strictValues(change: [String], message: String) async throws {
-        // Given
-        let demo = DemoRunner()
-
-        // When: the valid order with one value replaced
-        let run = try await demo.run(OfflineWritesDemoTests.createArguments + change + ["--offline"])
-
-        // Then
-        #expect(run.status == 2, "\(run.output)\(run.error)")
-        #expect(run.error.contains(message), "\(run.error)")
-        #expect(try await demo.run(["orders", "--offline"]).output.contains("Orders (4)"))
-    }
-
-    @Test("an id is sent escaped once; a blank id is a wrong command line")
-    func idsEncodedOnce() async throws {
-        // Given
-        let demo = DemoRunner()
-        let server = try TestHTTPServer(["/orders/%20abc123": .status(404, body: "{}")])
-        defer { server.stop() }
-
-        // When
-        let spaced = try await demo.run(["orders", "show", " abc123", "--api", server.baseURL.absoluteString])
-        let blank = try await demo.run(["orders", "show", ""])
-
-        // Then
-        #expect(server.requests == ["GET /orders/%20abc123 HTTP/1.1"])
-        #expect(spaced.status == 1)
-        #expect(blank.status == 2)
-        #expect(blank.error.contains("say which order"))
-    }
-
-    @Test(
-        "a bad DEMO_API_URL stops neither --help, --version nor --offline; with the API used it is an error")
-    func badEnvironmentURL() async throws {
-        // Given
-        let demo = DemoRunner()
-        let garbage = ["DEMO_API_URL": "garbage"]
-
-        // When / Then
-        #expect(try await demo.run(["--help"], environment: garbage).status == 0)
-        #expect(try await demo.run(["--version"], environment: garbage).status == 0)
-        #expect(try await demo.run(["orders", "--offline"], environment: garbage).status == 0)
-        let used = try await demo.run(["orders"], environment: garbage)
-        #expect(used.status == 2)
-        #expect(used.error.contains("'garbage' is not an http or https URL"))
-    }
-
-    @Test(
-        "a password in --api is never printed, with a user name or without one",
-        arguments: ["user:secret@", ":secret@"])
-    func credentialsNotShown(credentials: String) async throws {
-        // Given
-        let demo = DemoRunner()
-        let server = try TestHTTPServer(responder: TestOrdersShop().respond)
-        defer { server.stop() }
-        let api = "http://\(credentials)127.0.0.1:\(server.port)/"
-
-        // When
-        let run = try await demo.run(["orders", "--api", api])
-
-        // Then
-        #expect(run.status == 0, "\(run.error)")
-        #expect(run.output.contains("Fresh from http://127.0.0.1:\(server.port)/"))
-        #expect(!run.output.contains("secret") && !run.error.contains("secret"))
-    }
-
-    @Test(
-        "a failed open as another user leaves no WAL or shared-memory file to stop the owner's next write",
-        .enabled(
-            if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-            "runs the demo as another user: needs root and setpriv"))
-    func failedOpenAsAnotherUser() async throws {
-        // Given: the owner's database, readable by others, in a folder anyone may write
-        let demo = DemoRunner()
-        _ = try await demo.run(["orders", "--offline"])
-        let file = demo.database
-        try FileManager.default.setAttributes(
-            [.posixPermissions: 0o777], ofItemAtPath: file.deletingLastPathComponent().path)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
-
-        // When: user nobody opens it
-        let other = Process()
-        other.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        other.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups", DemoRunner.executable.path, "orders",
-            "--offline",
-            "--database", file.path,
-        ]
-        other.standardOutput = FileHandle.nullDevice
-        other.standardError = FileHandle.nullDevice
-        try other.run()
-        await DemoRunner.waitForExit(other)
-
-        // Then
-        #expect(other.terminationStatus == 1)
-        for suffix in ["-wal", "-shm"] {
-            let sidecar = file.path + suffix
-            let owner =
-                (try? FileManager.default.attributesOfItem(atPath: sidecar))?[.ownerAccountID] as? NSNumber
-            #expect(owner == nil || owner?.intValue == 0, "\(sidecar) left by the other user")
-        }
-        #expect(try await demo.run(OfflineWritesDemoTests.createArguments + ["--offline"]).status == 0)
-    }
-
-    @Test("a database path that cannot be created leaves no folder behind")
-    func failedDeepPathLeavesNothing() async throws {
-        // Given: a file name longer than any file system takes, under folders that do not exist
-        let temporary = TemporaryFolder("HardeningTests")
-        let top = temporary.url
-        let file = top.appendingPathComponent("a/b/c").appendingPathComponent(
-            String(repeating: "x", count: 300))
-
-        // When
-        let run = try await DemoRunner().run(["orders", "--offline"], database: file)
-
-        // Then
-        #expect(run.status == 1)
-        #expect(!FileManager.default.fileExists(atPath: top.path))
-    }
-}
+#endif

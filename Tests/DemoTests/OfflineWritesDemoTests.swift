@@ -11,174 +11,184 @@ import Testing
     import Darwin
 #endif
 
-/// Offline writes as a user meets them: the built `demo`, a database file, the loopback shop.
-@Suite("demo: offline writes")
-struct OfflineWritesDemoTests {
-    static let createArguments = [
-        "orders", "create", "--first-name", "Eve", "--last-name", "Elder", "--email", "eve@example.com",
-        "--street", "5 Elm St", "--city", "Boston", "--zip", "02101", "--card", "4111 1111 1111 1111",
-        "--expires", "2031-01", "--cvv", "123", "--item", "Tea:2:3.50",
-    ]
+// Runs the demo as a subprocess: compiled where tests can start one (Package.swift, `subprocesses`).
+#if SUBPROCESSES
 
-    /// The shop, holding the sample orders, behind a loopback server.
-    static func sampleShop(_ responder: TestHTTPServer.Responder? = nil) throws -> (
-        TestOrdersShop, TestHTTPServer
-    ) {
-        let shop = TestOrdersShop(orders: Order.samples)
-        return (shop, try TestHTTPServer(responder: responder ?? shop.respond))
-    }
+    /// Offline writes as a user meets them: the built `demo`, a database file, the loopback shop.
+    @Suite("demo: offline writes")
+    struct OfflineWritesDemoTests {
+        static let createArguments = [
+            "orders", "create", "--first-name", "Eve", "--last-name", "Elder", "--email", "eve@example.com",
+            "--street", "5 Elm St", "--city", "Boston", "--zip", "02101", "--card", "4111 1111 1111 1111",
+            "--expires", "2031-01", "--cvv", "123", "--item", "Tea:2:3.50",
+        ]
 
-    /// Creates `count` of Eve's orders in `file` as the demo does offline: kept, waiting.
-    static func queueCreates(_ count: Int, in file: URL) async throws {
-        let store = FallbackOrdersStore(
-            api: OrdersAPI(client: APIClient(baseURL: URL(fileURLWithPath: "/"))),
-            cache: OrdersSQLiteStore(database: try Database(at: file)), reachability: Offline())
-        let order = try Arguments.parse(Self.createArguments, environment: [:])
-        guard case .createOrder(let eve) = order.command else { throw UsageError(message: "not a create") }
-        for _ in 0..<count {
-            _ = try await store.createOrder(eve).value
-        }
-        #expect(try await store.syncStatus().value.waiting == count)
-    }
-
-    @Test("create offline, see it waiting, sync when the shop is up, and the shop lists it")
-    func offlineCreateThenSync() async throws {
-        // Given
-        let demo = DemoRunner()
-        let nowhere = "http://127.0.0.1:\(try TestHTTPServer.closedPort())/"
-        let (shop, server) = try Self.sampleShop()
-        defer { server.stop() }
-        let api = server.baseURL.absoluteString
-
-        // When: created while the shop cannot be reached
-        let created = try await demo.run(Self.createArguments + ["--api", nowhere])
-        let listed = try await demo.run(["orders", "--api", nowhere])
-
-        // Then: it says so, and waits
-        #expect(created.status == 0, "\(created.error)")
-        #expect(
-            created.output.contains("Saved on this device; it will be sent when the shop can be reached."))
-        let id = try #require(created.output.split(separator: "\n").first?.split(separator: " ").last)
-        let row = listed.output.split(separator: "\n").first { $0.hasPrefix(id) }
-        #expect(row?.hasSuffix("waiting") == true, "\(listed.output)")
-        #expect(listed.output.contains("1 change waiting to be sent."))
-        #expect(shop.applied.isEmpty)
-
-        // When: the shop is up
-        let synced = try await demo.run(["orders", "sync", "--api", api])
-        let online = try await demo.run(["orders", "--api", api])
-
-        // Then
-        #expect(synced.status == 0, "\(synced.error)")
-        #expect(synced.output.contains("Sent: create order \(id), now srv-1"))
-        #expect(synced.output.contains("Nothing waits: the shop has every change."))
-        #expect(shop.storedOrders.contains { $0.email == "eve@example.com" && $0.id == "srv-1" })
-        #expect(shop.applied.count == 1)
-        #expect(
-            online.output.split(separator: "\n").contains { $0.hasPrefix("srv-1") && $0.hasSuffix("synced") })
-        #expect(!online.output.contains("waiting"))
-    }
-
-    @Test("a delete the shop refuses: sync exits 1 and says why; discard brings the order back")
-    func refusedDelete() async throws {
-        // Given
-        let demo = DemoRunner()
-        let nowhere = "http://127.0.0.1:\(try TestHTTPServer.closedPort())/"
-        let (shop, server) = try Self.sampleShop()
-        defer { server.stop() }
-        shop.refuse("DELETE /orders/abc123", status: 409, body: #"{"error": "already shipped"}"#)
-        _ = try await demo.run(["orders", "--api", nowhere])
-
-        // When
-        let deleted = try await demo.run(["orders", "delete", "abc123", "--api", nowhere])
-        let synced = try await demo.run(["orders", "sync", "--api", server.baseURL.absoluteString])
-        let discarded = try await demo.run(["orders", "discard", "abc123", "--offline"])
-        let listed = try await demo.run(["orders", "--api", server.baseURL.absoluteString])
-
-        // Then
-        #expect(deleted.output.contains("Saved on this device"))
-        #expect(synced.status == 1)
-        #expect(synced.output.contains("Refused: delete order abc123: HTTP 409: already shipped"))
-        #expect(synced.output.contains("Waiting: 0; refused: 1."))
-        #expect(discarded.status == 0, "\(discarded.error)")
-        #expect(listed.output.contains("Amy Apple"))
-        #expect(!listed.output.contains("refused"))
-    }
-
-    @Test("sync killed (kill -9) at any point and run again: every change reaches the shop exactly once")
-    func killedMidSync() async throws {
-        var lost = 0
-        var duplicated = 0
-        for round in 0..<6 {
-            // Given: 8 orders created offline, and a shop that holds its `round % 8 + 1`th write
-            let demo = DemoRunner()
-            try await Self.queueCreates(8, in: demo.database)
+        /// The shop, holding the sample orders, behind a loopback server.
+        static func sampleShop(_ responder: TestHTTPServer.Responder? = nil) throws -> (
+            TestOrdersShop, TestHTTPServer
+        ) {
             let shop = TestOrdersShop(orders: Order.samples)
-            let held = HeldRequest(number: round % 8 + 1, afterApplying: round % 2 == 0)
-            let server = try TestHTTPServer(responder: { held.respond($0, shop) })
+            return (shop, try TestHTTPServer(responder: responder ?? shop.respond))
+        }
+
+        /// Creates `count` of Eve's orders in `file` as the demo does offline: kept, waiting.
+        static func queueCreates(_ count: Int, in file: URL) async throws {
+            let store = FallbackOrdersStore(
+                api: OrdersAPI(client: APIClient(baseURL: URL(fileURLWithPath: "/"))),
+                cache: OrdersSQLiteStore(database: try Database(at: file)), reachability: Offline())
+            let order = try Arguments.parse(Self.createArguments, environment: [:])
+            guard case .createOrder(let eve) = order.command else {
+                throw UsageError(message: "not a create")
+            }
+            for _ in 0..<count {
+                _ = try await store.createOrder(eve).value
+            }
+            #expect(try await store.syncStatus().value.waiting == count)
+        }
+
+        @Test("create offline, see it waiting, sync when the shop is up, and the shop lists it")
+        func offlineCreateThenSync() async throws {
+            // Given
+            let demo = DemoRunner()
+            let nowhere = "http://127.0.0.1:\(try TestHTTPServer.closedPort())/"
+            let (shop, server) = try Self.sampleShop()
             defer { server.stop() }
             let api = server.baseURL.absoluteString
 
-            // When: killed while the shop holds that write, then run again
-            let process = try demo.start(["orders", "sync", "--api", api])
-            let reached = await DemoRunner.offThePool { held.waitUntilHeld() }
-            kill(process.processIdentifier, SIGKILL)
-            await DemoRunner.waitForExit(process)
-            held.release()
-            let again = try await demo.run(["orders", "sync", "--api", api])
+            // When: created while the shop cannot be reached
+            let created = try await demo.run(Self.createArguments + ["--api", nowhere])
+            let listed = try await demo.run(["orders", "--api", nowhere])
+
+            // Then: it says so, and waits
+            #expect(created.status == 0, "\(created.error)")
+            #expect(
+                created.output.contains("Saved on this device; it will be sent when the shop can be reached.")
+            )
+            let id = try #require(created.output.split(separator: "\n").first?.split(separator: " ").last)
+            let row = listed.output.split(separator: "\n").first { $0.hasPrefix(id) }
+            #expect(row?.hasSuffix("waiting") == true, "\(listed.output)")
+            #expect(listed.output.contains("1 change waiting to be sent."))
+            #expect(shop.applied.isEmpty)
+
+            // When: the shop is up
+            let synced = try await demo.run(["orders", "sync", "--api", api])
+            let online = try await demo.run(["orders", "--api", api])
 
             // Then
-            #expect(reached, "round \(round): the sync never reached write \(held.number)")
-            #expect(process.terminationReason == .uncaughtSignal)
-            #expect(again.status == 0, "\(again.error)")
-            let created = shop.storedOrders.filter { $0.email == "eve@example.com" }.count
-            lost += max(0, 8 - created)
-            duplicated += max(0, created - 8)
-            #expect(created == 8, "round \(round)")
-            #expect(shop.applied.count == 8)
-            #expect(again.output.contains("Nothing waits"))
+            #expect(synced.status == 0, "\(synced.error)")
+            #expect(synced.output.contains("Sent: create order \(id), now srv-1"))
+            #expect(synced.output.contains("Nothing waits: the shop has every change."))
+            #expect(shop.storedOrders.contains { $0.email == "eve@example.com" && $0.id == "srv-1" })
+            #expect(shop.applied.count == 1)
+            #expect(
+                online.output.split(separator: "\n").contains {
+                    $0.hasPrefix("srv-1") && $0.hasSuffix("synced")
+                })
+            #expect(!online.output.contains("waiting"))
         }
-        #expect(lost == 0 && duplicated == 0)
-    }
-}
 
-/// Holds the shop's answer to its `number`th write until the test has killed the client, so the
-/// kill lands there: after the shop applied it (its answer never read), or before.
-final class HeldRequest: @unchecked Sendable {
-    // `@unchecked Sendable` is sound: `writes` is only touched while holding `lock`; the
-    // semaphores are thread-safe.
-    let number: Int
-    private let afterApplying: Bool
-    private let lock = NSLock()
-    private var writes = 0
-    private let held = DispatchSemaphore(value: 0)
-    private let released = DispatchSemaphore(value: 0)
+        @Test("a delete the shop refuses: sync exits 1 and says why; discard brings the order back")
+        func refusedDelete() async throws {
+            // Given
+            let demo = DemoRunner()
+            let nowhere = "http://127.0.0.1:\(try TestHTTPServer.closedPort())/"
+            let (shop, server) = try Self.sampleShop()
+            defer { server.stop() }
+            shop.refuse("DELETE /orders/abc123", status: 409, body: #"{"error": "already shipped"}"#)
+            _ = try await demo.run(["orders", "--api", nowhere])
 
-    init(number: Int, afterApplying: Bool) {
-        self.number = number
-        self.afterApplying = afterApplying
-    }
+            // When
+            let deleted = try await demo.run(["orders", "delete", "abc123", "--api", nowhere])
+            let synced = try await demo.run(["orders", "sync", "--api", server.baseURL.absoluteString])
+            let discarded = try await demo.run(["orders", "discard", "abc123", "--offline"])
+            let listed = try await demo.run(["orders", "--api", server.baseURL.absoluteString])
 
-    func respond(_ request: TestHTTPServer.Request, _ shop: TestOrdersShop) -> TestHTTPServer.Reply {
-        let isHeld =
-            request.method != "GET"
-            && lock.withLock {
-                writes += 1
-                return writes == number
+            // Then
+            #expect(deleted.output.contains("Saved on this device"))
+            #expect(synced.status == 1)
+            #expect(synced.output.contains("Refused: delete order abc123: HTTP 409: already shipped"))
+            #expect(synced.output.contains("Waiting: 0; refused: 1."))
+            #expect(discarded.status == 0, "\(discarded.error)")
+            #expect(listed.output.contains("Amy Apple"))
+            #expect(!listed.output.contains("refused"))
+        }
+
+        @Test("sync killed (kill -9) at any point and run again: every change reaches the shop exactly once")
+        func killedMidSync() async throws {
+            var lost = 0
+            var duplicated = 0
+            for round in 0..<6 {
+                // Given: 8 orders created offline, and a shop that holds its `round % 8 + 1`th write
+                let demo = DemoRunner()
+                try await Self.queueCreates(8, in: demo.database)
+                let shop = TestOrdersShop(orders: Order.samples)
+                let held = HeldRequest(number: round % 8 + 1, afterApplying: round % 2 == 0)
+                let server = try TestHTTPServer(responder: { held.respond($0, shop) })
+                defer { server.stop() }
+                let api = server.baseURL.absoluteString
+
+                // When: killed while the shop holds that write, then run again
+                let process = try demo.start(["orders", "sync", "--api", api])
+                let reached = await DemoRunner.offThePool { held.waitUntilHeld() }
+                kill(process.processIdentifier, SIGKILL)
+                await DemoRunner.waitForExit(process)
+                held.release()
+                let again = try await demo.run(["orders", "sync", "--api", api])
+
+                // Then
+                #expect(reached, "round \(round): the sync never reached write \(held.number)")
+                #expect(process.terminationReason == .uncaughtSignal)
+                #expect(again.status == 0, "\(again.error)")
+                let created = shop.storedOrders.filter { $0.email == "eve@example.com" }.count
+                lost += max(0, 8 - created)
+                duplicated += max(0, created - 8)
+                #expect(created == 8, "round \(round)")
+                #expect(shop.applied.count == 8)
+                #expect(again.output.contains("Nothing waits"))
             }
-        guard isHeld else { return shop.respond(request) }
-        let reply: TestHTTPServer.Reply = afterApplying ? shop.respond(request) : .reset
-        held.signal()
-        _ = released.wait(timeout: .now() + 30)
-        return reply
+            #expect(lost == 0 && duplicated == 0)
+        }
     }
 
-    /// Waits (30 s at most) until the held write arrived.
-    func waitUntilHeld() -> Bool {
-        held.wait(timeout: .now() + 30) == .success
+    /// Holds the shop's answer to its `number`th write until the test has killed the client, so the
+    /// kill lands there: after the shop applied it (its answer never read), or before.
+    final class HeldRequest: @unchecked Sendable {
+        // `@unchecked Sendable` is sound: `writes` is only touched while holding `lock`; the
+        // semaphores are thread-safe.
+        let number: Int
+        private let afterApplying: Bool
+        private let lock = NSLock()
+        private var writes = 0
+        private let held = DispatchSemaphore(value: 0)
+        private let released = DispatchSemaphore(value: 0)
+
+        init(number: Int, afterApplying: Bool) {
+            self.number = number
+            self.afterApplying = afterApplying
+        }
+
+        func respond(_ request: TestHTTPServer.Request, _ shop: TestOrdersShop) -> TestHTTPServer.Reply {
+            let isHeld =
+                request.method != "GET"
+                && lock.withLock {
+                    writes += 1
+                    return writes == number
+                }
+            guard isHeld else { return shop.respond(request) }
+            let reply: TestHTTPServer.Reply = afterApplying ? shop.respond(request) : .reset
+            held.signal()
+            _ = released.wait(timeout: .now() + 30)
+            return reply
+        }
+
+        /// Waits (30 s at most) until the held write arrived.
+        func waitUntilHeld() -> Bool {
+            held.wait(timeout: .now() + 30) == .success
+        }
+
+        func release() {
+            released.signal()
+        }
     }
 
-    func release() {
-        released.signal()
-    }
-}
+#endif

@@ -140,13 +140,13 @@ struct CachePolicyTests {
         // Given: another connection holding the file's write lock
         let (service, _) = try await service(copyAge: 0, busyTimeout: 0.2)
         let other = try Database(at: folder.file("melodies.sqlite"))
-        let holding = DispatchSemaphore(value: 0)
+        let (holding, holdingSeal) = Promise<Void>.pending()
         let release = DispatchSemaphore(value: 0)
         let held = other.write { _ in
-            holding.signal()
-            release.wait()
+            holdingSeal.fulfill()
+            release.wait()  // on the database's own queue, not in async code
         }
-        holding.wait()
+        _ = await PromiseExpectations.value(of: holding)
 
         // When
         let fetched = await PromiseExpectations.value(of: service.getMelodies(policy: .networkFirst) { _ in })

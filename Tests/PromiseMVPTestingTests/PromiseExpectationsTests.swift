@@ -1,3 +1,4 @@
+import Foundation  // String.contains(_:) before macOS 13 / iOS 16
 import PromiseMVPTesting
 import Promises
 import Services

@@ -55,4 +55,30 @@ struct TestHTTPServerTests {
         let client = APIClient(baseURL: server.baseURL, retry: .never)
         #expect(await PromiseExpectations.value(of: client.get("songs", as: [Int].self)) == [3])
     }
+
+    @Test("stop returns while a request is being served and nobody else connects")
+    func stopWhileServing() async throws {
+        // Given: a request the server is still answering, and no one else connecting
+        let (arrived, arrivedSeal) = Promise<Void>.pending()
+        let release = DispatchSemaphore(value: 0)
+        let server = try TestHTTPServer { _ in
+            arrivedSeal.fulfill()
+            _ = release.wait(timeout: .now() + 60)
+            return (200, "[1]")
+        }
+        let held = APIClient(baseURL: server.baseURL, timeout: 60, retry: .never).get("held", as: [Int].self)
+        _ = await PromiseExpectations.value(of: arrived)
+
+        // When: the accept loop is woken, not left waiting for the next client
+        let stopped = Promise<Void> { await BlockingWork.run { server.stop() } }
+        let stoppedInTime = await PromiseExpectations.value(of: stopped, timeout: 30) != nil
+        release.signal()
+
+        // Then: new connections are refused, the one being served is answered
+        #expect(stoppedInTime)
+        let refused = await PromiseExpectations.error(
+            of: APIClient(baseURL: server.baseURL, retry: .never).get("held", as: [Int].self))
+        #expect(ServiceRequestError(refused ?? APIError.notHTTP) == .noNetwork)
+        #expect(await PromiseExpectations.value(of: held) == [1])
+    }
 }

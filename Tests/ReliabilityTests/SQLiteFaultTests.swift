@@ -15,49 +15,54 @@ struct SQLiteFaultTests {
     let folder = TemporaryFolder("SQLiteFaultTests")
     var file: URL { folder.file("torture.sqlite") }
 
-    @Test("a writer killed with SIGKILL mid-write leaves every committed batch and no partial one")
-    func killedWriterLosesNothingCommitted() async throws {
-        // Given: a child process writing batches of 50 rows, one transaction each
-        let child = Process()
-        child.executableURL = BuildProducts.executable("database-torture")
-        child.arguments = [file.path]
-        let output = Pipe()
-        child.standardOutput = output
-        try child.run()
+    #if SUBPROCESSES  // starts a writer as a subprocess (Package.swift, `subprocesses`)
+        @Test("a writer killed with SIGKILL mid-write leaves every committed batch and no partial one")
+        func killedWriterLosesNothingCommitted() async throws {
+            // Given: a child process writing batches of 50 rows, one transaction each
+            let child = Process()
+            child.executableURL = BuildProducts.executable("database-torture")
+            child.arguments = [file.path]
+            let output = Pipe()
+            child.standardOutput = output
+            try child.run()
 
-        // When: it has committed at least 40 batches, it is killed in the middle of the next
-        var reported = 0
-        var buffer = Data()
-        while reported < 40 {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            buffer.append(chunk)
-            let lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n")
-            reported = lines.compactMap { Int($0.split(separator: " ").last ?? "") }.max() ?? 0
+            // When: it has committed at least 40 batches, it is killed in the middle of the next
+            var reported = 0
+            var buffer = Data()
+            while reported < 40 {
+                let chunk = output.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { break }
+                buffer.append(chunk)
+                let lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n")
+                reported = lines.compactMap { Int($0.split(separator: " ").last ?? "") }.max() ?? 0
+            }
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+
+            // Then
+            #expect(child.terminationReason == .uncaughtSignal)
+            #expect(reported >= 40)
+            let database = try Database(at: file, migrations: [TortureSchema.v1])
+            let counts = await PromiseExpectations.value(
+                of: database.read { connection in
+                    try connection.query(
+                        "SELECT batch, count(*) AS rows FROM rows GROUP BY batch ORDER BY batch"
+                    ) { row in
+                        (try row.int("batch"), try row.int("rows"))
+                    }
+                })
+            let batches = counts ?? []
+            #expect(batches.count >= reported)
+            #expect(
+                batches.allSatisfy { $0.1 == 50 },
+                "a batch was partly written: \(batches.filter { $0.1 != 50 })")
+            #expect(batches.map(\.0) == Array(0..<batches.count))
+            let integrity = await PromiseExpectations.value(
+                of: database.read { try $0.scalar("PRAGMA integrity_check") })
+            #expect(integrity == .text("ok"))
         }
-        kill(child.processIdentifier, SIGKILL)
-        child.waitUntilExit()
 
-        // Then
-        #expect(child.terminationReason == .uncaughtSignal)
-        #expect(reported >= 40)
-        let database = try Database(at: file, migrations: [TortureSchema.v1])
-        let counts = await PromiseExpectations.value(
-            of: database.read { connection in
-                try connection.query("SELECT batch, count(*) AS rows FROM rows GROUP BY batch ORDER BY batch")
-                { row in
-                    (try row.int("batch"), try row.int("rows"))
-                }
-            })
-        let batches = counts ?? []
-        #expect(batches.count >= reported)
-        #expect(
-            batches.allSatisfy { $0.1 == 50 }, "a batch was partly written: \(batches.filter { $0.1 != 50 })")
-        #expect(batches.map(\.0) == Array(0..<batches.count))
-        let integrity = await PromiseExpectations.value(
-            of: database.read { try $0.scalar("PRAGMA integrity_check") })
-        #expect(integrity == .text("ok"))
-    }
+    #endif
 
     @Test("a full disk is a clear error, and what was committed before stays")
     func fullDisk() async throws {
@@ -109,18 +114,28 @@ struct SQLiteFaultTests {
     }
 
     /// Takes away (or gives back) the right to write `file`: `chmod` for a user, the immutable
-    /// attribute for root, whom permissions do not stop.
+    /// flag for root, whom permissions do not stop (`chattr +i` on Linux, `chflags uchg` on macOS,
+    /// which stop root too).
     static func makeReadOnly(_ file: URL, _ readOnly: Bool) throws {
         if getuid() != 0 {
             chmod(file.path, readOnly ? 0o400 : 0o600)
             return
         }
-        let chattr = Process()
-        chattr.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-        chattr.arguments = [readOnly ? "+i" : "-i", file.path]
-        try chattr.run()
-        chattr.waitUntilExit()
-        try #require(chattr.terminationStatus == 0, "chattr cannot make \(file.path) immutable here")
+        #if SUBPROCESSES
+            #if os(Linux)
+                let (tool, flag) = ("/usr/bin/chattr", readOnly ? "+i" : "-i")
+            #else
+                let (tool, flag) = ("/usr/bin/chflags", readOnly ? "uchg" : "nouchg")
+            #endif
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = [flag, file.path]
+            try process.run()
+            process.waitUntilExit()
+            try #require(process.terminationStatus == 0, "\(tool) cannot make \(file.path) immutable here")
+        #else
+            try #require(Bool(false), "root cannot be kept from writing \(file.path) here")
+        #endif
     }
 }
 

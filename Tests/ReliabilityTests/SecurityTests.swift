@@ -11,6 +11,7 @@ struct SecurityTests {
 
     /// Every SQL string literal in the sources that splices something in with `\(...)`, except where
     /// the line before says why it is a constant (`// sql-constant:`).
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Regex
     static func interpolatedSQL() throws -> (files: Int, findings: [String]) {
         let keyword = try Regex(
             #"^\s*"*\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|PRAGMA|REPLACE|WITH)\b"#)
@@ -49,6 +50,7 @@ struct SecurityTests {
     }
 
     @Test("no SQL in the sources is built by interpolating values")
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Regex
     func noInterpolatedSQL() throws {
         // When
         let (files, findings) = try Self.interpolatedSQL()
@@ -59,6 +61,7 @@ struct SecurityTests {
     }
 
     @Test("the check finds interpolated SQL when there is some")
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Regex
     func checkWorks() throws {
         // Given
         let line = #"try connection.execute("SELECT * FROM orders WHERE id = '\(id)'")"#

@@ -1,16 +1,16 @@
 // A 4-byte lock for Linux, where the system mutex is 40 bytes.
 //
-// A promise is small and short-lived, and most of it is its lock when that lock is a
-// `pthread_mutex_t`. This one is a single 32-bit word that the kernel's futex can wait on:
+// A promise is small and short-lived, and a `pthread_mutex_t` (40 bytes on Linux) would be most of
+// it. This one is a single 32-bit word that the kernel's futex can wait on:
 // 0 unlocked, 1 locked, 2 locked with waiters that must be woken. Taking and releasing it
-// uncontended is one atomic instruction each, as for `pthread_mutex_t`; a thread that finds it taken
+// uncontended is one atomic instruction each; a thread that finds it taken
 // spins briefly and then sleeps in the kernel until the holder wakes it.
 //
 // The atomic operations are the C11 builtins with acquire and release ordering, so
 // ThreadSanitizer sees the lock's happens-before edges in instrumented builds.
 //
-// On Apple platforms the package uses `os_unfair_lock`, which is already 4 bytes, and elsewhere
-// `pthread_mutex_t`; this header declares nothing there.
+// On Apple platforms the package uses `os_unfair_lock`, which is already 4 bytes, and this header
+// declares nothing there; any other platform stops the build at the lock seam (Locked.swift).
 
 #ifndef C_PROMISE_LOCK_H
 #define C_PROMISE_LOCK_H

@@ -43,7 +43,7 @@ enum OutboxTable {
             case .integer(let count) = try connection.scalar(
                 "SELECT count(*) FROM outbox WHERE feature = ? AND refusal IS NULL", [.text(feature)])
         else { return 0 }
-        return Int(count)
+        return try Int(database: count, column: "count(*)")
     }
 
     /// What completing an entry did.

@@ -42,12 +42,12 @@ struct BufferHeader {
         self.deinitFlag = deinitFlag
     }
 
-    /// Where `flag` is: right behind the lock, as Swift lays out stored properties in order (a test
+    /// Where `deinitFlag` is: right behind the lock, as Swift lays out stored properties in order (a test
     /// checks it against `MemoryLayout.offset(of:)`, which the optimiser does not fold).
     @inlinable
     static var deinitFlagOffset: Int { MemoryLayout<PlatformLock>.size }
 
-    /// Where `tailInUse` is: right behind `flag`.
+    /// Where `tailInUse` is: right behind `deinitFlag`.
     @inlinable
     static var tailInUseOffset: Int { deinitFlagOffset + MemoryLayout<Bool>.size }
 
@@ -79,8 +79,8 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
     final class func make(
         _ state: consuming State, deinitFlag: Bool, extraBytes: Int = 0, extraAlignment: Int = 1
     ) -> Self {
-        // `BufferHeader(deinitFlag:)` zero-fills the lock: that is `OS_UNFAIR_LOCK_INIT`, an unlocked futex
-        // word, and `PTHREAD_MUTEX_INITIALIZER` (a default mutex, which needs no destroy).
+        // `BufferHeader(deinitFlag:)` zero-fills the lock: that is `OS_UNFAIR_LOCK_INIT` and an
+        // unlocked futex word, neither of which needs destroying.
         let bytes = tailOffset(extraAlignment: extraAlignment) + extraBytes
         let words = (bytes + MemoryLayout<UInt64>.size - 1) / MemoryLayout<UInt64>.size
         let made = create(minimumCapacity: words) { _ in BufferHeader(deinitFlag: deinitFlag) }

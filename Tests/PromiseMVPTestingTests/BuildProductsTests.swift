@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+@testable import PromiseMVPTesting
+
+/// The build folder is found from the test image itself, whatever runs the tests.
+@Suite("BuildProducts")
+struct BuildProductsTests {
+    @Test(
+        "the folder is the one holding the .xctest product: an executable (Linux) or a bundle (Apple platforms)",
+        arguments: [
+            ("/b/debug/PkgPackageTests.xctest", "/b/debug"),
+            ("/b/debug/PkgPackageTests.xctest/Contents/MacOS/PkgPackageTests", "/b/debug"),
+            ("/Xcode/Build/Products/Debug/AppTests.xctest/AppTests", "/Xcode/Build/Products/Debug"),
+            ("/b/debug/tool", "/b/debug"),
+        ])
+    func folderHoldingProduct(image: String, folder: String) {
+        // Given / When / Then
+        #expect(BuildProducts.folder(holding: image).path == folder)
+    }
+
+    @Test("under swift test the folder holds this test product and the package's executables")
+    func folderHoldsProducts() throws {
+        // Given / When
+        let names = try FileManager.default.contentsOfDirectory(atPath: BuildProducts.folder.path)
+
+        // Then
+        #expect(names.contains { $0.hasSuffix(".xctest") })
+        #expect(FileManager.default.isExecutableFile(atPath: BuildProducts.executable("demo").path))
+    }
+}
