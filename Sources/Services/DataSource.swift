@@ -20,3 +20,21 @@ public enum DataSource: Sendable, Equatable {
         }
     }
 }
+
+extension DataSource {
+    /// How far in the future a copy's date may be and still count as saved now: dates go through
+    /// SQLite as seconds in a `Double`, and come back a few nanoseconds off.
+    static var clockTolerance: TimeInterval { 1 }
+
+    /// Whether a copy dated `savedAt` was saved at a time still to come, by `now`: the clock was
+    /// set back, or the file came from another device. Such a copy has no age to trust, so every
+    /// rule treats it as expired and every notice says so.
+    static func isFromTheFuture(_ savedAt: Date, now: Date) -> Bool {
+        now.timeIntervalSince(savedAt) < -clockTolerance
+    }
+
+    /// Whether a copy dated `savedAt` is younger than `maxAge` by `now`; never one from the future.
+    static func isYounger(_ savedAt: Date, than maxAge: TimeInterval, now: Date) -> Bool {
+        !isFromTheFuture(savedAt, now: now) && max(0, now.timeIntervalSince(savedAt)) < maxAge
+    }
+}

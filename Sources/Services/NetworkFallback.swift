@@ -82,7 +82,8 @@ public struct NetworkFallback<Cache: OfflineCache>: Sendable {
         case .cacheFirst(let maxAge):
             let fallback = self
             return stored().then(on: .inline) { stored -> Promise<Fetched<Cache.Value>> in
-                if let stored, let savedAt = stored.source.savedAt, now().timeIntervalSince(savedAt) < maxAge
+                if let stored, let savedAt = stored.source.savedAt,
+                    DataSource.isYounger(savedAt, than: maxAge, now: now())
                 {
                     return .value(stored)
                 }

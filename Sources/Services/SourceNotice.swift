@@ -44,12 +44,17 @@ public struct SourceNotice: Sendable {
     }
 
     /// How long ago `date` was, in words: "just now", "5 minutes ago", "3 hours ago",
-    /// "2 days ago", "3 weeks ago"; from five weeks on, "on" and the date.
+    /// "2 days ago", "3 weeks ago"; from five weeks on, "on" and the date; a moment still to come
+    /// (a clock set back, a file from another device) "at a time in the future" and the date.
     ///
-    /// - Parameter date: A moment in the past (one in the future counts as now).
+    /// - Parameter date: A moment in the past.
     /// - Returns: The text.
     public func age(of date: Date) -> String {
-        let seconds = now().timeIntervalSince(date)
+        let now = now()
+        if DataSource.isFromTheFuture(date, now: now) {
+            return "at a time in the future (\(dateFormatter.string(from: date)))"
+        }
+        let seconds = now.timeIntervalSince(date)
         switch seconds {
         case ..<60: return "just now"
         case ..<3_600: return Self.count(Int(seconds / 60), "minute") + " ago"

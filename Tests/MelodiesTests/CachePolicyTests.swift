@@ -53,6 +53,25 @@ struct CachePolicyTests {
         #expect(server.requests.count == 1)
     }
 
+    @Test(
+        "cache first: a copy dated in the future (a clock set back) is expired whatever the maximum age, and says so",
+        arguments: [0.0, 60, 31_536_000] as [Double])
+    func copyFromTheFuture(maxAge: Double) async throws {
+        // Given: a copy stamped an hour from now
+        let (service, _) = try await service(copyAge: -3_600)
+        server.set("/melodies", .status(500, body: "{}"))
+
+        // When: the API is asked, and fails, so the copy is what is left to show
+        let fetched = await PromiseExpectations.value(
+            of: service.getMelodies(policy: .cacheFirst(maxAge: maxAge)) { _ in })
+
+        // Then
+        #expect(server.requests.count == 1)
+        #expect(fetched?.value == cached)
+        let notice = pinnedFormatter.notice(for: try #require(fetched)) ?? ""
+        #expect(notice.contains("saved at a time in the future ("), "\(notice)")
+    }
+
     @Test("cache then network: the copy at once, then the fresh list; the promise settles with the fresh one")
     func cacheThenNetwork() async throws {
         // Given

@@ -16,7 +16,8 @@ struct SourceNoticeTests {
             (0.0, "just now"), (59, "just now"), (60, "1 minute ago"), (119, "1 minute ago"),
             (3_599, "59 minutes ago"), (3_600, "1 hour ago"), (86_399, "23 hours ago"), (86_400, "1 day ago"),
             (604_799, "6 days ago"), (604_800, "1 week ago"), (3_023_999, "4 weeks ago"),
-            (3_024_000, "on 12/11/26, 8:00\u{202F}AM"), (-30, "just now"),
+            (3_024_000, "on 12/11/26, 8:00\u{202F}AM"), (-0.5, "just now"),
+            (-30, "at a time in the future (1/15/27, 8:00\u{202F}AM)"),
         ])
     func ages(secondsAgo: Double, expected: String) {
         #expect(notice.age(of: Self.now.addingTimeInterval(-secondsAgo)) == expected)
