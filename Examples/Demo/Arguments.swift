@@ -222,7 +222,7 @@ struct Arguments {
         guard let api = URL(string: text.hasSuffix("/") ? text : text + "/"),
             let scheme = api.scheme?.lowercased(), scheme == "http" || scheme == "https", api.host != nil
         else {
-            throw UsageError(message: "'\(text)' is not an http or https URL")
+            throw UsageError(message: "'\(URL.withoutCredentials(text))' is not an http or https URL")
         }
         return api
     }

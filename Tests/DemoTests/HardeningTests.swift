@@ -168,6 +168,25 @@ import Testing
         }
 
         @Test(
+            "a rejected address is repeated without its password, from --api or DEMO_API_URL",
+            arguments: ["ftp://u:s3cret@127.0.0.1:8080/", "u:s3cret@127.0.0.1:8080", "http://u:s3cret@[::1/"])
+        func rejectedAddressHidesPassword(address: String) async throws {
+            // Given
+            let demo = DemoRunner()
+
+            // When
+            let flag = try await demo.run(["orders", "--api", address])
+            let variable = try await demo.run(["orders"], environment: ["DEMO_API_URL": address])
+
+            // Then
+            for run in [flag, variable] {
+                #expect(run.status == 2)
+                #expect(run.error.contains("is not an http or https URL"), "\(run.error)")
+                #expect(!run.output.contains("s3cret") && !run.error.contains("s3cret"), "\(run.error)")
+            }
+        }
+
+        @Test(
             "a password in --api is never printed, with a user name or without one",
             arguments: ["user:secret@", ":secret@"])
         func credentialsNotShown(credentials: String) async throws {

@@ -56,6 +56,19 @@ struct TerminalOutputTests {
     }
 
     @Test(
+        "text given as an address is shown without credentials, valid URL or not",
+        arguments: [
+            ("ftp://u:s3cret@127.0.0.1:8080/", "ftp://127.0.0.1:8080/"),
+            ("u:s3cret@127.0.0.1:8080", "127.0.0.1:8080"),
+            ("http://u:s3cret@[::1/", "http://[::1/"),
+            ("http://u:pa/ss@@host/", "http://host/"),
+            ("garbage", "garbage"),
+        ])
+    func textWithoutCredentials(text: String, shown: String) {
+        #expect(URL.withoutCredentials(text) == shown)
+    }
+
+    @Test(
         "a price is a whole decimal with at most two decimals",
         arguments: [
             ("3", Decimal(3)), ("3.5", Decimal(string: "3.5")), ("3.50", Decimal(string: "3.5")),
