@@ -31,7 +31,7 @@ enum SyncScreen {
             let report = try await store.retry(id: id).value
             return await Self.report(arguments.offline ? nil : report, store, terminal)
         } catch {
-            terminal.printError("demo: order \(id) has no change the shop refused")
+            terminal.printError("demo: order \(id) has no change the shop refused or failed too often")
             return 1
         }
     }
@@ -44,12 +44,15 @@ enum SyncScreen {
                     + dropped.map(describe).joined(separator: ", "))
             return 0
         } catch {
-            terminal.printError("demo: order \(id) has no change the shop refused")
+            terminal.printError(
+                "demo: order \(id) has no change that was refused, failed too often or damaged")
             return 1
         }
     }
 
-    /// Prints what a sync did (`nil`: none ran) and what waits; 1 when the shop refused a change.
+    /// Prints what a sync did (`nil`: none ran) and what waits; 1 when anything still waits (the
+    /// sync stopped, or ran offline) or waits for the user (refused, stuck, damaged): a script can
+    /// tell "all sent" by the exit code alone.
     private static func report(
         _ report: OutboxSyncReport?, _ store: FallbackOrdersStore, _ terminal: Terminal
     )
@@ -64,8 +67,14 @@ enum SyncScreen {
                 guard case .refused(let reason) = entry.state else { continue }
                 terminal.print("Refused: \(describe(entry)): \(reason)", style: .yellow)
             }
+            for entry in report.stuck {
+                terminal.print(
+                    "Stuck: \(describe(entry)): failed too often; retry or discard it.", style: .yellow)
+            }
             if let reason = report.stoppedBecause {
-                terminal.print("Stopped: \(reason.userMessage)", style: .yellow)
+                let next =
+                    report.retryAt.map { " Next attempt after \(timeFormatter.string(from: $0))." } ?? ""
+                terminal.print("Stopped: \(reason.userMessage)\(next)", style: .yellow)
             }
         } else {
             terminal.print("Offline: nothing was sent.", style: .yellow)
@@ -74,12 +83,22 @@ enum SyncScreen {
             terminal.printError("demo: the changes saved on this device cannot be read")
             return 1
         }
+        let held = [("refused", status.refused), ("stuck", status.stuck), ("damaged", status.damaged)]
+            .filter { $0.1 > 0 }.map { "; \($0.0): \($0.1)" }.joined()
         terminal.print(
-            status.waiting == 0 && status.refused == 0
+            status.waiting == 0 && status.held == 0
                 ? "Nothing waits: the shop has every change."
-                : "Waiting: \(status.waiting); refused: \(status.refused).")
-        return status.refused == 0 ? 0 : 1
+                : "Waiting: \(status.waiting)\(held).")
+        return status.waiting == 0 && status.held == 0 ? 0 : 1
     }
+
+    /// The time of day a stopped sync may try again, as the user reads it.
+    private static let timeFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.dateStyle = .none
+        formatter.timeStyle = .medium
+        return formatter
+    }()
 
     private static func describe(_ entry: OutboxEntry) -> String {
         switch entry.method {

@@ -41,8 +41,19 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
             terminal.print(line, style: index == 0 ? .dim : .plain)
         }
         for order in orders {
-            guard case .refused(let reason) = order.syncState else { continue }
-            terminal.print("Order \(order.id) was refused by the shop: \(reason)", style: .yellow)
+            switch order.syncState {
+            case .refused(let reason):
+                terminal.print("Order \(order.id) was refused by the shop: \(reason)", style: .yellow)
+            case .stuck(let lastError):
+                terminal.print(
+                    "Order \(order.id) was failed by the shop too often (retry or discard it): \(lastError)",
+                    style: .yellow)
+            case .damaged(let reason):
+                terminal.print(
+                    "Order \(order.id) has a change that cannot be read: \(reason)", style: .yellow)
+            default:
+                break
+            }
         }
         terminal.print()
         terminal.print(
@@ -59,6 +70,8 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
         case .synced: "synced"
         case .pending: "waiting"
         case .refused: "refused"
+        case .stuck: "stuck"
+        case .damaged: "damaged"
         }
     }
 

@@ -24,6 +24,9 @@ public final class TestOrdersShop: @unchecked Sendable {
     private var requestCount = 0
     private var refusals: [String: (status: Int, body: String)] = [:]
     private var flapping = false
+    private var garbled: Set<String> = []
+    private var matchingRefusals:
+        [(matches: @Sendable (TestHTTPServer.Request) -> Bool, status: Int, body: String)] = []
 
     /// Makes a shop holding `orders` (each with its `id`).
     ///
@@ -56,11 +59,32 @@ public final class TestOrdersShop: @unchecked Sendable {
         lock.withLock { refusals[request] = (status, body) }
     }
 
+    /// Makes every request that `matches` says yes to answer `status` with `body`, without
+    /// applying it: one order of several sent to the same path, say.
+    ///
+    /// - Parameters:
+    ///   - matches: Picks the requests to refuse.
+    ///   - status: The status, such as 500.
+    ///   - body: The body.
+    public func refuse(
+        matching matches: @escaping @Sendable (TestHTTPServer.Request) -> Bool, status: Int, body: String
+    ) {
+        lock.withLock { matchingRefusals.append((matches, status, body)) }
+    }
+
     /// Stops refusing `request`: it is applied again.
     ///
     /// - Parameter request: The method and path, as given to ``refuse(_:status:body:)``.
     public func allow(_ request: String) {
         lock.withLock { refusals[request] = nil }
+    }
+
+    /// Makes every request for `method` and `path` (such as `POST /orders`) applied as usual but
+    /// answered with a body no one can read: the change is made, its answer is useless.
+    ///
+    /// - Parameter request: The method and path.
+    public func garble(_ request: String) {
+        lock.withLock { _ = garbled.insert(request) }
     }
 
     /// Makes every other request fail: alternately a 503 before doing anything, and a connection
@@ -80,7 +104,9 @@ public final class TestOrdersShop: @unchecked Sendable {
             requestCount += 1
             let failure = flapping ? requestCount % 4 : 0
             if failure == 1 { return .status(503, body: #"{"error": "try again"}"#) }
-            if let refusal = refusals["\(request.method) \(request.path)"] {
+            if let refusal = refusals["\(request.method) \(request.path)"]
+                ?? matchingRefusals.first(where: { $0.matches(request) }).map({ ($0.status, $0.body) })
+            {
                 return .status(refusal.status, body: refusal.body)
             }
             let key = request.headers["idempotency-key"]
@@ -92,7 +118,9 @@ public final class TestOrdersShop: @unchecked Sendable {
                 appliedWrites.append("\(request.method) \(request.path) \(key ?? "-")")
                 if let key { answered[key] = answer }
             }
-            return failure == 3 ? .reset : .status(answer.status, body: answer.body)
+            if failure == 3 { return .reset }
+            let garble = garbled.contains("\(request.method) \(request.path)")
+            return .status(answer.status, body: garble ? "<html>Thank you!" : answer.body)
         }
     }
 

@@ -145,9 +145,18 @@ public final class TestHTTPServer: Sendable {
 
     /// A port on 127.0.0.1 where nothing listens: bound, then released.
     ///
+    /// It is picked below the ports the system hands out for "any free port" (from 32768 on
+    /// Linux, 49152 on Apple platforms), so that a server another test starts meanwhile on any
+    /// free port cannot take it and answer where the caller expects a refused connection.
+    ///
     /// - Returns: The port.
     /// - Throws: `POSIXError` when no socket can be opened.
     public static func closedPort() throws -> UInt16 {
+        for _ in 0..<100 {
+            guard let listener = try? Listener(port: UInt16.random(in: 20_000..<32_768)) else { continue }
+            listener.close()
+            return listener.port
+        }
         let listener = try Listener(port: 0)
         listener.close()
         return listener.port

@@ -145,6 +145,17 @@ public struct APIClient: Sendable {
     public func send(
         _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String] = [:]
     ) -> Promise<Data> {
+        exchange(method, path, body: body, headers: headers).recover(on: .inline, policy: .allErrors) {
+            error -> Promise<Data> in throw (error as? RetryLater)?.error ?? error
+        }
+    }
+
+    /// As ``send(_:_:body:headers:)``, but a 429 or 503 whose `Retry-After` was too long to wait
+    /// for here rejects with ``RetryLater``, which keeps it: for the outbox, which keeps it with
+    /// the entry so that no later sync asks before that time.
+    func exchange(
+        _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String] = [:]
+    ) -> Promise<Data> {
         let client = self
         let url = url(for: path)
         let exchange = {
@@ -168,14 +179,14 @@ public struct APIClient: Sendable {
         let client = self
         return sendOnce(method, url, body: body, headers: headers).recover(on: .inline) {
             failure -> Promise<Data> in
-            let refusal = failure as? Refusal
+            let refusal = failure as? RetryLater
             let error = refusal?.error ?? failure
             let delay: Double
             if let asked = refusal?.retryAfter {
                 // The server said when to come back: that wait, once for a write, if it is short.
                 guard asked <= client.maximumRetryAfter,
                     retry < (method == .get ? client.retry.maximumRetries : 1)
-                else { throw error }
+                else { throw refusal ?? error }
                 delay = asked
             } else {
                 guard method == .get, retry < client.retry.maximumRetries, RetryPolicy.isTransient(error)
@@ -188,8 +199,8 @@ public struct APIClient: Sendable {
         }
     }
 
-    /// A 429 or 503 that says when to come back.
-    private struct Refusal: Error {
+    /// A 429 or 503 answer and when it asked to come back (its `Retry-After`, in seconds).
+    struct RetryLater: Error {
         let error: APIError
         let retryAfter: Double?
     }
@@ -223,7 +234,7 @@ public struct APIClient: Sendable {
                         seal.fulfill(data)
                     } else if status == 429 || status == 503 {
                         seal.reject(
-                            Refusal(
+                            RetryLater(
                                 error: .httpStatus(status, body: Self.excerpt(of: data)),
                                 retryAfter: Self.retryAfter(response)))
                     } else {

@@ -12,6 +12,8 @@ final class Device: Sendable {
     let cache: OrdersSQLiteStore
     let online: FallbackOrdersStore
     let offline: FallbackOrdersStore
+    /// The outbox's clock: tests move it past the wait after a failed change.
+    let clock = TestClock()
 
     /// Amy's and Bob's orders, as the shop holds them at the start.
     static let amy = Order(
@@ -26,7 +28,8 @@ final class Device: Sendable {
         shop = TestOrdersShop(orders: [Self.amy, Self.bob])
         server = try TestHTTPServer(responder: shop.respond)
         database = try Database(at: folder.file("orders.sqlite"))
-        cache = OrdersSQLiteStore(database: database)
+        let clock = clock
+        cache = OrdersSQLiteStore(database: database, now: { clock.now })
         // Reads are not retried: these tests count the shop's requests one by one (a flapping shop
         // fails every other one), and GET retries have tests of their own.
         online = FallbackOrdersStore(

@@ -74,8 +74,9 @@ struct OfflineWritesTests {
         #expect(device.shop.storedOrders.count == 2)
         #expect(await PromiseExpectations.value(of: device.online.syncStatus())?.waiting == 2)
 
-        // When: the shop takes them
+        // When: the shop takes them, once the wait after the failure has passed
         device.shop.allow("PUT /orders/shop-amy")
+        device.clock.advance(300)
         let after = await device.listing(device.online)
 
         // Then
@@ -218,6 +219,7 @@ struct OfflineWritesTests {
         while waiting > 0 && rounds < 1_000 {
             rounds += 1
             waiting = await PromiseExpectations.value(of: device.online.sync())?.waiting ?? -1
+            device.clock.advance(300)  // past any wait a failure set
         }
 
         // Then

@@ -9,11 +9,21 @@ import Testing
 @Suite("Outbox")
 struct OutboxTests {
     /// A feature's table and its outbox in one database.
-    static func notes() throws -> (Database, Outbox) {
+    static func notes(clock: TestClock = TestClock()) throws -> (Database, Outbox) {
         let database = try Database.inMemory(migrations: [
             Migration(version: 1, sql: "CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL)")
         ])
-        return (database, Outbox(database: database, feature: "notes"))
+        return (
+            database, Outbox(database: database, feature: "notes", retry: steadyRetry, now: { clock.now })
+        )
+    }
+
+    /// The standard schedule with no randomness: each wait is its whole ceiling (1 s, 2 s, 4 s,
+    /// 8 s), so a test knows when an entry may go again.
+    static var steadyRetry: RetryPolicy {
+        var retry = Outbox.standardRetry
+        retry.jitter = { $0 }
+        return retry
     }
 
     /// Writes a note and records its change, in one transaction.
@@ -63,10 +73,13 @@ struct OutboxTests {
         #expect(await PromiseExpectations.value(of: outbox.entries())?.isEmpty == true)
     }
 
-    @Test("a 5xx stops the sync and keeps that entry and the rest; the next sync starts from it")
+    @Test(
+        "a 5xx stops the sync and keeps that entry and the rest; no sync asks again before the wait; the next one after it starts from it"
+    )
     func serverErrorStops() async throws {
         // Given
-        let (database, outbox) = try Self.notes()
+        let clock = TestClock()
+        let (database, outbox) = try Self.notes(clock: clock)
         let server = try TestHTTPServer([
             "/notes/a": .sequence([.status(503, body: "{}"), .status(200, body: "{}")])
         ])
@@ -78,12 +91,18 @@ struct OutboxTests {
 
         // When
         let first = await PromiseExpectations.value(of: outbox.sync(with: client) { _, _, _ in nil })
+        let tooSoon = await PromiseExpectations.value(of: outbox.sync(with: client) { _, _, _ in nil })
+        clock.advance(1)  // the first wait is at most 1 s
         let second = await PromiseExpectations.value(of: outbox.sync(with: client) { _, _, _ in nil })
 
         // Then
         #expect(first?.stoppedBecause == .httpStatus(503))
         #expect(first?.sent.isEmpty == true)
         #expect(first?.waiting == 2)
+        let retryAt = try #require(first?.retryAt)
+        #expect(retryAt >= clock.now.addingTimeInterval(-1) && retryAt <= clock.now)
+        #expect(tooSoon?.stoppedBecause == .httpStatus(503))
+        #expect(tooSoon?.sent.isEmpty == true)
         #expect(second?.sent.map(\.localID) == ["a", "b"])
         #expect(
             server.requests == ["PUT /notes/a HTTP/1.1", "PUT /notes/a HTTP/1.1", "PUT /notes/b HTTP/1.1"])

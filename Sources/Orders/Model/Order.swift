@@ -71,3 +71,34 @@ public struct Order: Codable, Equatable, Hashable, Sendable {
         items.reduce(shipmentMethod.speed.price) { $0 + $1.subtotal }
     }
 }
+
+extension Order {
+    /// The keys of an order's JSON, one per property.
+    enum CodingKeys: String, CodingKey {
+        case id, date, email, firstName, lastName, phone, billingAddress, shipmentAddress, paymentMethod
+        case shipmentMethod, items, total
+    }
+
+    /// Decodes an order, refusing a negative total with a clear error: an amount an order cannot
+    /// take is bad data, never shown as "-US$12.50" (the items' prices and quantities are checked
+    /// by ``OrderItem/init(from:)``).
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` for a missing or mistyped field, or a negative total.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decodeIfPresent(String.self, forKey: .id),
+            date: try container.decode(Date.self, forKey: .date),
+            email: try container.decode(String.self, forKey: .email),
+            firstName: try container.decode(String.self, forKey: .firstName),
+            lastName: try container.decode(String.self, forKey: .lastName),
+            phone: try container.decode(String.self, forKey: .phone),
+            billingAddress: try container.decode(Address.self, forKey: .billingAddress),
+            shipmentAddress: try container.decode(Address.self, forKey: .shipmentAddress),
+            paymentMethod: try container.decode(PaymentMethod.self, forKey: .paymentMethod),
+            shipmentMethod: try container.decode(ShipmentMethod.self, forKey: .shipmentMethod),
+            items: try container.decode([OrderItem].self, forKey: .items),
+            total: try container.decodeNonNegative(Decimal.self, forKey: .total))
+    }
+}

@@ -26,3 +26,21 @@ public struct OrderItem: Codable, Equatable, Hashable, Sendable {
         unitPrice * Decimal(quantity)
     }
 }
+
+extension OrderItem {
+    /// Decodes an order line, refusing a negative quantity or price with a clear error.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` for a missing or mistyped field, or a negative amount.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try container.decode(String.self, forKey: .name),
+            quantity: try container.decodeNonNegative(Int.self, forKey: .quantity),
+            unitPrice: try container.decodeNonNegative(Decimal.self, forKey: .unitPrice))
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, quantity, unitPrice
+    }
+}

@@ -8,6 +8,9 @@ enum OrdersSyncWording {
         case .synced: nil
         case .pending: "Saved on this device; it will be sent when the shop can be reached."
         case .refused(let reason): "Saved on this device, but the shop refused it: \(reason)"
+        case .stuck(let lastError):
+            "Saved on this device, but the shop failed it too often: \(lastError) Retry or discard it."
+        case .damaged(let reason): "This change cannot be read and will not be sent: \(reason). Discard it."
         }
     }
 
@@ -20,6 +23,12 @@ enum OrdersSyncWording {
         }
         if status.refused > 0 {
             parts.append("\(count(status.refused)) refused by the shop: retry or discard.")
+        }
+        if status.stuck > 0 {
+            parts.append("\(count(status.stuck)) failed by the shop too often: retry or discard.")
+        }
+        if status.damaged > 0 {
+            parts.append("\(count(status.damaged)) cannot be read: discard.")
         }
         return parts.isEmpty ? nil : parts.joined(separator: " ")
     }

@@ -102,9 +102,16 @@ extension OrdersSQLiteStore {
         let settled = try outbox.entries(for: id, in: connection).isEmpty
         switch entry.method {
         case .post:
-            var shop = try APIClient.decode(Order.self, from: answer)
-            guard let remoteID = shop.id, !remoteID.isEmpty else {
-                throw APIError.decoding(type: "Order", reason: "the created order has no id")
+            guard var shop = try? APIClient.decode(Order.self, from: answer), let remoteID = shop.id,
+                !remoteID.isEmpty
+            else {
+                // Delivered, answer unreadable: the shop has the order, under an identifier this
+                // device cannot learn. Not refused (a retry would only get the same answer): the
+                // copy here is marked the shop's, so the next fresh listing puts the shop's own row
+                // in its place instead of listing the order twice.
+                try connection.execute(
+                    "UPDATE orders SET origin = ? WHERE id = ?", [.text(OrderRows.Origin.api), .text(id)])
+                return nil
             }
             if remoteID != id {
                 try connection.execute("DELETE FROM orders WHERE id = ?", [.text(remoteID)])

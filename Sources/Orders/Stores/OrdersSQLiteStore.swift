@@ -72,9 +72,15 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     /// - Parameters:
     ///   - database: The app's database.
     ///   - makeID: Makes the identifier of each new order; a UUID by default.
-    public init(database: Database, makeID: @escaping @Sendable () -> String = { UUID().uuidString }) {
+    ///   - retry: When a change the API failed is sent again, and when it is stuck (see
+    ///     `Outbox`); `Outbox.standardRetry` by default.
+    ///   - now: The clock of the outbox: when changes were made, how long failed ones wait.
+    public init(
+        database: Database, makeID: @escaping @Sendable () -> String = { UUID().uuidString },
+        retry: RetryPolicy = Outbox.standardRetry, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.makeID = makeID
-        let outbox = Outbox(database: database, feature: "orders")
+        let outbox = Outbox(database: database, feature: "orders", retry: retry, now: now)
         self.outbox = outbox
         tables = FeatureDatabase(
             database, schema: "orders", migrations: Self.migrations, waitingFor: [outbox.ready])

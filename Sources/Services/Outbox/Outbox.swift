@@ -14,7 +14,15 @@ public import Promises
 /// | 2xx | removed, and `delivered` updates the feature's tables in the same transaction | goes on |
 /// | 404 to a DELETE | removed the same way: the resource is gone, as asked | goes on |
 /// | another 4xx (409, 422, ...) | kept, refused with the API's reason, until retried or discarded | goes on |
-/// | cannot connect, timed out, 5xx, 408, 429 | kept, waiting | stops; the next sync starts from it |
+/// | cannot connect, timed out, 408, 425, 429 | kept, waiting | stops; the next sync starts from it |
+/// | 429 or 503 with a `Retry-After` | kept, with that time: no sync sends it before | stops |
+/// | 5xx, or any other failure | kept; the failure counted, and the entry waits the backoff (1 s doubling, full jitter, up to 5 minutes) | stops |
+/// | the same, the fifth time in a row | kept, **stuck** with the last error, until retried or discarded | goes on |
+///
+/// An entry that is refused, stuck or damaged (its row cannot be read) is *held*: it, and every
+/// later entry of the same resource, wait for the user; other resources' entries still go, so no
+/// change overtakes one of its own resource that the user has not dealt with, and no change
+/// blocks the changes of other resources forever.
 ///
 /// Every attempt carries the entry's `Idempotency-Key`, so a change whose answer was lost (or whose
 /// process was killed before it could record the answer) is sent again with the same key and the
@@ -57,7 +65,19 @@ public struct Outbox: Sendable {
                     created_at REAL NOT NULL
                 );
                 CREATE INDEX outbox_by_resource ON outbox (feature, local_id);
-                """)
+                """),
+        // What failed attempts left: how many in a row, what the last said (and its status), when
+        // the entry may be sent again (the API's Retry-After, or the backoff), and whether it is
+        // stuck (failed too often: held until retried or discarded, others going on).
+        Migration(
+            version: 2,
+            sql: """
+                ALTER TABLE outbox ADD COLUMN failures INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE outbox ADD COLUMN last_error TEXT;
+                ALTER TABLE outbox ADD COLUMN last_status INTEGER;
+                ALTER TABLE outbox ADD COLUMN not_before REAL;
+                ALTER TABLE outbox ADD COLUMN stuck INTEGER NOT NULL DEFAULT 0;
+                """),
     ]
 
     /// The feature whose entries this outbox holds, such as `orders`.
@@ -66,17 +86,31 @@ public struct Outbox: Sendable {
     public var ready: Promise<Void> { table.ready }
     private let table: FeatureDatabase
     private let now: @Sendable () -> Date
+    private let retryPolicy: RetryPolicy
     private let gate = SyncGate()
+
+    /// The schedule for an entry the API keeps failing: waits from 1 s, doubling with full
+    /// jitter, up to 5 minutes; stuck at the fifth failure in a row (`maximumRetries` 4).
+    public static var standardRetry: RetryPolicy {
+        RetryPolicy(maximumRetries: 4, baseDelay: 1, maximumDelay: 300)
+    }
 
     /// Makes the outbox of one feature, creating its table if the file has none.
     ///
     /// - Parameters:
     ///   - database: The app's database.
     ///   - feature: The feature's name; its entries are kept apart from other features'.
-    ///   - now: The clock that stamps new entries.
-    public init(database: Database, feature: String, now: @escaping @Sendable () -> Date = { Date() }) {
+    ///   - retry: How long an entry the API failed waits before it is sent again
+    ///     (``RetryPolicy/delay(beforeRetry:)``), and how many failures in a row make it stuck
+    ///     (`maximumRetries` + 1); ``standardRetry`` by default.
+    ///   - now: The clock that stamps new entries and times the waits.
+    public init(
+        database: Database, feature: String, retry: RetryPolicy = Outbox.standardRetry,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.feature = feature
         self.now = now
+        self.retryPolicy = retry
         table = FeatureDatabase(database, schema: "outbox", migrations: Self.migrations)
     }
 
@@ -192,7 +226,9 @@ public struct Outbox: Sendable {
     ///   cannot be read (a ``ServiceRequestError``).
     public func sync(with client: APIClient, delivered: @escaping Delivery) -> Promise<OutboxSyncReport> {
         let replay = OutboxReplay(
-            feature: feature, database: table.database, client: client, delivered: delivered)
+            feature: feature, database: table.database, client: client, delivered: delivered,
+            retry: retryPolicy,
+            now: now)
         let ready = ready
         return gate.join {
             ready.then(on: .inline) { replay.run() }
@@ -201,7 +237,9 @@ public struct Outbox: Sendable {
         }
     }
 
-    /// Sends a resource's refused changes again at the next sync, in their place in the queue.
+    /// Sends a resource's refused and stuck changes again at the next sync, in their place in the
+    /// queue, with their count of failures and their wait cleared. A damaged change cannot be
+    /// sent: discard it.
     ///
     /// - Parameter localID: The resource's identifier on this device.
     /// - Returns: A promise of how many changes wait again.
@@ -209,26 +247,31 @@ public struct Outbox: Sendable {
         let feature = feature
         return table.write { connection in
             try connection.execute(
-                "UPDATE outbox SET refusal = NULL WHERE feature = ? AND local_id = ? AND refusal IS NOT NULL",
+                """
+                UPDATE outbox SET refusal = NULL, stuck = 0, failures = 0, not_before = NULL
+                WHERE feature = ? AND local_id = ? AND (refusal IS NOT NULL OR stuck != 0)
+                """,
                 [.text(feature), .text(localID)])
         }
     }
 
-    /// Drops every change of a resource that has a refused one, after `reverting` undid them in
-    /// the feature's tables, in one transaction. A resource with nothing refused is left alone.
+    /// Drops every change of a resource that has a held one (refused, stuck or damaged), after
+    /// `reverting` undid them in the feature's tables, in one transaction. A resource with nothing
+    /// held is left alone. `reverting` is given the changes that can be read; a damaged one is
+    /// dropped without it.
     ///
     /// - Parameters:
     ///   - localID: The resource's identifier on this device.
     ///   - reverting: Undoes the changes in the feature's tables; given the entries, in order.
-    /// - Returns: A promise of the entries dropped; empty when nothing was refused.
+    /// - Returns: A promise of the entries dropped; empty when nothing was held.
     public func discard(
         localID: String, reverting: @escaping @Sendable ([OutboxEntry], Connection) throws -> Void
     ) -> Promise<[OutboxEntry]> {
         let feature = feature
         return table.write { connection in
             let entries = try OutboxTable.entries(feature, localID, connection)
-            guard entries.contains(where: \.isRefused) else { return [] }
-            try reverting(entries, connection)
+            guard entries.contains(where: \.isHeld) else { return [] }
+            try reverting(entries.filter { !$0.isDamaged }, connection)
             try connection.execute(
                 "DELETE FROM outbox WHERE feature = ? AND local_id = ?", [.text(feature), .text(localID)])
             return entries

@@ -3,13 +3,25 @@ public import Foundation
 /// A change made on this device that the API has not confirmed yet: one request, kept in the app's
 /// database until the API accepts it or the user discards it.
 public struct OutboxEntry: Sendable, Equatable {
-    /// Where an entry stands.
+    /// Where an entry stands. Entries that are not ``pending`` are *held*: neither they nor the
+    /// later entries of the same resource are sent until the user retries or discards them;
+    /// other resources' entries still go.
+    ///
+    /// More states may be added: a `switch` over it needs a `default` (or `@unknown default`).
     public enum State: Sendable, Equatable {
         /// Waiting to be sent.
         case pending
         /// The API refused it (a 4xx); `reason` is what it said. It stays until it is retried or
-        /// discarded, and the next entries are still sent.
+        /// discarded.
         case refused(reason: String)
+        /// The API failed it too often (a 5xx, or anything that does not mean "offline", once
+        /// per sync past ``Outbox/maximumFailures``); `lastError` is what the last attempt got.
+        /// It stays until it is retried or discarded.
+        case stuck(lastError: String)
+        /// Its row in the database cannot be read (edited by hand, damaged); `reason` names the
+        /// file and the entry. It is never sent and can only be discarded. Of a damaged entry only
+        /// ``sequence``, ``localID`` and ``state`` are meaningful.
+        case damaged(reason: String)
     }
 
     /// Its place in the queue: entries are sent in this order.
@@ -25,10 +37,15 @@ public struct OutboxEntry: Sendable, Equatable {
     /// Sent as the `Idempotency-Key` header, the same on every attempt, so that the API can tell
     /// a repeat (after a lost answer or a crash) from a new request.
     public let idempotencyKey: String
-    /// Waiting, or refused.
+    /// Waiting, refused, stuck or damaged.
     public let state: State
     /// When the change was made.
     public let createdAt: Date
+    /// Not sent again before this time, when a failed attempt set one (the API's `Retry-After`,
+    /// or the backoff after a failure); `nil` when it may go at once.
+    public let notBefore: Date?
+    /// How many attempts in a row failed in a way that did not mean "offline".
+    public let failures: Int
 
     /// Makes an entry; ``Outbox`` makes them as it reads its table.
     ///
@@ -39,11 +56,13 @@ public struct OutboxEntry: Sendable, Equatable {
     ///   - path: The resource, relative to the API's base URL.
     ///   - body: The JSON body, or `nil`.
     ///   - idempotencyKey: The `Idempotency-Key` header.
-    ///   - state: Waiting or refused.
+    ///   - state: Waiting, refused, stuck or damaged.
     ///   - createdAt: When the change was made.
+    ///   - notBefore: Not sent again before this time; `nil` by default.
+    ///   - failures: How many attempts in a row failed; 0 by default.
     public init(
         sequence: Int64, localID: String, method: HTTPMethod, path: String, body: Data?,
-        idempotencyKey: String, state: State, createdAt: Date
+        idempotencyKey: String, state: State, createdAt: Date, notBefore: Date? = nil, failures: Int = 0
     ) {
         self.sequence = sequence
         self.localID = localID
@@ -53,6 +72,8 @@ public struct OutboxEntry: Sendable, Equatable {
         self.idempotencyKey = idempotencyKey
         self.state = state
         self.createdAt = createdAt
+        self.notBefore = notBefore
+        self.failures = failures
     }
 
     /// The same entry, refused with `reason`.
@@ -62,12 +83,25 @@ public struct OutboxEntry: Sendable, Equatable {
     public func refused(_ reason: String) -> OutboxEntry {
         OutboxEntry(
             sequence: sequence, localID: localID, method: method, path: path, body: body,
-            idempotencyKey: idempotencyKey, state: .refused(reason: reason), createdAt: createdAt)
+            idempotencyKey: idempotencyKey, state: .refused(reason: reason), createdAt: createdAt,
+            notBefore: notBefore, failures: failures)
     }
 
     /// Whether the API refused it.
     public var isRefused: Bool {
         if case .refused = state { return true }
+        return false
+    }
+
+    /// Whether it is held (refused, stuck or damaged): it and the later changes of its resource
+    /// wait for the user, who may retry or discard it.
+    public var isHeld: Bool {
+        state != .pending
+    }
+
+    /// Whether its row could not be read.
+    var isDamaged: Bool {
+        if case .damaged = state { return true }
         return false
     }
 }

@@ -8,15 +8,33 @@ struct OutboxReplay: Sendable {
     let database: Database
     let client: APIClient
     let delivered: Outbox.Delivery
+    /// When a failed entry goes again, and how many failures in a row make it stuck.
+    let retry: RetryPolicy
+    let now: @Sendable () -> Date
 
     /// What the API's answer (or failure) means for an entry.
-    enum Outcome {
+    enum Outcome: Equatable {
         /// Accepted: remove the entry and apply the answer.
         case delivered(Data)
         /// Refused for good: keep it, marked with the reason, and go on.
         case refused(String)
-        /// Not now: keep it and the rest, and stop.
+        /// Offline, or asked to come back with no time given: keep it and the rest, and stop.
         case stop(ServiceRequestError)
+        /// Asked to come back after `seconds` (`Retry-After`): keep that time with it, and stop.
+        case later(ServiceRequestError, status: Int, seconds: Double)
+        /// Failed in a way that is not "offline" (a 5xx, an unknown failure): count it; stop, or,
+        /// past the bound, hold it as stuck and go on with the other resources.
+        case failed(ServiceRequestError)
+    }
+
+    /// What the next entry after a point is, and whether it may be sent now.
+    enum Next: Sendable {
+        case end
+        /// Damaged, or waiting behind a held entry of its resource: passed over.
+        case passOver(OutboxEntry)
+        /// Not to be sent before `until`; the last failure had `status`.
+        case notYet(OutboxEntry, until: Date, status: Int?)
+        case send(OutboxEntry)
     }
 
     /// Sends the waiting entries one at a time. Each step starts from a callback on a serial queue
@@ -55,20 +73,38 @@ struct OutboxReplay: Sendable {
     private func step(after last: Int64, _ report: OutboxSyncReport, _ run: Run) {
         guard run.promise.isPending else { return }  // cancelled
         let feature = feature
-        run.whenSettled(database.read { try OutboxTable.next(feature, after: last, $0) }) { next in
+        let now = now()
+        let next = database.read { connection -> Next in
+            guard let entry = try OutboxTable.next(feature, after: last, connection) else { return .end }
+            let heldBehind = try OutboxTable.isHeldBehind(entry, feature, connection)
+            if entry.isHeld || heldBehind { return .passOver(entry) }
+            if let notBefore = entry.notBefore, notBefore > now {
+                let status = try OutboxTable.lastStatus(entry, connection)
+                return .notYet(entry, until: notBefore, status: status)
+            }
+            return .send(entry)
+        }
+        run.whenSettled(next) { next in
+            var report = report
             switch next {
             case .failure(let error):
                 run.fail(error)
-            case .success(nil):
+            case .success(.end):
                 finish(report, run)
-            case .success(let entry?):
+            case .success(.passOver(let entry)):
+                step(after: entry.sequence, report, run)
+            case .success(.notYet(_, let until, let status)):
+                report.stoppedBecause = status.map(ServiceRequestError.httpStatus) ?? .unknownError
+                report.retryAt = until
+                finish(report, run)
+            case .success(.send(let entry)):
                 send(entry, report, run)
             }
         }
     }
 
     private func send(_ entry: OutboxEntry, _ report: OutboxSyncReport, _ run: Run) {
-        let sent = client.send(
+        let sent = client.exchange(
             entry.method, entry.path, body: entry.body, headers: ["Idempotency-Key": entry.idempotencyKey])
         run.whenSettled(sent) { answer in
             switch answer.map(Outcome.delivered) {
@@ -100,12 +136,10 @@ struct OutboxReplay: Sendable {
                     report.stoppedBecause = ServiceRequestError(error)
                     finish(report, run)
                 case .failure(let error):
-                    // The API took the change but its answer cannot be used: show it refused, so
-                    // the user sees it; a retry sends the same key, and the API answers the same.
-                    refuse(
-                        entry,
-                        "The shop's answer could not be used: \(ServiceRequestError(error).userMessage)",
-                        report, run)
+                    // The API took the change but the feature cannot apply its answer (an
+                    // identifier another change here uses, say): show it refused, so the user
+                    // sees it; a retry sends the same key, and the API answers the same.
+                    refuse(entry, "The API's answer could not be used: \(Self.describe(error))", report, run)
                 }
             }
         case .refused(let reason):
@@ -113,7 +147,56 @@ struct OutboxReplay: Sendable {
         case .stop(let reason):
             report.stoppedBecause = reason
             finish(report, run)
+        case .later(let reason, let status, let seconds):
+            let until = now().addingTimeInterval(seconds)
+            run.whenSettled(
+                database.write { try OutboxTable.postpone(entry, until: until, status: status, $0) }
+            ) {
+                [report] written in
+                if case .failure(let error) = written { return run.fail(error) }
+                var report = report
+                report.stoppedBecause = reason
+                report.retryAt = until
+                finish(report, run)
+            }
+        case .failed(let reason):
+            fail(entry, reason, report, run)
         }
+    }
+
+    /// Counts a failed attempt: the entry waits for the backoff and the sync stops (the API is
+    /// failing); the failure past the bound makes it stuck instead, and the sync goes on.
+    private func fail(
+        _ entry: OutboxEntry, _ reason: ServiceRequestError, _ report: OutboxSyncReport, _ run: Run
+    ) {
+        let failures = entry.failures + 1
+        let stuck = failures > retry.maximumRetries
+        let notBefore = stuck ? nil : now().addingTimeInterval(retry.delay(beforeRetry: failures - 1))
+        let status: Int? = if case .httpStatus(let status) = reason { status } else { nil }
+        let message = reason.userMessage
+        let written = database.write {
+            try OutboxTable.recordFailure(
+                entry, error: message, status: status, notBefore: notBefore, stuck: stuck, $0)
+        }
+        run.whenSettled(written) { written in
+            if case .failure(let error) = written { return run.fail(error) }
+            var report = report
+            if stuck {
+                report.stuck.append(entry)
+                step(after: entry.sequence, report, run)
+            } else {
+                report.stoppedBecause = reason
+                report.retryAt = notBefore
+                finish(report, run)
+            }
+        }
+    }
+
+    /// An error as the user reads it: a ``DatabaseError`` or ``OutboxError`` says what it is,
+    /// anything else through the one mapping.
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? OutboxError { return error.description }
+        return ServiceRequestError(error).userMessage
     }
 
     private func refuse(_ entry: OutboxEntry, _ reason: String, _ report: OutboxSyncReport, _ run: Run) {
@@ -144,15 +227,25 @@ struct OutboxReplay: Sendable {
     }
 
     /// A 4xx refuses the entry, but for the statuses that mean "later" (408, 425, 429) and a 404 to
-    /// a DELETE, which means it is done; anything else (no network, a timeout, a 5xx) stops.
+    /// a DELETE, which means it is done; a `Retry-After` says when to come back; no network and a
+    /// timeout stop; anything else (a 5xx, an unknown failure) counts as a failure of the entry.
     static func outcome(of error: any Error, for entry: OutboxEntry) -> Outcome {
-        if case .httpStatus(let status, let body) = error as? APIError {
+        if let later = error as? APIClient.RetryLater, case .httpStatus(let status, _) = later.error,
+            let seconds = later.retryAfter
+        {
+            return .later(ServiceRequestError(later.error), status: status, seconds: seconds)
+        }
+        let apiError = (error as? APIClient.RetryLater)?.error ?? error as? APIError
+        if case .httpStatus(let status, let body)? = apiError {
             if status == 404 && entry.method == .delete { return .delivered(Data()) }
             if (400..<500).contains(status) && ![408, 425, 429].contains(status) {
                 return .refused(refusalReason(status: status, body: body))
             }
         }
-        return .stop(ServiceRequestError(error))
+        let reason = ServiceRequestError(apiError ?? error)
+        if reason.isConnectivityFailure || reason.isCancelled { return .stop(reason) }
+        if case .httpStatus(let status) = reason, status < 500 { return .stop(reason) }
+        return .failed(reason)
     }
 
     /// "HTTP 409: what the API said", from `{"error": ...}`, `{"message": ...}` or

@@ -1,37 +1,39 @@
 /// What an ``Outbox`` holds, as a screen shows it: each changed resource's ``SyncState`` and how
-/// many changes wait or were refused.
+/// many changes wait, were refused, are stuck or are damaged.
 public struct OutboxStatus: Sendable, Equatable {
     /// The state of each resource with a change in the outbox, by local identifier; a resource
     /// not listed is ``SyncState/synced``.
     public let states: [String: SyncState]
-    /// How many changes wait to be sent.
+    /// How many changes wait to be sent (held ones not counted).
     public let waiting: Int
     /// How many changes the API refused.
     public let refused: Int
+    /// How many changes the API failed too often.
+    public let stuck: Int
+    /// How many changes cannot be read.
+    public let damaged: Int
 
-    /// The status of `entries`: a resource with a refused change is refused (with the first
-    /// reason), one with only waiting changes is pending.
+    /// The status of `entries`: a resource takes the state of its first held change (damaged,
+    /// refused or stuck, with its reason), else pending.
     ///
     /// - Parameter entries: The outbox's entries.
     public init(entries: [OutboxEntry]) {
         var states: [String: SyncState] = [:]
-        for entry in entries {
-            switch (entry.state, states[entry.localID]) {
-            case (.refused(let reason), nil), (.refused(let reason), .pending?):
-                states[entry.localID] = .refused(reason: reason)
-            case (.pending, nil):
-                states[entry.localID] = .pending
-            default:
-                break
-            }
+        for entry in entries where states[entry.localID] == nil || states[entry.localID] == .pending {
+            states[entry.localID] = Self.state(of: entry)
         }
         self.states = states
         refused = entries.filter(\.isRefused).count
-        waiting = entries.count - refused
+        stuck = entries.filter { if case .stuck = $0.state { true } else { false } }.count
+        damaged = entries.filter(\.isDamaged).count
+        waiting = entries.count - refused - stuck - damaged
     }
 
-    /// Nothing waits and nothing was refused.
+    /// Nothing waits and nothing is held.
     public static let empty = OutboxStatus(entries: [])
+
+    /// How many changes wait for the user (refused, stuck or damaged).
+    public var held: Int { refused + stuck + damaged }
 
     /// The state of one resource.
     ///
@@ -39,5 +41,14 @@ public struct OutboxStatus: Sendable, Equatable {
     /// - Returns: Its state; ``SyncState/synced`` when it has no change in the outbox.
     public func state(of localID: String) -> SyncState {
         states[localID] ?? .synced
+    }
+
+    private static func state(of entry: OutboxEntry) -> SyncState {
+        switch entry.state {
+        case .pending: .pending
+        case .refused(let reason): .refused(reason: reason)
+        case .stuck(let lastError): .stuck(lastError: lastError)
+        case .damaged(let reason): .damaged(reason: reason)
+        }
     }
 }

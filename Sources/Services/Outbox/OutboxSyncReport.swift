@@ -1,9 +1,14 @@
+public import Foundation
+
 /// What one ``Outbox/sync(with:delivered:)`` did.
 public struct OutboxSyncReport: Sendable, Equatable {
     /// The changes the API accepted (a DELETE answered 404 counts: the resource is gone).
     public var sent: [OutboxEntry]
     /// The changes the API refused during this sync, each with its reason.
     public var refused: [OutboxEntry]
+    /// The changes that became stuck during this sync: failed too often (see
+    /// ``Outbox/init(database:feature:retry:now:)``), now held while the others go on.
+    public var stuck: [OutboxEntry]
     /// The API's identifiers for the resources it created during this sync, by local identifier.
     public var newIDs: [String: String]
     /// How many changes still wait to be sent.
@@ -11,6 +16,10 @@ public struct OutboxSyncReport: Sendable, Equatable {
     /// Why the sync stopped before the end (the API could not be reached, timed out, or answered
     /// 5xx), or `nil` when it went through every waiting change.
     public var stoppedBecause: ServiceRequestError?
+    /// When the change it stopped at may be sent again (the API's `Retry-After`, or the backoff
+    /// after a failure); a sync before then stops there without asking. `nil` when it may go at
+    /// once, or the sync did not stop.
+    public var retryAt: Date?
 
     /// Makes a report.
     ///
@@ -20,13 +29,17 @@ public struct OutboxSyncReport: Sendable, Equatable {
     ///   - newIDs: The API's identifiers for what it created, by local identifier.
     ///   - waiting: How many still wait.
     ///   - stoppedBecause: Why it stopped early, if it did.
+    ///   - stuck: The changes that became stuck.
+    ///   - retryAt: When the change it stopped at may go again.
     public init(
         sent: [OutboxEntry] = [], refused: [OutboxEntry] = [], newIDs: [String: String] = [:],
         waiting: Int = 0,
-        stoppedBecause: ServiceRequestError? = nil
+        stoppedBecause: ServiceRequestError? = nil, stuck: [OutboxEntry] = [], retryAt: Date? = nil
     ) {
         self.sent = sent
         self.refused = refused
+        self.stuck = stuck
+        self.retryAt = retryAt
         self.newIDs = newIDs
         self.waiting = waiting
         self.stoppedBecause = stoppedBecause

@@ -2,48 +2,87 @@ import Foundation
 
 /// The SQL behind ``Outbox``: every statement on the `outbox` table, values bound.
 enum OutboxTable {
-    /// The entries of `feature` (of one resource when `localID` is given), in sequence order.
+    /// The start of every read of entries: the columns an entry is made of.
+    private static let select = """
+        SELECT sequence, local_id, method, path, body, idempotency_key, refusal, created_at, failures,
+            last_error, not_before, stuck
+        FROM outbox
+        """
+
+    /// The entries of `feature` (of one resource when `localID` is given), in sequence order; a
+    /// row that cannot be read is a damaged entry, never an error that hides the others.
     static func entries(_ feature: String, _ localID: String?, _ connection: Connection) throws
         -> [OutboxEntry]
     {
         let rows =
             if let localID {
                 try connection.query(
-                    """
-                    SELECT sequence, local_id, method, path, body, idempotency_key, refusal, created_at
-                    FROM outbox WHERE feature = ? AND local_id = ? ORDER BY sequence
-                    """,
+                    select + " WHERE feature = ? AND local_id = ? ORDER BY sequence",
                     [.text(feature), .text(localID)])
             } else {
-                try connection.query(
-                    """
-                    SELECT sequence, local_id, method, path, body, idempotency_key, refusal, created_at
-                    FROM outbox WHERE feature = ? ORDER BY sequence
-                    """, [.text(feature)])
+                try connection.query(select + " WHERE feature = ? ORDER BY sequence", [.text(feature)])
             }
-        return try rows.map { try entry($0, connection) }
+        return rows.map { entry($0, connection) }
     }
 
-    /// The first waiting entry of `feature` after `sequence`, or `nil`.
+    /// The first entry of `feature` after `sequence` that is not refused or stuck (it may be
+    /// damaged, or held behind an earlier entry of its resource: see ``isHeldBehind(_:_:_:)``).
     static func next(_ feature: String, after sequence: Int64, _ connection: Connection) throws
         -> OutboxEntry?
     {
         try connection.query(
-            """
-            SELECT sequence, local_id, method, path, body, idempotency_key, refusal, created_at FROM outbox
-            WHERE feature = ? AND sequence > ? AND refusal IS NULL ORDER BY sequence LIMIT 1
-            """,
+            select
+                + " WHERE feature = ? AND sequence > ? AND refusal IS NULL AND stuck = 0 ORDER BY sequence LIMIT 1",
             [.text(feature), .integer(sequence)]
-        ).first.map { try entry($0, connection) }
+        ).first.map { entry($0, connection) }
     }
 
-    /// How many entries of `feature` wait to be sent.
+    /// Whether an earlier entry of `entry`'s resource is held (refused, stuck or damaged): then
+    /// `entry` waits behind it, so that no change overtakes one the user has not dealt with.
+    static func isHeldBehind(_ entry: OutboxEntry, _ feature: String, _ connection: Connection) throws -> Bool
+    {
+        try entries(feature, entry.localID, connection).contains { $0.sequence < entry.sequence && $0.isHeld }
+    }
+
+    /// How many entries of `feature` wait to be sent (held ones not counted).
     static func waiting(_ feature: String, _ connection: Connection) throws -> Int {
+        try entries(feature, nil, connection).filter { !$0.isHeld }.count
+    }
+
+    /// Records a failed attempt that did not mean "offline": what it got, and when the entry may
+    /// go again; past `maximumFailures` in a row the entry is stuck.
+    static func recordFailure(
+        _ entry: OutboxEntry, error: String, status: Int?, notBefore: Date?, stuck: Bool,
+        _ connection: Connection
+    ) throws {
+        try connection.execute(
+            """
+            UPDATE outbox SET failures = failures + 1, last_error = ?, last_status = ?, not_before = ?, stuck = ?
+            WHERE sequence = ?
+            """,
+            [
+                .text(error), status.map { .integer(Int64($0)) } ?? .null,
+                notBefore.map { .real($0.timeIntervalSince1970) } ?? .null, .integer(stuck ? 1 : 0),
+                .integer(entry.sequence),
+            ])
+    }
+
+    /// Records when an entry may go again (the API's `Retry-After`), without counting a failure.
+    static func postpone(_ entry: OutboxEntry, until notBefore: Date, status: Int, _ connection: Connection)
+        throws
+    {
+        try connection.execute(
+            "UPDATE outbox SET not_before = ?, last_status = ? WHERE sequence = ?",
+            [.real(notBefore.timeIntervalSince1970), .integer(Int64(status)), .integer(entry.sequence)])
+    }
+
+    /// The HTTP status the last failed attempt of an entry got, if it got one.
+    static func lastStatus(_ entry: OutboxEntry, _ connection: Connection) throws -> Int? {
         guard
-            case .integer(let count) = try connection.scalar(
-                "SELECT count(*) FROM outbox WHERE feature = ? AND refusal IS NULL", [.text(feature)])
-        else { return 0 }
-        return try Int(database: count, column: "count(*)")
+            case .integer(let status) = try connection.scalar(
+                "SELECT last_status FROM outbox WHERE sequence = ?", [.integer(entry.sequence)])
+        else { return nil }
+        return try Int(database: status, column: "outbox.last_status")
     }
 
     /// What completing an entry did.
@@ -64,6 +103,11 @@ enum OutboxTable {
         else { return .alreadyDone }
         guard let remoteID = try delivered(entry, answer, connection), remoteID != entry.localID else {
             return .done(newID: nil)
+        }
+        // Another resource here, with changes still waiting, has that identifier: renaming would
+        // make two resources one. Throwing rolls back the whole transaction, `delivered` included.
+        guard try entries(feature, remoteID, connection).isEmpty else {
+            throw OutboxError(identifierTaken: remoteID, creating: entry.localID)
         }
         try rename(entry.localID, to: remoteID, feature: feature, connection)
         return .done(newID: remoteID)
@@ -97,12 +141,33 @@ enum OutboxTable {
         id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
     }
 
-    private static func entry(_ row: Row, _ connection: Connection) throws -> OutboxEntry {
+    /// The entry a row holds, or a damaged entry naming the file and the entry when the row
+    /// cannot be read.
+    private static func entry(_ row: Row, _ connection: Connection) -> OutboxEntry {
+        do {
+            return try readEntry(row, connection)
+        } catch {
+            let sequence: Int64 = if case .integer(let value)? = row["sequence"] { value } else { 0 }
+            let localID: String =
+                switch row["local_id"] {
+                case .text(let text)?: text
+                case .integer(let value)?: String(value)
+                default: ""
+                }
+            let reason = (error as? DatabaseError)?.message ?? "\(error)"
+            return OutboxEntry(
+                sequence: sequence, localID: localID, method: .post, path: "", body: nil, idempotencyKey: "",
+                state: .damaged(
+                    reason: "outbox entry \(sequence) in \(connection.path) cannot be read: \(reason)"),
+                createdAt: Date(timeIntervalSince1970: 0))
+        }
+    }
+
+    private static func readEntry(_ row: Row, _ connection: Connection) throws -> OutboxEntry {
         let methodName = try row.string("method")
         guard let method = HTTPMethod(rawValue: methodName) else {
             throw DatabaseError(
-                kind: .typeMismatch, message: "outbox.method: unknown method \(methodName)",
-                path: connection.path)
+                kind: .typeMismatch, message: "unknown method \(methodName)", path: connection.path)
         }
         let body: Data? =
             switch row["body"] {
@@ -110,10 +175,22 @@ enum OutboxTable {
             case .text(let text)?: Data(text.utf8)
             default: nil
             }
+        let state: OutboxEntry.State =
+            if let reason = try row.optionalString("refusal") {
+                .refused(reason: reason)
+            } else if try row.int("stuck") != 0 {
+                .stuck(lastError: try row.optionalString("last_error") ?? "")
+            } else {
+                .pending
+            }
+        let notBefore: Date? =
+            if case .real(let seconds)? = row["not_before"] { Date(timeIntervalSince1970: seconds) } else {
+                nil
+            }
         return OutboxEntry(
             sequence: Int64(try row.int("sequence")), localID: try row.string("local_id"), method: method,
             path: try row.string("path"), body: body, idempotencyKey: try row.string("idempotency_key"),
-            state: try row.optionalString("refusal").map { .refused(reason: $0) } ?? .pending,
-            createdAt: Date(timeIntervalSince1970: try row.double("created_at")))
+            state: state, createdAt: Date(timeIntervalSince1970: try row.double("created_at")),
+            notBefore: notBefore, failures: try row.int("failures"))
     }
 }

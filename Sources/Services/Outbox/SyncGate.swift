@@ -13,7 +13,9 @@ final class SyncGate: @unchecked Sendable {
     func join(_ start: () -> Promise<OutboxSyncReport>) -> Promise<OutboxSyncReport> {
         lock.lock()
         defer { lock.unlock() }
-        if let running { return running }
+        // A settled sync is not joined: its clean-up below may not have run yet when its caller,
+        // already answered, asks for the next one.
+        if let running, running.isPending { return running }
         generation += 1
         let mine = generation
         let promise = start()

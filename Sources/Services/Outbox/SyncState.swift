@@ -1,4 +1,6 @@
 /// Whether what a screen shows of one resource has reached the API.
+///
+/// More states may be added: a `switch` over it needs a `default` (or `@unknown default`).
 public enum SyncState: Sendable, Equatable {
     /// The API has it as shown.
     case synced
@@ -6,4 +8,10 @@ public enum SyncState: Sendable, Equatable {
     case pending
     /// Changed on this device, and the API refused the change; `reason` is what it said.
     case refused(reason: String)
+    /// Changed on this device, and the API failed the change too often; `lastError` is what the
+    /// last attempt got. It waits for the user to retry or discard it.
+    case stuck(lastError: String)
+    /// A change of it kept on this device cannot be read (its row is damaged); `reason` names the
+    /// file and the entry. It can only be discarded.
+    case damaged(reason: String)
 }
