@@ -13,6 +13,7 @@ public struct OutboxError: Error, Equatable, Sendable, CustomStringConvertible {
         self.localID = localID
     }
 
+    /// The sentence the user reads, naming both identifiers.
     public var description: String {
         "the API gave \(localID) the identifier \(remoteID), which another change here uses"
     }
