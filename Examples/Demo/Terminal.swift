@@ -83,6 +83,31 @@ struct Terminal: Sendable {
         return String(shown)
     }
 
+    /// Text as ``escaped(_:)`` showed it, turned back into what it was: an identifier copied from
+    /// the screen (`demo orders show ␛[31mX`) names the order whose identifier holds the control
+    /// characters. Only the forms the escaping makes are turned back.
+    static func unescaped(_ shown: String) -> String {
+        var text = String.UnicodeScalarView()
+        var rest = Substring(shown)
+        while let scalar = rest.unicodeScalars.first {
+            if rest.hasPrefix("<U+"), let end = rest.firstIndex(of: ">"),
+                let value = UInt32(rest[rest.index(rest.startIndex, offsetBy: 3)..<end], radix: 16),
+                let original = Unicode.Scalar(value), isControl(original)
+            {
+                text.append(original)
+                rest = rest[rest.index(after: end)...]
+                continue
+            }
+            switch scalar.value {
+            case 0x2400...0x241F: text.append(Unicode.Scalar(scalar.value - 0x2400) ?? scalar)
+            case 0x2421: text.append("\u{7F}")
+            default: text.append(scalar)
+            }
+            rest = Substring(rest.unicodeScalars.dropFirst())
+        }
+        return String(text)
+    }
+
     /// Whether a terminal may act on `scalar` rather than show it.
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {

@@ -130,6 +130,21 @@ import Testing
             #expect(try await demo.run(["orders", "--offline"]).output.contains("Orders (4)"))
         }
 
+        @Test("an id holding control characters is named as the demo shows it, and reaches the API as itself")
+        func idWithControlCharacters() async throws {
+            // Given
+            let demo = DemoRunner()
+            let server = try TestHTTPServer(["/orders/%1B%5B31mX": .status(404, body: "{}")])
+            defer { server.stop() }
+
+            // When: the id as the demo prints it
+            let run = try await demo.run(["orders", "show", "␛[31mX", "--api", server.baseURL.absoluteString])
+
+            // Then
+            #expect(server.requests == ["GET /orders/%1B%5B31mX HTTP/1.1"])
+            #expect(run.status == 1 && !run.error.contains("\u{1B}"), "\(run.error)")
+        }
+
         @Test("an id is sent escaped once; a blank id is a wrong command line")
         func idsEncodedOnce() async throws {
             // Given
@@ -142,11 +157,13 @@ import Testing
                 "orders", "show", " abc123", "--api", server.baseURL.absoluteString,
             ])
             let blank = try await demo.run(["orders", "show", ""])
+            let spaces = try await demo.run(["orders", "delete", "   "])
 
             // Then
             #expect(server.requests == ["GET /orders/%20abc123 HTTP/1.1"])
             #expect(spaced.status == 1)
             #expect(blank.status == 2)
+            #expect(spaces.status == 2 && spaces.error.contains("say which order"), "\(spaces.error)")
             #expect(blank.error.contains("say which order"))
         }
 

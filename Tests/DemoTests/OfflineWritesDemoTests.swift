@@ -46,6 +46,26 @@ import Testing
             #expect(try await store.syncStatus().value.waiting == count)
         }
 
+        @Test("sync exits 1 while changes still wait, so a script can tell; 0 once the shop has them all")
+        func syncExitCodeSaysWhetherAllWasSent() async throws {
+            // Given: an order created while the shop cannot be reached
+            let demo = DemoRunner()
+            let nowhere = "http://127.0.0.1:\(try TestHTTPServer.closedPort())/"
+            let (_, server) = try Self.sampleShop()
+            defer { server.stop() }
+            _ = try await demo.run(Self.createArguments + ["--api", nowhere])
+
+            // When
+            let down = try await demo.run(["orders", "sync", "--api", nowhere])
+            let offline = try await demo.run(["orders", "sync", "--offline"])
+            let up = try await demo.run(["orders", "sync", "--api", server.baseURL.absoluteString])
+
+            // Then
+            #expect(down.status == 1 && down.output.contains("Waiting: 1."), "\(down.output)")
+            #expect(offline.status == 1)
+            #expect(up.status == 0 && up.output.contains("Nothing waits"), "\(up.output)")
+        }
+
         @Test("create offline, see it waiting, sync when the shop is up, and the shop lists it")
         func offlineCreateThenSync() async throws {
             // Given

@@ -56,6 +56,15 @@ struct TerminalOutputTests {
     }
 
     @Test(
+        "text escaped for the terminal turns back into what it was; plain text stays as it is",
+        arguments: [
+            "\u{1B}[31mred\u{1B}[0m", "a\r\nb\u{7F}", "\u{202E}evil\u{2066}", "plain ünïcödé 🎵", "<U+41>",
+        ])
+    func unescapedRoundTrip(text: String) {
+        #expect(Terminal.unescaped(Terminal.escaped(text)) == text)
+    }
+
+    @Test(
         "text given as an address is shown without credentials, valid URL or not",
         arguments: [
             ("ftp://u:s3cret@127.0.0.1:8080/", "ftp://127.0.0.1:8080/"),
