@@ -67,6 +67,7 @@ public final class Database: @unchecked Sendable {
         if sqlite3_db_readonly(connection.handle, "main") == 1 {
             throw DatabaseError(kind: .readOnly, message: "opened read-only", path: path)
         }
+        try DatabaseOwnership.claim(connection, migrations: migrations)
         try Self.setJournalMode(journal, on: connection, waitingUpTo: busyTimeout)
         try connection.execute("PRAGMA foreign_keys = ON")
         try Self.migrate(connection, to: migrations)

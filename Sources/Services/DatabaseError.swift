@@ -11,9 +11,14 @@
 /// What went wrong in the embedded database, where, and while doing what.
 public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The kind of failure, for a caller that reacts differently to each.
+    ///
+    /// More kinds may be added: a `switch` over it needs a `default` (or `@unknown default`).
     public enum Kind: Sendable, Equatable {
         /// The file exists but is not a SQLite database (or is encrypted): it was left untouched.
         case notADatabase
+        /// The file is a SQLite database that another app made (another `application_id`, or
+        /// tables of its own and none of this library's): it was left untouched.
+        case madeByAnotherApp
         /// The database is damaged.
         case corrupt
         /// The file or its folder cannot be written.
@@ -95,6 +100,8 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
     public var summary: String {
         switch kind {
         case .notADatabase: "this file is not a database; move it away or choose another path"
+        case .madeByAnotherApp:
+            "this database was made by another app; it was left untouched: choose another path"
         case .corrupt: "the database is damaged; restore it from a backup or delete it to start again"
         case .readOnly: "the database cannot be written; check the permissions of the file and its folder"
         case .busy: "the database is locked by another program"
