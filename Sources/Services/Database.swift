@@ -70,6 +70,11 @@ public final class Database: @unchecked Sendable {
         try DatabaseOwnership.claim(connection, migrations: migrations)
         try Self.setJournalMode(journal, on: connection, waitingUpTo: busyTimeout)
         try connection.execute("PRAGMA foreign_keys = ON")
+        // The file itself is read and written through system calls, never memory-mapped: a file
+        // that cannot be written or read then fails a call, which is an error, where a mapped page
+        // would stop the process with SIGBUS. (The WAL's shared-memory index is mapped whatever
+        // the setting: SQLite has no other way for two processes to share it; the README says so.)
+        _ = try connection.query("PRAGMA mmap_size = 0")
         try Self.migrate(connection, to: migrations)
         self.connection = connection
         queue = DispatchQueue(label: "Database \(path)")

@@ -20,6 +20,9 @@ extension ServiceRequestError {
             "The server sent data this version of the app cannot read."
         case .timedOut:
             "The server took too long to answer. Please try again."
+        case .storageFailed(let reason) where !reason.isEmpty:
+            // The file and the cause (full, locked, read-only, damaged): the user can act on them.
+            "The data stored on this device cannot be read or written: \(reason)."
         case .storageFailed:
             "The data stored on this device cannot be read or written."
         case .cancelled:

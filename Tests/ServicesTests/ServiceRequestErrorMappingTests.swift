@@ -97,7 +97,9 @@ struct ServiceRequestErrorMappingTests {
         #expect(
             error.description
                 == "/data/app.sqlite: \(cause) (SQLite \(code): sqlite says) while running: INSERT x")
-        #expect(mapped.userMessage == "The data stored on this device cannot be read or written.")
+        #expect(
+            mapped.userMessage
+                == "The data stored on this device cannot be read or written: /data/app.sqlite: \(cause).")
     }
 
     @Test("cancelled counts as a cancellation, so catch skips it")
