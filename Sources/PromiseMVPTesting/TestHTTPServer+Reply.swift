@@ -16,6 +16,10 @@ extension TestHTTPServer {
         case reset
         /// Redirects to `location` with a 302.
         case redirect(to: String)
+        /// A 200 whose body is `bytes` JSON spaces, written as the client reads them, never held
+        /// whole: with a `Content-Length` when `announced`, else delimited by closing the
+        /// connection. For testing what a client does with a body larger than it accepts.
+        case largeBody(bytes: Int, announced: Bool)
         /// Answers the first request with the first reply, the second with the second, and so on;
         /// the last one answers every request after that.
         case sequence([Reply])

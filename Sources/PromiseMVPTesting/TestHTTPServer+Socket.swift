@@ -122,15 +122,19 @@ extension TestHTTPServer {
     }
 
     /// Sends `head` and `body` whole, or as much as a peer that closed its end took.
-    static func sendWhole(_ connection: Int32, _ head: String, _ body: [UInt8]) {
+    ///
+    /// - Returns: Whether all of it was sent.
+    @discardableResult
+    static func sendWhole(_ connection: Int32, _ head: String, _ body: [UInt8]) -> Bool {
         let bytes = Array(head.utf8) + body
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes {
                 send(connection, $0.baseAddress, $0.count, Self.noSignal)
             }
-            guard count > 0 else { return }
+            guard count > 0 else { return false }
             sent += count
         }
+        return true
     }
 }

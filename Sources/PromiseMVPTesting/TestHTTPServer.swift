@@ -209,6 +209,16 @@ public final class TestHTTPServer: Sendable {
             var byte: UInt8 = 0
             _ = recv(connection, &byte, 1, 0)  // returns when the client closes
             clientClosed.signal()
+        case .largeBody(let bytes, let announced):
+            let length = announced ? "Content-Length: \(bytes)\r\n" : ""
+            Self.sendWhole(
+                connection,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\(length)Connection: close\r\n\r\n", [])
+            let chunk = [UInt8](repeating: 0x20, count: 64 << 10)
+            var left = bytes
+            while left > 0, Self.sendWhole(connection, "", Array(chunk.prefix(left))) {
+                left -= min(left, chunk.count)
+            }
         case .closeMidBody:
             Self.sendWhole(
                 connection,

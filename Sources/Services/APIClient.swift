@@ -25,14 +25,16 @@ public struct APIClient: Sendable {
     /// rejected with `PromiseError.timedOut` (``ServiceRequestError/timedOut`` once mapped).
     public let timeout: Double
     /// The largest body accepted, in bytes; a larger one rejects with
-    /// ``APIError/responseTooLarge(bytes:limit:)`` rather than being decoded.
+    /// ``APIError/responseTooLarge(bytes:limit:)`` rather than being decoded. The limit holds
+    /// while the body arrives: a transfer is stopped as soon as it passes it (or at once, when the
+    /// server announces more), so memory stays near the limit whatever the server sends.
     public let maximumResponseBytes: Int
     /// A 429 or 503 answer whose `Retry-After` asks to wait at most this many seconds is retried
     /// once after that wait; a longer wait, or a second refusal, rejects with the status.
     public let maximumRetryAfter: Double
     /// When a GET is sent again after a failure that may pass on its own.
     public let retry: RetryPolicy
-    private let session: URLSession
+    private let transfers: BoundedTransfers
     /// Makes the decoder of each answer, and the encoder of each body: a fresh one per call, so
     /// that no coder is shared between threads.
     private let makeDecoder: @Sendable () -> JSONDecoder
@@ -52,7 +54,9 @@ public struct APIClient: Sendable {
     ///     ``standardDecoder`` (ISO 8601 dates) by default.
     ///   - encoder: Makes the encoder of the bodies of `post` and `put`; ``standardEncoder``
     ///     (ISO 8601 dates, sorted keys) by default.
-    ///   - session: The session to send requests with.
+    ///   - session: The session whose configuration requests are sent with (timeouts, headers,
+    ///     cache, protocol classes); the client runs them on a session of its own made from it,
+    ///     so that it can stop a body at ``maximumResponseBytes``.
     public init(
         baseURL: URL, timeout: Double = 10, maximumResponseBytes: Int = 16 << 20,
         maximumRetryAfter: Double = 3, retry: RetryPolicy = .standard,
@@ -67,7 +71,7 @@ public struct APIClient: Sendable {
         self.maximumResponseBytes = maximumResponseBytes
         self.maximumRetryAfter = maximumRetryAfter
         self.retry = retry
-        self.session = session
+        transfers = BoundedTransfers(configuration: session.configuration)
     }
 
     /// Fetches `path` and decodes the JSON body with the client's decoder (ISO 8601 dates unless
@@ -219,18 +223,18 @@ public struct APIClient: Sendable {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let session = session
+        let transfers = transfers
         let limit = maximumResponseBytes
         return Promise { seal in
-            let task = session.dataTask(with: request) { data, response, error in
-                if let error {
+            let task = transfers.start(request, limit: limit) { result in
+                switch result {
+                case .failure(let tooLarge as BoundedTransfers.TooLarge):
+                    seal.reject(APIError.responseTooLarge(bytes: tooLarge.bytes, limit: limit))
+                case .failure(let error):
                     seal.reject(Self.normalized(error))
-                } else if let response = response as? HTTPURLResponse {
-                    let data = data ?? Data()
+                case .success((let data, let response?)):
                     let status = response.statusCode
-                    if data.count > limit {
-                        seal.reject(APIError.responseTooLarge(bytes: data.count, limit: limit))
-                    } else if (200..<300).contains(status) {
+                    if (200..<300).contains(status) {
                         seal.fulfill(data)
                     } else if status == 429 || status == 503 {
                         seal.reject(
@@ -240,12 +244,11 @@ public struct APIClient: Sendable {
                     } else {
                         seal.reject(APIError.httpStatus(status, body: Self.excerpt(of: data)))
                     }
-                } else {
+                case .success((_, nil)):
                     seal.reject(APIError.notHTTP)
                 }
             }
             seal.setCancellationHandler { task.cancel() }
-            task.resume()
         }
     }
 

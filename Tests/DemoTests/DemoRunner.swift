@@ -77,6 +77,31 @@ import OrdersTesting
             process.environment = variables
             return process
         }
+
+        /// The largest peak resident memory of any child process this process has waited for, in
+        /// bytes; `nil` where it cannot be read. (`ru_maxrss` counts kilobytes on Linux, bytes on
+        /// Apple platforms.)
+        static func largestChildResidentBytes() -> Int? {
+            var usage = rusage()
+            #if os(Linux)
+                guard getrusage(RUSAGE_CHILDREN.rawValue, &usage) == 0, usage.ru_maxrss > 0 else {
+                    return nil
+                }
+                return Int(usage.ru_maxrss) * 1024
+            #else
+                guard getrusage(RUSAGE_CHILDREN, &usage) == 0, usage.ru_maxrss > 0 else { return nil }
+                return Int(usage.ru_maxrss)
+            #endif
+        }
+    }
+
+    /// Whether a transfer stopped at the response limit stops at once on this platform.
+    enum BoundedTransferPlatform {
+        #if canImport(FoundationNetworking)
+            static let stopsAtTheLimit = false
+        #else
+            static let stopsAtTheLimit = true
+        #endif
     }
 
 #endif

@@ -114,6 +114,27 @@ struct HTTPFaultTests {
         expectCacheUntouched(cache)
     }
 
+    @Test(
+        "a 50 MB body is refused as it arrives, near the limit, announced or not",
+        arguments: [true, false])
+    func endlessBodyStoppedAtTheLimit(announced: Bool) async throws {
+        // Given
+        let client = APIClient(
+            baseURL: server.baseURL, timeout: 30, maximumResponseBytes: 1 << 20, retry: .never)
+        server.set("/large", .largeBody(bytes: 50_000_000, announced: announced))
+
+        // When
+        let error = await PromiseExpectations.error(of: client.get("large", as: [Int].self), timeout: 30)
+
+        // Then: an announced body is not started; another is stopped within a chunk of the limit
+        guard case .responseTooLarge(let bytes, let limit)? = error as? APIError else {
+            Issue.record("expected responseTooLarge, got \(String(describing: error))")
+            return
+        }
+        #expect(limit == 1 << 20)
+        #expect(announced ? bytes == 50_000_000 : (bytes > limit && bytes < 2 << 20), "\(bytes)")
+    }
+
     @Test("a redirect loop: unknownError, cache untouched")
     func redirectLoop() async throws {
         let (outcome, cache) = await fetch(with: .redirect(to: "/melodies"))

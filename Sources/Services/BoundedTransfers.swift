@@ -1,0 +1,173 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Runs an ``APIClient``'s requests with a delegate that receives each body as it arrives, so
+/// that a body over the limit is stopped at the limit: memory stays near the limit whatever the
+/// server sends (a completion handler would get the whole body, buffered first).
+///
+/// The sessions are made from the client's session's configuration (its timeouts, headers,
+/// cache and protocol classes). How a transfer is stopped is a platform seam:
+/// - Apple platforms: one session for the client, and the task cancelled, as documented.
+/// - Linux: FoundationNetworking goes on receiving (and buffering, with no back-pressure on the
+///   delegate's queue) after a data task is cancelled from its delegate; suspending the task and
+///   invalidating its session stops it. So each transfer has a session of its own, invalidated
+///   when the transfer ends. What arrived before the stop took effect is still buffered: memory
+///   stays within a few times the limit, not at it (the README's reliability table has figures).
+final class BoundedTransfers: Sendable {
+    /// The body was over the limit: the transfer was stopped after `bytes` (at least that many).
+    struct TooLarge: Error {
+        let bytes: Int
+    }
+
+    #if canImport(FoundationNetworking)
+        private let configuration: URLSessionConfiguration
+
+        init(configuration: URLSessionConfiguration) {
+            self.configuration = configuration
+        }
+    #elseif canImport(Darwin)
+        private let session: URLSession
+        private let delegate = Delegate()
+
+        init(configuration: URLSessionConfiguration) {
+            session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        }
+
+        // The session holds its delegate until it is invalidated; the delegate does not hold this
+        // object, so the last client copy going away ends the session once its tasks are done.
+        deinit {
+            session.finishTasksAndInvalidate()
+        }
+    #else
+        #error("BoundedTransfers knows how to stop a transfer on Apple platforms and Linux")
+    #endif
+
+    /// Starts `request`; `finish` hears once how it ended: the body and the response, the
+    /// transport's error, or ``TooLarge``.
+    ///
+    /// - Returns: The task, for cancelling.
+    func start(
+        _ request: URLRequest, limit: Int,
+        finish: @escaping @Sendable (Result<(Data, HTTPURLResponse?), any Error>) -> Void
+    ) -> URLSessionDataTask {
+        #if canImport(FoundationNetworking)
+            let delegate = Delegate()
+            let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+            let task = session.dataTask(with: request)
+            // The session ends with its one task: stopped, or once it completed.
+            let ended: @Sendable (Result<(Data, HTTPURLResponse?), any Error>) -> Void = { result in
+                session.finishTasksAndInvalidate()
+                finish(result)
+            }
+            delegate.register(
+                task,
+                Delegate.Transfer(limit: limit, finish: ended) { [weak task] in
+                    // Suspending pauses the transfer at once; invalidating then ends it (a cancelled
+                    // task alone goes on receiving).
+                    task?.suspend()
+                    session.invalidateAndCancel()
+                })
+        #else
+            let task = session.dataTask(with: request)
+            delegate.register(
+                task, Delegate.Transfer(limit: limit, finish: finish) { [weak task] in task?.cancel() })
+        #endif
+        task.resume()
+        return task
+    }
+}
+
+/// The sessions' delegate: gathers each body as it arrives, and stops it at its limit.
+extension BoundedTransfers {
+    final class Delegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        // `@unchecked Sendable` is sound: `transfers`, the only mutable state, is only read or
+        // written while holding `lock`.
+        private let lock = NSLock()
+        private var transfers: [Int: Transfer] = [:]
+
+        /// What the delegate gathers for one task, who hears how it ended, and how it is stopped.
+        struct Transfer {
+            let limit: Int
+            var data = Data()
+            var response: HTTPURLResponse?
+            let finish: @Sendable (Result<(Data, HTTPURLResponse?), any Error>) -> Void
+            let stop: @Sendable () -> Void
+
+            init(
+                limit: Int, finish: @escaping @Sendable (Result<(Data, HTTPURLResponse?), any Error>) -> Void,
+                stop: @escaping @Sendable () -> Void
+            ) {
+                self.limit = limit
+                self.finish = finish
+                self.stop = stop
+            }
+        }
+
+        func register(_ task: URLSessionTask, _ transfer: Transfer) {
+            lock.withLock { transfers[task.taskIdentifier] = transfer }
+        }
+
+        /// Ends the transfer of `task`, once: the first ending wins.
+        private func end(
+            _ task: URLSessionTask, _ result: (Transfer) -> Result<(Data, HTTPURLResponse?), any Error>
+        ) {
+            guard let transfer = lock.withLock({ transfers.removeValue(forKey: task.taskIdentifier) }) else {
+                return
+            }
+            transfer.finish(result(transfer))
+        }
+
+        /// Ends the transfer of `task` as too large, and stops it.
+        private func refuse(_ task: URLSessionTask, bytes: Int) {
+            guard let transfer = lock.withLock({ transfers.removeValue(forKey: task.taskIdentifier) }) else {
+                return
+            }
+            transfer.stop()
+            transfer.finish(.failure(TooLarge(bytes: bytes)))
+        }
+
+        func urlSession(
+            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+        ) {
+            let limit = lock.withLock { () -> Int? in
+                transfers[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse
+                return transfers[dataTask.taskIdentifier]?.limit
+            }
+            // A body announced larger than the limit is not even started.
+            if let limit, response.expectedContentLength > Int64(limit) {
+                refuse(dataTask, bytes: Int(clamping: response.expectedContentLength))
+                completionHandler(.cancel)
+                return
+            }
+            completionHandler(.allow)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            let id = dataTask.taskIdentifier
+            let over = lock.withLock { () -> Int? in
+                // No copy of the transfer is held here: it would share the body, and the append
+                // below would then copy it.
+                guard let limit = transfers[id]?.limit, let count = transfers[id]?.data.count else {
+                    return nil
+                }
+                let total = count + data.count
+                if total > limit { return total }
+                transfers[id]?.data.append(data)  // in place: a copy would cost the whole body each time
+                return nil
+            }
+            if let over { refuse(dataTask, bytes: over) }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?)
+        {
+            end(task) { transfer in
+                if let error { return .failure(error) }
+                return .success((transfer.data, transfer.response ?? task.response as? HTTPURLResponse))
+            }
+        }
+    }
+}
