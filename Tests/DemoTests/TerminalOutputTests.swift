@@ -58,7 +58,8 @@ struct TerminalOutputTests {
     @Test(
         "text escaped for the terminal turns back into what it was; plain text stays as it is",
         arguments: [
-            "\u{1B}[31mred\u{1B}[0m", "a\r\nb\u{7F}", "\u{202E}evil\u{2066}", "plain ünïcödé 🎵", "<U+41>",
+            "\u{1B}[31mred\u{1B}[0m", "nul\u{0}end", "a\r\nb\u{7F}", "\u{202E}evil\u{2066}",
+            "plain ünïcödé 🎵", "<U+41>",
         ])
     func unescapedRoundTrip(text: String) {
         #expect(Terminal.unescaped(Terminal.escaped(text)) == text)

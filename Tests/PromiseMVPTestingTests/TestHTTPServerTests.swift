@@ -81,4 +81,20 @@ struct TestHTTPServerTests {
         #expect(ServiceRequestError(refused ?? APIError.notHTTP) == .noNetwork)
         #expect(await PromiseExpectations.value(of: held) == [1])
     }
+
+    @Test(
+        "a closed port is one no server on 'any free port' can be given meanwhile, and nothing answers there")
+    func closedPortOutsideTheServersRange() async throws {
+        // Given / When
+        let port = try TestHTTPServer.closedPort()
+        let server = try TestHTTPServer(["/songs": .status(200, body: "[1]")])
+        defer { server.stop() }
+
+        // Then: below the ports handed out for port 0 (32768 on Linux, 49152 on Apple platforms)
+        #expect(port < 32_768 && server.port >= 32_768)
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/"))
+        let refused = await PromiseExpectations.error(
+            of: APIClient(baseURL: url, retry: .never).get("songs", as: [Int].self))
+        #expect(ServiceRequestError(refused ?? APIError.notHTTP) == .noNetwork)
+    }
 }
