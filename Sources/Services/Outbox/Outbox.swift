@@ -100,8 +100,8 @@ public struct Outbox: Sendable {
     /// - Parameters:
     ///   - database: The app's database.
     ///   - feature: The feature's name; its entries are kept apart from other features'.
-    ///   - retry: How long an entry the API failed waits before it is sent again
-    ///     (``RetryPolicy/delay(beforeRetry:)``), and how many failures in a row make it stuck
+    ///   - retry: How long an entry the API failed waits before it is sent again (the policy's
+    ///     ceiling for that attempt, jittered), and how many failures in a row make it stuck
     ///     (`maximumRetries` + 1); ``standardRetry`` by default.
     ///   - now: The clock that stamps new entries and times the waits.
     public init(

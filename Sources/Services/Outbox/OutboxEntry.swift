@@ -14,8 +14,8 @@ public struct OutboxEntry: Sendable, Equatable {
         /// The API refused it (a 4xx); `reason` is what it said. It stays until it is retried or
         /// discarded.
         case refused(reason: String)
-        /// The API failed it too often (a 5xx, or anything that does not mean "offline", once
-        /// per sync past ``Outbox/maximumFailures``); `lastError` is what the last attempt got.
+        /// The API failed it too often (a 5xx, or anything that does not mean "offline", five times
+        /// in a row with ``Outbox/standardRetry``); `lastError` is what the last attempt got.
         /// It stays until it is retried or discarded.
         case stuck(lastError: String)
         /// Its row in the database cannot be read (edited by hand, damaged); `reason` names the
