@@ -182,12 +182,18 @@ import Testing
             ])
             let blank = try await demo.run(["orders", "show", ""])
             let spaces = try await demo.run(["orders", "delete", "   "])
+            let others = [
+                try await demo.run(["orders", "retry", " "]),
+                try await demo.run(["orders", "discard", "\t"]),
+                try await demo.run(["orders", "show", "\n"]),
+            ]
 
             // Then
             #expect(server.requests == ["GET /orders/%20abc123 HTTP/1.1"])
             #expect(spaced.status == 1)
             #expect(blank.status == 2)
             #expect(spaces.status == 2 && spaces.error.contains("say which order"), "\(spaces.error)")
+            #expect(others.allSatisfy { $0.status == 2 }, "\(others.map(\.error))")
             #expect(blank.error.contains("say which order"))
         }
 

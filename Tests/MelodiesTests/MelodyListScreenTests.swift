@@ -103,6 +103,29 @@ struct MelodyListScreenTests {
         #expect(view.calls == ["loading true", "error", "message", "loading false"])
     }
 
+    @Test(
+        "when the fetch's promise settles, the view already shows the rows, or the error, and loading ended")
+    func viewUpdatedWhenPromiseSettles() async {
+        // Given
+        service.emulatedResult = .success
+        let fetching = makePresenter(service)
+        let failing = MelodyServiceMock()
+        failing.emulatedResult = .error(.noNetwork)
+        let failingView = RecordingMelodyListView()
+        let failingPresenter = MelodyListPresenterImp(melodyService: failing, view: failingView)
+
+        // When
+        let shown = await PromiseExpectations.seenWhenSettled(fetching.fetchMelodies()) { [view] in view.calls
+        }
+        let failed = await PromiseExpectations.seenWhenSettled(failingPresenter.fetchMelodies()) {
+            failingView.calls
+        }
+
+        // Then
+        #expect(shown?.contains("rows") == true && shown?.last == "loading false", "\(shown ?? [])")
+        #expect(failed?.contains("error") == true && failed?.last == "loading false", "\(failed ?? [])")
+    }
+
     @Test("a cancelled fetch is not shown as an error")
     func cancellationIsNotShown() async {
         // Given

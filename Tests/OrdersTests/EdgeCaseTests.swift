@@ -16,6 +16,31 @@ struct OrdersEdgeCaseTests {
     }
 
     @Test(
+        "each required part of the shipping address, blank or only spaces, is a shipping address error; the others are not required",
+        arguments: [("street1", true), ("city", true), ("zip", true), ("street2", false), ("state", false)])
+    func shippingAddressParts(part: String, required: Bool) {
+        func setting(_ address: inout Address, _ text: String) {
+            switch part {
+            case "street1": address.street1 = text
+            case "street2": address.street2 = text
+            case "city": address.city = text
+            case "state": address.state = text
+            default: address.zip = text
+            }
+        }
+        for blank in ["", "   ", "\t\n"] {
+            // Given / When
+            let fieldErrors = errors { setting(&$0.shipmentAddress, blank) }
+
+            // Then
+            #expect(
+                fieldErrors.contains(.shipmentAddress) == required, "\(part) as \(blank.debugDescription)")
+        }
+        // The billing address is not asked for: blank, it is no error.
+        #expect(errors { setting(&$0.billingAddress, "") }.isEmpty)
+    }
+
+    @Test(
         "a name with one part empty shows the other part alone",
         arguments: [("Amy", "Apple", "Amy Apple"), ("", "Apple", "Apple"), ("Amy", "", "Amy"), ("", "", "")])
     func names(first: String, last: String, shown: String) {

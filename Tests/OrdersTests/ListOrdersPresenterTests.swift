@@ -1,5 +1,6 @@
 import Foundation
 import OrdersTesting
+import Testing
 import XCTest
 
 // The seeds' presenter (000), worker (001) and interactor (002) tests, ported to Swift 6 with
@@ -171,5 +172,45 @@ final class OrdersWorkerTests: XCTestCase {
             "Calling fetchOrders() should ask the data store for a list of orders")
         XCTAssertEqual(orders?.count, 2, "fetchOrders() should return a list of orders")
         XCTAssertEqual(orders?.map(\.id), ["def456", "abc123"])
+    }
+}
+
+// MARK: - The moment the promise settles
+
+/// A store whose every call fails as when offline with no copy.
+final class FailingOrdersStore: OrdersStore {
+    func fetchOrders() -> Promise<[Order]> { Promise(error: ServiceRequestError.noData) }
+    func fetchOrder(id: String) -> Promise<Order> { Promise(error: ServiceRequestError.noData) }
+    func createOrder(_ order: Order) -> Promise<Order> { Promise(error: ServiceRequestError.noData) }
+    func updateOrder(_ order: Order) -> Promise<Order> { Promise(error: ServiceRequestError.noData) }
+    func deleteOrder(id: String) -> Promise<Order> { Promise(error: ServiceRequestError.noData) }
+}
+
+@Suite("List orders: the screen is told before the promise settles")
+@MainActor
+struct ListOrdersSettlingTests {
+    @Test("when the fetch's promise settles, the screen already has the orders, or the error's message")
+    func outputUpdatedWhenPromiseSettles() async {
+        // Given: a store answering from another queue, and one failing
+        let output = ListOrdersPresenterOutputSpy()
+        let presenter = ListOrdersPresenter(
+            worker: OrdersWorker(ordersStore: OrdersMemStoreSpy()), output: output, formatter: pinnedFormatter
+        )
+        let failingOutput = ListOrdersPresenterOutputSpy()
+        let failing = ListOrdersPresenter(
+            worker: OrdersWorker(ordersStore: FailingOrdersStore()), output: failingOutput,
+            formatter: pinnedFormatter)
+
+        // When
+        let shown = await PromiseExpectations.seenWhenSettled(presenter.fetchOrders()) {
+            output.fetchOrdersViewModel?.displayedOrders.count
+        }
+        let failed = await PromiseExpectations.seenWhenSettled(failing.fetchOrders()) {
+            failingOutput.errorMessage
+        }
+
+        // Then
+        #expect(shown == .some(Order.mocks().count))
+        #expect(failed??.isEmpty == false)
     }
 }

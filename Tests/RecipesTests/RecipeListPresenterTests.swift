@@ -50,6 +50,25 @@ struct RecipeListPresenterTests {
         #expect(view.events == ["loading true", #"["Soup (30 min)"] fresh"#, "loading false"])
     }
 
+    @Test(
+        "when the fetch's promise settles, the view already shows the rows, or the error, and loading ended")
+    func viewUpdatedWhenPromiseSettles() async {
+        // Given
+        let presenter = RecipeListPresenter(service: RecipeServiceMock(.success), view: view)
+        let failingView = RecipeListViewSpy()
+        let failing = RecipeListPresenter(service: RecipeServiceMock(.error(.noNetwork)), view: failingView)
+
+        // When
+        let shown = await PromiseExpectations.seenWhenSettled(presenter.fetchRecipes()) { [view] in
+            view.events
+        }
+        let failed = await PromiseExpectations.seenWhenSettled(failing.fetchRecipes()) { failingView.events }
+
+        // Then
+        #expect(shown == ["loading true", #"["Soup (30 min)"] fresh"#, "loading false"])
+        #expect(failed?.contains { $0.hasPrefix("error") } == true && failed?.last == "loading false")
+    }
+
     @Test("an error is shown as its sentence, and is what the promise rejects with")
     func error() async {
         // Given

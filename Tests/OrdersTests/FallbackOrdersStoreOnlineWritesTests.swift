@@ -1,0 +1,86 @@
+import Foundation
+import OrdersTesting
+import Testing
+
+/// Writes made online: what each does to the offline copy, and what each kind of failure does
+/// (queued when the shop cannot be reached, reported when it answered).
+@Suite("Orders: online writes")
+struct FallbackOrdersStoreOnlineWritesTests {
+    enum Write: String, CaseIterable, Sendable {
+        case create, update, delete
+    }
+
+    /// Makes `write` online on `device`; the order it concerns.
+    static func make(_ write: Write, on device: Device) async -> (Promise<Order>, String?) {
+        switch write {
+        case .create:
+            return (device.online.createOrder(validOrder(email: "new@example.com")), nil)
+        case .update:
+            var amy = Device.amy
+            amy.lastName = "Appleton"
+            return (device.online.updateOrder(amy), "shop-amy")
+        case .delete:
+            return (device.online.deleteOrder(id: "shop-bob"), "shop-bob")
+        }
+    }
+
+    @Test(
+        "each write the shop accepted online is in the offline copy, listed offline afterwards",
+        arguments: Write.allCases)
+    func acceptedWriteReachesTheCopy(write: Write) async throws {
+        // Given
+        let device = try Device()
+        _ = await device.listing(device.online)
+
+        // When
+        let (made, _) = await Self.make(write, on: device)
+        let order = await PromiseExpectations.value(of: made)
+        let offline = await device.listing(device.offline)
+
+        // Then
+        #expect(await PromiseExpectations.value(of: device.online.syncStatus()) == .empty)
+        switch write {
+        case .create:
+            #expect(order?.id?.hasPrefix("srv-") == true)
+            #expect(offline[order?.id ?? ""]?.email == "new@example.com")
+        case .update:
+            #expect(offline["shop-amy"]?.lastName == "Appleton")
+        case .delete:
+            #expect(offline["shop-bob"] == nil && offline["shop-amy"] != nil)
+        }
+    }
+
+    @Test(
+        "a write the shop refuses (4xx) or fails (5xx) online is reported, not queued; one that cannot reach it is queued",
+        arguments: Write.allCases)
+    func failureClasses(write: Write) async throws {
+        for (status, queued) in [(409, false), (500, false), (nil, true)] as [(Int?, Bool)] {
+            // Given
+            let device = try Device()
+            _ = await device.listing(device.online)
+            let request =
+                switch write {
+                case .create: "POST /orders"
+                case .update: "PUT /orders/shop-amy"
+                case .delete: "DELETE /orders/shop-bob"
+                }
+            if let status {
+                device.shop.refuse(request, status: status, body: #"{"error": "no"}"#)
+            } else {
+                device.server.stop()
+            }
+
+            // When
+            let (made, _) = await Self.make(write, on: device)
+            let outcome: Result<Order, any Error>
+            do { outcome = .success(try await made.value) } catch { outcome = .failure(error) }
+            let afterwards = await PromiseExpectations.value(of: device.online.syncStatus())
+
+            // Then
+            let label = "\(write) with \(status.map(String.init) ?? "no connection")"
+            #expect(((try? outcome.get()) != nil) == queued, "\(label): \(outcome)")
+            #expect((afterwards?.waiting == 1) == queued, "\(label): \(String(describing: afterwards))")
+            #expect(device.shop.applied.isEmpty, "\(label)")
+        }
+    }
+}
