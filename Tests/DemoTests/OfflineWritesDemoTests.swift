@@ -66,6 +66,43 @@ import Testing
             #expect(up.status == 0 && up.output.contains("Nothing waits"), "\(up.output)")
         }
 
+        @Test("a stuck change and a damaged one are shown as such, each with its line, never as synced")
+        func stuckAndDamagedShown() async throws {
+            // Given: two orders created offline; one failed too often, the other's row damaged
+            let demo = DemoRunner()
+            let nowhere = "http://127.0.0.1:\(try TestHTTPServer.closedPort())/"
+            let first = try await demo.run(Self.createArguments + ["--api", nowhere])
+            let second = try await demo.run(Self.createArguments + ["--api", nowhere])
+            let ids = [first, second].compactMap {
+                $0.output.split(separator: "\n").first?.split(separator: " ").last
+            }
+            try #require(ids.count == 2)
+            do {
+                let database = try Database(at: demo.database)
+                _ = await PromiseExpectations.value(
+                    of: database.write { connection in
+                        try connection.execute(
+                            "UPDATE outbox SET stuck = 1, last_error = 'HTTP 500: boom' WHERE local_id = ?",
+                            [.text(String(ids[0]))])
+                        try connection.execute(
+                            "UPDATE outbox SET method = 'FOO' WHERE local_id = ?", [.text(String(ids[1]))])
+                    })
+            }
+
+            // When
+            let listed = try await demo.run(["orders", "--offline"])
+
+            // Then
+            let lines = listed.output.split(separator: "\n")
+            #expect(lines.contains { $0.hasPrefix(ids[0]) && $0.hasSuffix("stuck") }, "\(listed.output)")
+            #expect(lines.contains { $0.hasPrefix(ids[1]) && $0.hasSuffix("damaged") }, "\(listed.output)")
+            #expect(
+                listed.output.contains("failed by the shop too often (retry or discard it): HTTP 500: boom"))
+            #expect(listed.output.contains("has a change that cannot be read"))
+            #expect(listed.output.contains("1 change failed by the shop too often: retry or discard."))
+            #expect(listed.output.contains("1 change cannot be read: discard."))
+        }
+
         @Test("create offline, see it waiting, sync when the shop is up, and the shop lists it")
         func offlineCreateThenSync() async throws {
             // Given

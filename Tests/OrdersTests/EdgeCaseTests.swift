@@ -85,6 +85,23 @@ struct OrdersEdgeCaseTests {
         #expect(errors { $0.paymentMethod.creditCardNumber = "5500 0000 0000 0004" }.isEmpty)
     }
 
+    @Test("a card number is 13 to 19 digits: 12 that pass the check digit are refused, 13 are accepted")
+    func cardNumberLength() {
+        #expect(errors { $0.paymentMethod.creditCardNumber = "4111 1111 1117" } == [.creditCardNumber])
+        #expect(errors { $0.paymentMethod.creditCardNumber = "4222 2222 2222 2" }.isEmpty)
+    }
+
+    @Test("a card expiring this month is still good; one that expired last month is refused")
+    func cardExpiringThisMonth() {
+        // Given: now is 20 November 2026
+        let thisMonth = day(2026, 11, 1)
+        let lastMonth = day(2026, 10, 31)
+
+        // When / Then
+        #expect(errors { $0.paymentMethod.expirationDate = thisMonth }.isEmpty)
+        #expect(errors { $0.paymentMethod.expirationDate = lastMonth } == [.expirationDate])
+    }
+
     @Test(
         "the CVV is 3 or 4 digits",
         arguments: [

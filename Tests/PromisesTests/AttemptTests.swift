@@ -54,6 +54,22 @@ struct AttemptTests {
         #expect(calls.value == 1)
     }
 
+    @Test("an attempt that ends in a cancellation is not tried again, whatever the condition says")
+    func cancellationIsNotRetried() async {
+        // Given
+        let calls = Counter()
+
+        // When
+        let result = attempt(maximumAttempts: 5, delayBeforeRetry: 0) { () -> Promise<Int> in
+            calls.increment()
+            return Promise(error: CancellationError())
+        }
+
+        // Then
+        #expect(await outcome(of: result).failure is CancellationError)
+        #expect(calls.value == 1)
+    }
+
     @Test("cancelling attempt stops the retries")
     func cancellingStopsRetries() async {
         // Given

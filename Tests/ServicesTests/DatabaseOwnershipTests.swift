@@ -64,7 +64,9 @@ struct DatabaseOwnershipTests {
     @Test("an empty file is adopted")
     func emptyFileAdopted() async throws {
         // Given
-        FileManager.default.createFile(atPath: file.path, contents: Data())
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        try #require(FileManager.default.createFile(atPath: file.path, contents: Data()))
+        try #require(try Data(contentsOf: file).isEmpty)
 
         // When
         let database = try Database(at: file)
