@@ -52,6 +52,50 @@ struct PromiseExpectationsTests {
         seal.fulfill(0)
     }
 
+    @Test("seenWhenSettled reads the main actor's state at the moment a promise settles on the main queue")
+    @MainActor
+    func seenWhenSettledOnMain() async {
+        // Given: a value the main actor changes in the same step that settles the promise
+        let box = MainBox()
+        let (started, seal) = Promise<Void>.pending()
+        let settledOnMain = started.map {
+            box.value = 1
+            return box.value
+        }
+
+        // When
+        seal.fulfill(())
+        let seen = await PromiseExpectations.seenWhenSettled(settledOnMain) { box.value }
+
+        // Then
+        #expect(seen == 1)
+    }
+
+    @Test("seenWhenSettled records an issue when the promise settles off the main queue")
+    @MainActor
+    func seenWhenSettledOffMain() async {
+        // Given
+        let (promise, seal) = Promise<Int>.pending()
+        let box = MainBox()
+
+        await withKnownIssue {
+            // When: it settles on a thread of its own, once the look is registered (the main
+            // actor runs the task that opens the gate only after this step suspends)
+            let gate = DispatchSemaphore(value: 0)
+            Thread {
+                gate.wait()
+                seal.fulfill(0)
+            }.start()
+            Task { @MainActor in gate.signal() }
+            let seen = await PromiseExpectations.seenWhenSettled(promise) { box.value }
+
+            // Then
+            #expect(seen == nil)
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("off the main thread") }
+        }
+    }
+
     @Test("error(of:) gives the error of a rejected promise, with no issue")
     func errorOfRejected() async {
         // When
@@ -73,4 +117,10 @@ struct PromiseExpectationsTests {
             issue.comments.contains { $0.rawValue.contains("fulfilled with 3") }
         }
     }
+}
+
+/// A value only the main actor touches.
+@MainActor
+final class MainBox {
+    var value = 0
 }
