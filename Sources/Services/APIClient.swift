@@ -282,22 +282,4 @@ public struct APIClient: Sendable {
             baseURL.absoluteString.hasSuffix("/") ? baseURL.absoluteString : baseURL.absoluteString + "/"
         return URL(string: base + escaped) ?? baseURL.appendingPathComponent(trimmed)
     }
-
-    /// The `Retry-After` header in seconds; a date form counts from now.
-    private static func retryAfter(_ response: HTTPURLResponse) -> Double? {
-        guard
-            let value = response.value(forHTTPHeaderField: "Retry-After")?.trimmingCharacters(
-                in: .whitespaces)
-        else { return nil }
-        if let seconds = Double(value) { return max(0, seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: value).map { max(0, $0.timeIntervalSinceNow) }
-    }
-
-    private static func excerpt(of data: Data) -> String {
-        String(decoding: data.prefix(512), as: UTF8.self)
-    }
 }
