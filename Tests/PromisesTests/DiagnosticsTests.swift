@@ -16,7 +16,7 @@ struct DepthMarker: Sendable {}
 @Suite("Diagnostics", .serialized)
 struct DiagnosticsTests {
     /// Installs a collector for the duration of `body` and returns what was reported about `marker`.
-    private func reports<Marker>(
+    func reports<Marker>(
         about marker: Marker.Type,
         during body: () async -> Void
     ) async -> [String] {

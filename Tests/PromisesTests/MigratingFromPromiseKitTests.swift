@@ -95,12 +95,12 @@ struct MigratingFromPromiseKitTests {
 
     @Test("recover on a Promise<Void> whose body returns nothing handles the error, or rethrows")
     func recoverVoid() async {
-        let handled = Promise<Void>(error: Failure.boom).recover { error in
+        let handled: Guarantee<Void> = Promise<Void>(error: Failure.boom).recover { error in
             #expect(error as? Failure == .boom)
         }
-        await handled.recover { _ in Guarantee.value(()) }.value  // waits, whatever the outcome
-        #expect(handled.isFulfilled)
-        let rethrown = Promise<Void>(error: Failure.boom).recover { error in
+        await handled.value
+        #expect(!handled.isPending)
+        let rethrown = Promise<Void>(error: Failure.boom).recover { error -> Void in
             guard error as? Failure != .boom else { throw error }
         }
         await #expect(throws: Failure.boom) { try await rethrown.value }

@@ -39,4 +39,19 @@ struct RaceTests {
         // Then
         #expect(await outcome(of: winner).failure as? PromiseError == .emptyRace)
     }
+
+    @Test("race(fulfilled:) with no winner rejects with the error of the last to reject")
+    func raceFulfilledNoWinnerRejectsWithLastError() async {
+        // Given
+        let (first, firstSeal) = Promise<Int>.pending()
+        let (second, secondSeal) = Promise<Int>.pending()
+        let raced = race(fulfilled: [first, second])
+
+        // When: the second rejects first, the first last
+        secondSeal.reject(TestError.boom)
+        firstSeal.reject(TestError.other)
+
+        // Then
+        #expect(await outcome(of: raced).failure as? TestError == .other)
+    }
 }

@@ -46,6 +46,10 @@ public func race<Value>(_ first: Guarantee<Value>, _ others: Guarantee<Value>...
 /// The first promise to be fulfilled, passing over the ones that reject: it rejects only when
 /// every promise did, with the last error (with ``PromiseError/emptyRace`` when given none).
 ///
+/// PromiseKit rejects with a "no winner" error instead. The last error is kept here because it
+/// says why: a presenter that shows "no network" for the last mirror it tried shows the truth,
+/// where "no winner" would have to be explained.
+///
 /// Cancelling the result cancels the promises still running.
 ///
 /// - Parameter promises: The promises to race.

@@ -156,3 +156,17 @@ public func when(guarantees: [Guarantee<Void>]) -> Guarantee<Void> {
 public func when(guarantees: Guarantee<Void>...) -> Guarantee<Void> {
     when(guarantees: guarantees)
 }
+
+/// Waits for every guarantee and gives their values as a tuple: `when(guarantees: name, count)`
+/// is a `Guarantee<(String, Int)>`. It cannot fail.
+///
+/// - Parameter guarantees: The guarantees to wait for.
+/// - Returns: A guarantee of the values, in order.
+@inlinable
+public func when<each Value: Sendable>(
+    guarantees: repeat Guarantee<each Value>
+) -> Guarantee<(repeat each Value)> {
+    // The promise `whenFulfilled` makes is held by nobody else, and every input is a guarantee:
+    // nothing can reject it.
+    Guarantee(whenFulfilled(repeat (each guarantees).asPromise()))
+}

@@ -54,7 +54,7 @@ extension Promise {
     /// because the promise it waits on reports that.
     @inlinable
     static func derived() -> Promise<Value> {
-        Promise(PromiseState(reportsAbandonment: false))
+        Promise(PromiseState(abandonment: .silent))
     }
 
     /// Makes a promise settled by the handler `makeHandler` builds for it, registers that handler on

@@ -2,15 +2,15 @@ extension Promise {
     /// Replaces an error with the outcome of another promise: a fallback value, a retry, or a
     /// different error.
     ///
-    /// A closure that returns `.value(x)` without naming the type picks the ``Guarantee`` overload;
-    /// write `Promise.value(x)` to keep a promise.
+    /// A closure that returns a promise always picks this overload, `.value(x)` without naming the
+    /// type included; on a `Promise<Void>` the overloads whose body returns nothing never take
+    /// a closure that returns a promise (its outcome would be dropped).
     ///
     /// - Parameters:
     ///   - queue: Where `body` runs.
     ///   - policy: Which errors `body` sees; the others pass on unchanged.
     ///   - body: Makes the replacement; throwing rejects the returned promise.
     /// - Returns: A promise fulfilled like this one, or settled like `body`'s promise.
-    @_disfavoredOverload  // on a `Promise<Void>`, a body that returns nothing handles the error
     @inlinable
     public func recover(
         on queue: some Dispatcher,
@@ -41,7 +41,6 @@ extension Promise {
     ///   - policy: Which errors `body` sees; the others pass on unchanged.
     ///   - body: Makes the replacement; throwing rejects the returned promise.
     /// - Returns: A promise fulfilled like this one, or settled like `body`'s promise.
-    @_disfavoredOverload  // see above
     @inlinable
     public func recover(
         policy: CatchPolicy = .allErrorsExceptCancellation,
@@ -57,6 +56,7 @@ extension Promise {
     ///   - queue: Where `body` runs.
     ///   - body: Makes the replacement.
     /// - Returns: A guarantee of this promise's value or of `body`'s.
+    @_disfavoredOverload  // `.value(x)` without a type means a promise, as in `then`
     @inlinable
     public func recover(
         on queue: some Dispatcher,
@@ -81,6 +81,7 @@ extension Promise {
     ///
     /// - Parameter body: Makes the replacement.
     /// - Returns: A guarantee of this promise's value or of `body`'s.
+    @_disfavoredOverload  // see above
     @inlinable
     public func recover(
         _ body: @escaping @MainActor (any Error) -> Guarantee<Value>

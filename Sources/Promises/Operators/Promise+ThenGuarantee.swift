@@ -6,6 +6,7 @@ extension Promise {
     ///   - queue: Where `body` runs.
     ///   - body: Makes the guarantee to wait for; throwing rejects.
     /// - Returns: A promise of the guarantee's value.
+    @_disfavoredOverload  // `.value(x)` without a type means a promise: `then { .value($0 + 1) }`
     @inlinable
     public func then<NewValue>(
         on queue: some Dispatcher,
@@ -19,6 +20,7 @@ extension Promise {
     ///
     /// - Parameter body: Makes the guarantee to wait for; throwing rejects.
     /// - Returns: A promise of the guarantee's value.
+    @_disfavoredOverload  // see above
     @inlinable
     public func then<NewValue>(
         _ body: @escaping @MainActor (Value) throws -> Guarantee<NewValue>

@@ -42,7 +42,8 @@ public struct Guarantee<Value: Sendable>: Sendable {
     public static func pending() -> (
         guarantee: Guarantee<Value>, resolve: @Sendable (Value) -> Void
     ) {
-        let (promise, seal) = Promise<Value>.pending()
+        let promise = Promise<Value>(PromiseState(abandonment: .guarantee))
+        let seal = Seal(promise)
         return (Guarantee(promise), { seal.fulfill($0) })
     }
 

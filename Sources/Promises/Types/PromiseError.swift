@@ -14,4 +14,7 @@ public enum PromiseError: Error, Equatable, Sendable {
     /// `Seal.resolve(_:_:)` was given neither a value nor an error, which a callback API should
     /// never do.
     case invalidCallingConvention
+    /// `when(fulfilled:concurrently:)` was asked to run fewer than one promise at a time, so none
+    /// would ever start.
+    case invalidConcurrency
 }

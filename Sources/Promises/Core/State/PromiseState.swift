@@ -19,19 +19,31 @@ struct PromiseState<Value: Sendable>: Sendable {
     /// `cancelOrLate` so that they still run after the earlier ones.
     @usableFromInline
     var draining = false
-    /// False for promises made by operators: when one is dropped while pending, the promise it
-    /// waited on was dropped too and reports it, once.
+    /// What a drop while pending is reported as: nothing for promises made by operators (when one
+    /// is dropped while pending, the promise it waited on was dropped too and reports it, once),
+    /// else the kind of value the user made, so that the report names it.
     @usableFromInline
-    var reportsAbandonment: Bool
+    var abandonment: Abandonment
     /// While pending, what cancelling the promise does (its presence makes the promise
     /// cancellable); while `draining`, the handlers registered meanwhile.
     @usableFromInline
     var cancelOrLate: CancelOrLate<Value>?
 
     @inlinable
-    init(phase: Phase = .pending(.none), reportsAbandonment: Bool = true) {
+    init(phase: Phase = .pending(.none), abandonment: Abandonment = .promise) {
         self.phase = phase
-        self.reportsAbandonment = reportsAbandonment
+        self.abandonment = abandonment
+    }
+
+    /// Whether dropping the promise while pending is reported, and as what.
+    @usableFromInline
+    enum Abandonment: UInt8, Sendable {
+        /// Made by an operator: the promise it waits on reports the drop.
+        case silent
+        /// Made by the user as a promise (`Promise { seal in }`, `pending()`).
+        case promise
+        /// Made by the user as a guarantee (`Guarantee { resolve in }`, `pending()`).
+        case guarantee
     }
 
     @inlinable
@@ -50,7 +62,7 @@ struct PromiseState<Value: Sendable>: Sendable {
     @inlinable
     var deinitHasWork: Bool {
         switch phase {
-        case .pending(.none): reportsAbandonment
+        case .pending(.none): abandonment != .silent
         case .pending: true
         case .fulfilled: false
         case .rejected(_, let handled): !handled && !observed
@@ -59,9 +71,9 @@ struct PromiseState<Value: Sendable>: Sendable {
 
     /// What to report if the promise goes away in this state.
     var reportOnDeinit: PromiseDiagnostic? {
-        let promiseType = "\(Promise<Value>.self)"
+        let promiseType = abandonment == .guarantee ? "\(Guarantee<Value>.self)" : "\(Promise<Value>.self)"
         switch phase {
-        case .pending where reportsAbandonment:
+        case .pending where abandonment != .silent:
             return .deallocatedWhilePending(promiseType: promiseType)
         case .rejected(let error, let handled) where !handled && !observed && !error.isCancellation:
             return .unhandledRejection(error, promiseType: promiseType)

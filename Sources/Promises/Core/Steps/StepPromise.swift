@@ -40,7 +40,7 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
     /// - Returns: The promise.
     @inlinable
     static func make(_ step: Step, waitingOn queue: Step.Queue?) -> StepPromise<Step> {
-        let state = PromiseState<Step.Output>(reportsAbandonment: false)
+        let state = PromiseState<Step.Output>(abandonment: .silent)
         let flag = state.deinitHasWork  // read before the state is moved into the buffer
         let promise = make(
             consume state, deinitFlag: flag, extraBytes: MemoryLayout<Slot>.size,

@@ -1,0 +1,109 @@
+import Testing
+
+@testable import Promises
+
+/// Which `recover` (and `then`) a closure picks, by the shape of what it returns: a closure that
+/// returns a promise is never taken as one that returns nothing, and `.value(x)` without a type
+/// means a promise.
+@Suite("recover: the overload a closure picks")
+struct RecoverOverloadRankingTests {
+    @Test("a promise of nothing recovered with a closure returning a rejected promise is rejected by it")
+    func voidRecoverReturningPromiseAdoptsIt() async {
+        // Given
+        let failing = Promise<Void>(error: TestError.boom)
+
+        // When
+        let recovered = failing.recover(on: .global()) { _ in Promise<Void>(error: TestError.other) }
+
+        // Then
+        #expect(typeName(recovered) == "Promise<()>")
+        #expect(await outcome(of: recovered).failure as? TestError == .other)
+    }
+
+    @Test("the same on the main actor")
+    @MainActor
+    func voidRecoverOnMainActorReturningPromiseAdoptsIt() async {
+        // Given
+        let failing = Promise<Void>(error: TestError.boom)
+
+        // When
+        let recovered = failing.recover { _ in Promise<Void>(error: TestError.other) }
+
+        // Then
+        #expect(await outcome(of: recovered).failure as? TestError == .other)
+    }
+
+    @Test("a promise of nothing recovered with a pending promise waits for it")
+    func voidRecoverWaitsForReturnedPromise() async {
+        // Given
+        let (later, seal) = Promise<Void>.pending()
+        let failing = Promise<Void>(error: TestError.boom)
+
+        // When
+        let recovered = failing.recover(on: .global()) { _ in later }
+        seal.reject(TestError.other)
+
+        // Then
+        #expect(await outcome(of: recovered).failure as? TestError == .other)
+    }
+
+    @Test("recover { .value(x) } compiles and gives a promise")
+    func implicitValueInRecoverIsAPromise() async throws {
+        // When
+        let onQueue = Promise<Int>(error: TestError.boom).recover(on: .global()) { _ in .value(7) }
+        let voidOnQueue = Promise<Void>(error: TestError.boom).recover(on: .global()) { _ in .value(()) }
+
+        // Then
+        #expect(typeName(onQueue) == "Promise<Int>")
+        #expect(typeName(voidOnQueue) == "Promise<()>")
+        #expect(try await onQueue.value == 7)
+    }
+
+    @Test("then { .value(x) } compiles and gives a promise")
+    func implicitValueInThenIsAPromise() async throws {
+        // When
+        let onQueue = Promise.value(1).then(on: .global()) { x in .value(x + 1) }
+
+        // Then
+        #expect(typeName(onQueue) == "Promise<Int>")
+        #expect(try await onQueue.value == 2)
+    }
+
+    @Test("then { .value(x) } on the main actor gives a promise too")
+    @MainActor
+    func implicitValueInMainActorThenIsAPromise() async throws {
+        // When
+        let chained = Promise.value(1).then { x in .value(x + 1) }
+        let recovered = Promise<Int>(error: TestError.boom).recover { _ in .value(0) }
+
+        // Then
+        #expect(try await chained.value == 2)
+        #expect(try await recovered.value == 0)
+    }
+
+    @Test("a closure returning a guarantee still gives a guarantee")
+    func recoverReturningGuaranteeGivesGuarantee() async {
+        // When
+        let recovered = Promise<Int>(error: CancellationError()).recover(on: .global()) { _ in
+            Guarantee.value(5)
+        }
+
+        // Then
+        #expect(typeName(recovered) == "Guarantee<Int>")
+        #expect(await recovered.value == 5)
+    }
+
+    @Test("a body returning nothing that may throw gives a promise, rethrowing rejects it")
+    func voidRecoverThatThrowsGivesPromise() async {
+        // When
+        let recovered = Promise<Void>(error: TestError.boom).recover(on: .global()) { error in throw error }
+
+        // Then
+        #expect(typeName(recovered) == "Promise<()>")
+        #expect(await outcome(of: recovered).failure as? TestError == .boom)
+    }
+
+    private func typeName<T>(_ value: T) -> String {
+        "\(type(of: value))"
+    }
+}
