@@ -39,18 +39,25 @@ struct DispatchQueuePromiseTests {
 
     @Test("the work belongs to the group it is given")
     func joinsGroup() async {
-        // Given
+        // Given: work held until the test lets it go
         let group = DispatchGroup()
-        let ran = Counter()
+        let gate = DispatchSemaphore(value: 0)
 
         // When
-        let guarantee = DispatchQueue.global().async(.promise, group: group) { ran.increment() }
-        await withCheckedContinuation { continuation in
-            group.notify(queue: .global()) { continuation.resume() }
+        let guarantee = DispatchQueue.global().async(.promise, group: group) { () -> Int in
+            gate.wait()
+            return 1
         }
+        let groupBusy = Self.isBusy(group)
+        gate.signal()
 
         // Then
-        #expect(ran.value == 1)
+        #expect(groupBusy)
         #expect(await guarantee.value == 1)
+    }
+
+    /// Whether `group` has work not yet finished; answers at once.
+    private static func isBusy(_ group: DispatchGroup) -> Bool {
+        group.wait(timeout: .now()) == .timedOut
     }
 }

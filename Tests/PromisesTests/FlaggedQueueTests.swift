@@ -10,19 +10,22 @@ struct FlaggedQueueTests {
         "a barrier handler on a concurrent queue waits for the blocks before it, and those after it wait for it"
     )
     func barrierHandlerRunsAlone() async {
-        // Given: a block that holds the concurrent queue until released
+        // Given: a block that holds the concurrent queue until a handler runs beside it, or for
+        // 300 ms. The wait is not what the test checks: the order is right whatever it lasts, and
+        // a handler that is not a barrier runs beside the block at once, ends the wait and comes
+        // first, so the test fails at once when the flags are lost.
         let queue = DispatchQueue(label: "FlaggedQueueTests", attributes: .concurrent)
         let order = Recorder<String>()
-        // (a GCD thread blocked for as long as this test takes to register two more blocks: a
-        // barrier waits for the blocks submitted before it, whether or not they started)
-        let release = DispatchSemaphore(value: 0)
+        let ranBeside = DispatchSemaphore(value: 0)
         queue.async {
-            release.wait()
+            _ = ranBeside.wait(timeout: .now() + .milliseconds(300))
             order.append("before")
         }
 
-        // When: a barrier handler, then a plain block, then the first block is released
-        let barrier = Promise.value(1).done(on: .queue(queue, flags: .barrier)) { _ in order.append("barrier")
+        // When: a barrier handler, then a plain block
+        let barrier = Promise.value(1).done(on: .queue(queue, flags: .barrier)) { _ in
+            order.append("barrier")
+            ranBeside.signal()
         }
         let after = Promise<Void> { seal in
             queue.async {
@@ -30,7 +33,6 @@ struct FlaggedQueueTests {
                 seal.fulfill(())
             }
         }
-        release.signal()
         _ = await outcome(of: barrier)
         _ = await outcome(of: after)
 

@@ -93,6 +93,22 @@ struct RecoverOverloadRankingTests {
         #expect(await recovered.value == 5)
     }
 
+    @Test("a promise of nothing recovered with a closure returning a pending guarantee waits for it")
+    func voidRecoverReturningGuaranteeWaitsForIt() async {
+        // Given
+        let (later, resolve) = Guarantee<Void>.pending()
+        let failing = Promise<Void>(error: TestError.boom)
+
+        // When: inline, so the body has run when recover returns
+        let recovered = failing.recover(on: .inline) { _ in later }
+        let pendingUntilResolved = recovered.isPending
+        resolve(())
+        await recovered.value
+
+        // Then
+        #expect(pendingUntilResolved)
+    }
+
     @Test("a body returning nothing that may throw gives a promise, rethrowing rejects it")
     func voidRecoverThatThrowsGivesPromise() async {
         // When

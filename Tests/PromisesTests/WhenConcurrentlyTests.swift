@@ -31,10 +31,14 @@ struct WhenConcurrentlyTests {
                     return $0
                 }
                 mostPending.withLock { $0 = max($0, now) }
+                if index == failAt {  // rejected when made: the error is seen before anything else
+                    pending.withLock { $0 -= 1 }
+                    return Promise(error: TestError.boom)
+                }
                 return Promise { seal in
                     DispatchQueue.global().async { [self] in
                         pending.withLock { $0 -= 1 }
-                        if index == failAt { seal.reject(TestError.boom) } else { seal.fulfill(index * 10) }
+                        seal.fulfill(index * 10)
                     }
                 }
             }
@@ -63,7 +67,7 @@ struct WhenConcurrentlyTests {
         let source = Source(count: 100, failAt: 3)
 
         // When
-        let result = await outcome(of: when(fulfilled: source.iterator(), concurrently: 1))
+        let result = await outcome(of: when(fulfilled: source.iterator(), concurrently: 2))
 
         // Then
         #expect(result.failure as? TestError == .boom)
