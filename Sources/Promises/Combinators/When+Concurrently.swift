@@ -40,13 +40,12 @@ where Promises.Element: Thenable {
 
     struct Progress: Sendable {
         var values: [Value?] = []
-        var running = 0
         var exhausted = false
         var finished = false
         /// Set while a thread is in `pull()`; a second caller leaves its work to that thread.
         var pulling = false
         var pullAgain = false
-        /// The running promises, by position, to cancel when the result is cancelled.
+        /// The running promises, by position: how many run, and what to cancel when the result is.
         var inFlight: [Int: Promise<Value>] = [:]
     }
 
@@ -85,12 +84,11 @@ where Promises.Element: Thenable {
     private func nextToStart() -> (Int, Promise<Value>)? {
         let (next, finishedValues) = progress.withLock { progress -> ((Int, Promise<Value>)?, [Value]?) in
             while true {
-                if !progress.finished, !progress.exhausted, progress.running < limit {
+                if !progress.finished, !progress.exhausted, progress.inFlight.count < limit {
                     if let made = source.next() {
                         let promise = made.asPromise()
                         let index = progress.values.count
                         progress.values.append(nil)
-                        progress.running += 1
                         progress.inFlight[index] = promise
                         return ((index, promise), nil)
                     }
@@ -101,7 +99,9 @@ where Promises.Element: Thenable {
                     continue
                 }
                 progress.pulling = false
-                guard progress.exhausted, progress.running == 0, !progress.finished else { return (nil, nil) }
+                guard progress.exhausted, progress.inFlight.isEmpty, !progress.finished else {
+                    return (nil, nil)
+                }
                 progress.finished = true
                 return (nil, progress.values.compactMap { $0 })
             }
@@ -115,7 +115,6 @@ where Promises.Element: Thenable {
         case .fulfilled(let value):
             progress.withLock { progress in
                 progress.values[index] = value
-                progress.running -= 1
                 progress.inFlight[index] = nil
             }
             pull()
