@@ -83,4 +83,43 @@ struct FallbackOrdersStoreOnlineWritesTests {
             #expect(device.shop.applied.isEmpty, "\(label)")
         }
     }
+
+    @Test(
+        "one order read online falls back to the copy as the list does (5xx, 429), and a refusal (404) is reported",
+        arguments: [(500, true), (503, true), (429, true), (404, false)])
+    func singleOrderReadFallsBackAsTheListDoes(status: Int, showsCopy: Bool) async throws {
+        // Given: Amy's order kept for offline use, then the shop answers `status`
+        let device = try Device()
+        _ = await device.listing(device.online)
+        device.shop.refuse("GET /orders/shop-amy", status: status, body: #"{"error": "no"}"#)
+
+        // When
+        let outcome: Result<Order, any Error>
+        do { outcome = .success(try await device.online.fetchOrder(id: "shop-amy").value) } catch {
+            outcome = .failure(error)
+        }
+
+        // Then
+        #expect(((try? outcome.get())?.email == "amy@example.com") == showsCopy, "\(status): \(outcome)")
+    }
+
+    @Test("one order the shop is failing for and the copy does not hold reports the shop's failure, not \"not found\"")
+    func singleOrderMissingFromTheCopyReportsTheServer() async throws {
+        // Given: nothing kept for offline use
+        let device = try Device()
+        device.shop.refuse("GET /orders/shop-amy", status: 500, body: "")
+
+        // When
+        let outcome: Result<Order, any Error>
+        do { outcome = .success(try await device.online.fetchOrder(id: "shop-amy").value) } catch {
+            outcome = .failure(error)
+        }
+
+        // Then
+        guard case .failure(let error as OrdersStoreError) = outcome, case .storage(let reason) = error.reason else {
+            Issue.record("expected a storage failure, got \(outcome)")
+            return
+        }
+        #expect(reason == .httpStatus(500))
+    }
 }

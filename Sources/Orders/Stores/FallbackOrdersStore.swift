@@ -85,7 +85,8 @@ public struct FallbackOrdersStore: OrdersStore {
     }
 
     /// One order: as changed here while a change of it waits, else from the API, or from the
-    /// database when the API cannot be reached.
+    /// database when the API cannot be reached, is failing or asks to come back later
+    /// (``FailureClass/showsSavedCopy``, as for the list).
     ///
     /// - Parameter id: The order's identifier.
     /// - Returns: A promise of the order, or rejected with `notFound`.
@@ -96,8 +97,13 @@ public struct FallbackOrdersStore: OrdersStore {
             cache.fetchOrder(id: id)
         } orElse: {
             api.fetchOrder(id: id).recover(on: .inline) { error -> Promise<Order> in
-                guard Self.isConnectivityFailure(error) else { throw error }
-                return cache.fetchOrder(id: id)
+                guard let failure = Self.failure(error), failure.showsSavedCopy else { throw error }
+                // Not kept here either: offline, "not found"; otherwise what the API said.
+                return cache.fetchOrder(id: id).recover(on: .inline) { missing -> Promise<Order> in
+                    guard failure.kind != .offline, case .notFound = (missing as? OrdersStoreError)?.reason
+                    else { throw missing }
+                    throw error
+                }
             }
         }
     }
@@ -114,7 +120,7 @@ public struct FallbackOrdersStore: OrdersStore {
         guard reachability.isReachable else { return cache.queueCreate(order, idempotencyKey: key) }
         return mirrored(api.createOrder(order, idempotencyKey: key)).recover(on: .inline) {
             error -> Promise<Order> in
-            guard Self.isConnectivityFailure(error) else { throw error }
+            guard Self.failure(error)?.queuesWrite == true else { throw error }
             return cache.queueCreate(order, idempotencyKey: key)
         }
     }
@@ -131,7 +137,7 @@ public struct FallbackOrdersStore: OrdersStore {
             cache.queueUpdate(order)
         } orElse: {
             mirrored(api.updateOrder(order)).recover(on: .inline) { error -> Promise<Order> in
-                guard Self.isConnectivityFailure(error) else { throw error }
+                guard Self.failure(error)?.queuesWrite == true else { throw error }
                 return cache.queueUpdate(order)
             }
         }
@@ -155,7 +161,7 @@ public struct FallbackOrdersStore: OrdersStore {
                         .asPromise()
                 }
                 .recover(on: .inline) { error -> Promise<Order> in
-                    guard Self.isConnectivityFailure(error) else { throw error }
+                    guard Self.failure(error)?.queuesWrite == true else { throw error }
                     return cache.queueDelete(id: id)
                 }
         }
@@ -230,10 +236,11 @@ public struct FallbackOrdersStore: OrdersStore {
         }
     }
 
-    private static func isConnectivityFailure(_ error: any Error) -> Bool {
+    /// What a failure of the API means (``FailureClass``), or `nil` for the store's own errors.
+    private static func failure(_ error: any Error) -> FailureClass? {
         guard let error = error as? OrdersStoreError, case .storage(let reason) = error.reason else {
-            return false
+            return nil
         }
-        return reason.isConnectivityFailure
+        return FailureClass(reason)
     }
 }

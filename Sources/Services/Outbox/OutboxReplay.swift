@@ -226,26 +226,26 @@ struct OutboxReplay: Sendable {
         }
     }
 
-    /// A 4xx refuses the entry, but for the statuses that mean "later" (408, 425, 429) and a 404 to
-    /// a DELETE, which means it is done; a `Retry-After` says when to come back; no network and a
-    /// timeout stop; anything else (a 5xx, an unknown failure) counts as a failure of the entry.
+    /// What ``FailureClass`` says for the entry: refused for a 4xx (but a 404 to a DELETE, which
+    /// means it is done); a `Retry-After` says when to come back; offline, cancelled, or "later"
+    /// without a time stop; server trouble and anything else count as a failure of the entry.
     static func outcome(of error: any Error, for entry: OutboxEntry) -> Outcome {
-        if let later = error as? APIClient.RetryLater, case .httpStatus(let status, _) = later.error,
-            let seconds = later.retryAfter
-        {
-            return .later(ServiceRequestError(later.error), status: status, seconds: seconds)
-        }
+        let failure = FailureClass(error)
         let apiError = (error as? APIClient.RetryLater)?.error ?? error as? APIError
-        if case .httpStatus(let status, let body)? = apiError {
-            if status == 404 && entry.method == .delete { return .delivered(Data()) }
-            if (400..<500).contains(status) && ![408, 425, 429].contains(status) {
-                return .refused(refusalReason(status: status, body: body))
-            }
-        }
         let reason = ServiceRequestError(apiError ?? error)
-        if reason.isConnectivityFailure || reason.isCancelled { return .stop(reason) }
-        if case .httpStatus(let status) = reason, status < 500 { return .stop(reason) }
-        return .failed(reason)
+        switch failure.kind {
+        case .refused:
+            if failure.status == 404 && entry.method == .delete { return .delivered(Data()) }
+            guard case .httpStatus(let status, let body)? = apiError else { return .failed(reason) }
+            return .refused(refusalReason(status: status, body: body))
+        case .later:
+            guard let seconds = failure.retryAfter, let status = failure.status else { return .stop(reason) }
+            return .later(reason, status: status, seconds: seconds)
+        case .offline, .cancelled:
+            return .stop(reason)
+        case .serverTrouble, .other:
+            return .failed(reason)
+        }
     }
 
     /// "HTTP 409: what the API said", from `{"error": ...}`, `{"message": ...}` or

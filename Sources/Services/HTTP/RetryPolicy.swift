@@ -79,18 +79,11 @@ public struct RetryPolicy: Sendable {
         return picked.isFinite ? min(max(0, picked), ceiling) : ceiling
     }
 
-    /// Whether `error` may pass on its own: no connection, a timeout, a connection lost midway,
-    /// or a gateway or server that says it is briefly unable (502, 503, 504).
+    /// Whether `error` may pass on its own: ``FailureClass/passesSoon``.
     ///
     /// - Parameter error: What a request failed with.
     /// - Returns: Whether sending the same GET again may succeed.
     public static func isTransient(_ error: any Error) -> Bool {
-        if let error = error as? URLError {
-            return [.cannotConnectToHost, .timedOut, .networkConnectionLost].contains(error.code)
-        }
-        if case APIError.httpStatus(let status, _)? = error as? APIError {
-            return [502, 503, 504].contains(status)
-        }
-        return false
+        FailureClass(error).passesSoon
     }
 }

@@ -34,14 +34,13 @@ extension ServiceRequestError: CancellableError {
 }
 
 extension ServiceRequestError {
-    /// Whether the failure means the server could not be reached, so cached data should be shown.
+    /// Whether the failure means the server could not be reached (``FailureClass/Kind/offline``).
     public var isConnectivityFailure: Bool {
-        self == .noNetwork || self == .timedOut
+        FailureClass(self).kind == .offline
     }
 
-    /// Whether the server answered that it is failing (5xx).
+    /// Whether the server answered that it is failing (``FailureClass/Kind/serverTrouble``: 5xx).
     public var isServerError: Bool {
-        if case .httpStatus(let status) = self { return (500..<600).contains(status) }
-        return false
+        FailureClass(self).kind == .serverTrouble
     }
 }

@@ -2,15 +2,16 @@ public import Foundation
 public import Promises
 
 /// The rule every feature service follows: the API when it answers, the cache when it cannot.
+/// Which failures show the cache is ``FailureClass/showsSavedCopy``.
 ///
 /// | situation | the caller gets |
 /// | --- | --- |
 /// | the API answers 2xx with a body that decodes | the fresh value, source `.network`, after it was written to the cache in one transaction |
 /// | as above, but writing the cache fails | the fresh value, source `.network`, with `cacheWriteError` set |
 /// | not reachable, no network, cannot connect, unknown host, connection lost, timed out | the cached value, source `.cache(savedAt:reason:)` |
-/// | the API answers 5xx | the cached value, source `.cache(savedAt:reason: .httpStatus(5xx))`, so the screen can say the server is failing |
-/// | either of the two above with an empty cache | rejected: ``ServiceRequestError/noData`` when offline, ``ServiceRequestError/httpStatus(_:)`` for a 5xx |
-/// | the API answers 4xx | rejected with ``ServiceRequestError/httpStatus(_:)``; the cache is not used, it would hide the problem |
+/// | the API answers 5xx, or asks to come back later (408, 425, 429) | the cached value, source `.cache(savedAt:reason: .httpStatus(status))`, so the screen can say the server is failing or busy |
+/// | either of the two above with an empty cache | rejected: ``ServiceRequestError/noData`` when offline, ``ServiceRequestError/httpStatus(_:)`` otherwise |
+/// | the API answers another 4xx | rejected with ``ServiceRequestError/httpStatus(_:)``; the cache is not used, it would hide the problem |
 /// | the body does not decode | rejected with ``ServiceRequestError/decodingFailed(type:reason:)``; the cache is left as it was |
 /// | cancelled | rejected with ``ServiceRequestError/cancelled`` |
 /// | the cache cannot be read | rejected with ``ServiceRequestError/storageFailed(reason:)`` |
@@ -120,7 +121,7 @@ public struct NetworkFallback<Cache: OfflineCache>: Sendable {
         return fresh(request)
             .recover(on: .inline, policy: .allErrors) { error -> Promise<Fetched<Cache.Value>> in
                 let reason = ServiceRequestError(error)
-                guard reason.isConnectivityFailure || reason.isServerError else { throw reason }
+                guard FailureClass(error).showsSavedCopy else { throw reason }
                 return fallback.fromCache(because: reason)
             }
     }
@@ -166,7 +167,7 @@ public struct NetworkFallback<Cache: OfflineCache>: Sendable {
                 throw ServiceRequestError(error)
             }
             .map(on: .inline) { cached in
-                guard let cached else { throw reason.isServerError ? reason : .noData }
+                guard let cached else { throw FailureClass(reason).kind == .offline ? .noData : reason }
                 return Fetched(value: cached.value, source: .cache(savedAt: cached.savedAt, reason: reason))
             }
     }

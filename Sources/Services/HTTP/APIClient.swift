@@ -185,15 +185,16 @@ public struct APIClient: Sendable {
             failure -> Promise<Data> in
             let refusal = failure as? RetryLater
             let error = refusal?.error ?? failure
+            let classified = FailureClass(failure)
             let delay: Double
-            if let asked = refusal?.retryAfter {
+            if let asked = classified.retryAfter {
                 // The server said when to come back: that wait, once for a write, if it is short.
                 guard asked <= client.maximumRetryAfter,
                     retry < (method == .get ? client.retry.maximumRetries : 1)
-                else { throw refusal ?? error }
+                else { throw failure }
                 delay = asked
             } else {
-                guard method == .get, retry < client.retry.maximumRetries, RetryPolicy.isTransient(error)
+                guard method == .get, retry < client.retry.maximumRetries, classified.passesSoon
                 else { throw error }
                 delay = client.retry.delay(beforeRetry: retry)
             }

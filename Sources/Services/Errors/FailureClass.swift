@@ -1,0 +1,151 @@
+import Foundation
+import Promises
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a failure means for whoever decides what happens next: the one table that the network
+/// fallback, the GET retries, the outbox and the features all consult.
+///
+/// | failure | kind | a read shows the copy | a write is queued | a GET is sent again | the outbox |
+/// | --- | --- | --- | --- | --- | --- |
+/// | `URLError` not connected, cannot find host, DNS failure, roaming off, data not allowed; ``ServiceRequestError/noNetwork`` | ``Kind/offline`` | yes | yes | no | stops |
+/// | `URLError` cannot connect, timed out, connection lost; ``ServiceRequestError/timedOut`` | ``Kind/offline`` | yes | yes | yes | stops |
+/// | HTTP 408, 425, 429 | ``Kind/later`` | yes | no | with `Retry-After` (429) | waits for `Retry-After`, else stops |
+/// | HTTP 5xx | ``Kind/serverTrouble`` | yes | no | 502, 503, 504 | counts a failure of the entry |
+/// | HTTP 503 with `Retry-After` | ``Kind/later`` | yes | no | yes | waits for `Retry-After` |
+/// | any other HTTP 4xx | ``Kind/refused`` | no | no | no | refuses the entry (a 404 to a DELETE: done) |
+/// | a cancellation | ``Kind/cancelled`` | no | no | no | stops |
+/// | anything else (an answer that does not decode, the database, not HTTP) | ``Kind/other`` | no | no | no | counts a failure of the entry |
+///
+/// "Later" means the API was reached and asked to be asked again: a `Retry-After` it sent is
+/// ``retryAfter`` (in seconds; a date is turned into the seconds until it); without one, whoever
+/// retries picks the wait.
+///
+/// ```swift
+/// let failure = FailureClass(error)
+/// if failure.showsSavedCopy { return cache.load() }
+/// ```
+public struct FailureClass: Equatable, Sendable {
+    /// The kinds of failure. New kinds may be added in a later version: a `switch` over them
+    /// should end in `default`.
+    public enum Kind: Equatable, Sendable {
+        /// The API could not be reached (or did not answer in time).
+        case offline
+        /// The API was reached and asked to be asked again later.
+        case later
+        /// The API answered that it is failing (5xx).
+        case serverTrouble
+        /// The API answered that the request itself is wrong (4xx); sending it again changes nothing.
+        case refused
+        /// The request was cancelled.
+        case cancelled
+        /// Anything else: an answer that could not be used, a database failure.
+        case other
+    }
+
+    /// What kind of failure it is.
+    public let kind: Kind
+    /// The HTTP status the API answered with, if it answered.
+    public let status: Int?
+    /// How long the API asked to wait, in seconds (`Retry-After`), if it said.
+    public let retryAfter: Double?
+    /// Whether the failure may pass on its own within seconds, so that the same GET may succeed
+    /// when sent again: a connection that could not be made, timed out or was lost; 502, 503, 504.
+    public let passesSoon: Bool
+
+    /// Classifies any error a request or a service failed with.
+    ///
+    /// - Parameter error: What failed: a `URLError`, an ``APIError``, a ``ServiceRequestError``, or
+    ///   anything else.
+    public init(_ error: any Error) {
+        switch error {
+        case let later as APIClient.RetryLater:
+            self = FailureClass(error: later.error, retryAfter: later.retryAfter)
+        case let error as APIError:
+            self = FailureClass(error: error, retryAfter: nil)
+        case let error as URLError:
+            self = FailureClass(urlError: error.code)
+        case let error as ServiceRequestError:
+            self = FailureClass(serviceError: error)
+        case _ where error.isCancellation:
+            self = FailureClass(kind: .cancelled)
+        default:
+            self = FailureClass(serviceError: ServiceRequestError(error))
+        }
+    }
+
+    /// Whether a read shows the saved copy instead of failing: offline, later, server trouble.
+    public var showsSavedCopy: Bool {
+        kind == .offline || kind == .later || kind == .serverTrouble
+    }
+
+    /// Whether a write made online is kept here and queued instead of reported: only when the
+    /// API could not be reached (an answer that never came is kept too, under its idempotency key).
+    public var queuesWrite: Bool {
+        kind == .offline
+    }
+
+    private init(kind: Kind, status: Int? = nil, retryAfter: Double? = nil, passesSoon: Bool = false) {
+        self.kind = kind
+        self.status = status
+        self.retryAfter = retryAfter
+        self.passesSoon = passesSoon
+    }
+
+    /// The HTTP status table.
+    private init(status: Int, retryAfter: Double?) {
+        switch status {
+        case 408, 425, 429:
+            self.init(kind: .later, status: status, retryAfter: retryAfter, passesSoon: retryAfter != nil)
+        case 503 where retryAfter != nil:
+            self.init(kind: .later, status: status, retryAfter: retryAfter, passesSoon: true)
+        case 500..<600:
+            self.init(kind: .serverTrouble, status: status, passesSoon: [502, 503, 504].contains(status))
+        case 400..<500:
+            self.init(kind: .refused, status: status)
+        default:
+            self.init(kind: .other, status: status)
+        }
+    }
+
+    private init(error: APIError, retryAfter: Double?) {
+        if case .httpStatus(let status, _) = error {
+            self.init(status: status, retryAfter: retryAfter)
+        } else {
+            self.init(kind: .other)
+        }
+    }
+
+    /// The `URLError` table.
+    private init(urlError code: URLError.Code) {
+        switch code {
+        case .notConnectedToInternet, .cannotFindHost, .dnsLookupFailed, .internationalRoamingOff,
+            .dataNotAllowed:
+            self.init(kind: .offline)
+        case .cannotConnectToHost, .timedOut, .networkConnectionLost:
+            self.init(kind: .offline, passesSoon: true)
+        case .cancelled:
+            self.init(kind: .cancelled)
+        default:
+            self.init(kind: .other)
+        }
+    }
+
+    /// A failure already mapped, which keeps only its case.
+    private init(serviceError: ServiceRequestError) {
+        switch serviceError {
+        case .noNetwork:
+            self.init(kind: .offline)
+        case .timedOut:
+            self.init(kind: .offline, passesSoon: true)
+        case .httpStatus(let status):
+            self.init(status: status, retryAfter: nil)
+        case .cancelled:
+            self.init(kind: .cancelled)
+        case .unknownError, .noData, .decodingFailed, .storageFailed:
+            self.init(kind: .other)
+        }
+    }
+}
