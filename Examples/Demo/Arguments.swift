@@ -35,48 +35,65 @@ struct Arguments {
 
     static let defaultAPI = "http://127.0.0.1:8080/"
 
-    static let usage = """
-        usage: demo melodies [options]
-               demo orders [list | show ID | delete ID | sync | retry ID | discard ID] [options]
-               demo orders create --first-name NAME --last-name NAME --email EMAIL --street STREET
-                    --city CITY --zip ZIP --card NUMBER --expires YYYY-MM --cvv CVV
-                    --item NAME:QUANTITY:PRICE [--item ...] [--state STATE] [--phone PHONE]
-                    [--shipping standard|two-day|one-day] [options]
+    /// The verbs of `demo orders` and whether each names an order.
+    static let orderVerbs: [(verb: String, takesID: Bool)] = [
+        ("list", false), ("show", true), ("delete", true), ("sync", false), ("retry", true),
+        ("discard", true),
+    ]
 
-        Shows melodies or orders from the API, or from the local database when the API cannot be
-        reached. An order created, changed or deleted while the API cannot be reached is saved in
-        the local database and sent when it can: at the next online listing, or with 'orders sync'
-        (exit 1 when the shop refused a change). 'orders retry ID' sends a refused change again,
-        'orders discard ID' drops it.
+    /// The help text, made from ``Option/all`` and ``orderVerbs``.
+    static var usage: String {
+        let verbs = orderVerbs.map { $0.takesID ? "\($0.verb) ID" : $0.verb }.joined(separator: " | ")
+        let orderParts = Option.all.compactMap { option -> String? in
+            guard case .order(let required, let repeats, _, _) = option.use else { return nil }
+            let part = "\(option.name) \(option.value)" + (repeats ? " [\(option.name) ...]" : "")
+            return required ? part : "[\(part)]"
+        }
+        let synopsis = wrapped(orderParts + ["[options]"], width: 84, indent: 12)
+        let options = Option.all.filter { !$0.isOrderPart }.map { option in
+            let head =
+                "  " + (option.name + " " + option.value).padding(toLength: 17, withPad: " ", startingAt: 0)
+            return head
+                + option.help.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: 19))
+        }
+        return """
+            usage: demo melodies [options]
+                   demo orders [\(verbs)] [options]
+                   demo orders create \(synopsis)
+                   demo export-sample-api FOLDER
 
-        options:
-          --api URL        the API (default: $DEMO_API_URL, else \(defaultAPI)); a request may take
-                           $DEMO_API_TIMEOUT seconds, else 10
-          --database PATH  the local database (default: in your data folder)
-          --offline        do not try the API
-          --cache POLICY   how melodies and orders are read: network-first (the default),
-                           cache-first[=SECONDS] (the local copy while younger, 60 s by default),
-                           cache-then-network (the local copy at once, then the API's),
-                           network-only, cache-only
-          --help           show this help
-          --version        show the version
+            Shows melodies or orders from the API, or from the local database when the API cannot be
+            reached. An order created, changed or deleted while the API cannot be reached is saved in
+            the local database and sent when it can: at the next online listing, or with 'orders sync'
+            (exit 1 when the shop refused a change). 'orders retry ID' sends a refused change again,
+            'orders discard ID' drops it. 'export-sample-api FOLDER' writes a sample API to serve with
+            'python3 -m http.server'.
 
-        exit codes: 0 done, 1 failed (the message says why), 2 wrong command line (bad syntax, or
-        a value an order cannot take)
-        """
+            options:
+            \(options.joined(separator: "\n"))
+
+            exit codes: 0 done, 1 failed (the message says why), 2 wrong command line (bad syntax, or
+            a value an order cannot take)
+            """
+    }
+
+    /// `words` joined with spaces, broken before `width` columns, continued lines indented.
+    private static func wrapped(_ words: [String], width: Int, indent: Int) -> String {
+        var lines = [""]
+        for word in words {
+            let last = lines[lines.count - 1]
+            if !last.isEmpty && last.count + 1 + word.count > width - indent {
+                lines.append(word)
+            } else {
+                lines[lines.count - 1] = last.isEmpty ? word : last + " " + word
+            }
+        }
+        return lines.joined(separator: "\n" + String(repeating: " ", count: indent))
+    }
 
     /// The option that fills `field` in `demo orders create`.
     static func option(for field: OrderField) -> String {
-        switch field {
-        case .firstName: "--first-name"
-        case .lastName: "--last-name"
-        case .email: "--email"
-        case .shipmentAddress: "--street/--city/--zip"
-        case .creditCardNumber: "--card"
-        case .expirationDate: "--expires"
-        case .cvv: "--cvv"
-        case .items: "--item"
-        }
+        Option.names(for: field)
     }
 
     static func parse(_ arguments: [String], environment: [String: String]) throws -> Arguments {
@@ -90,18 +107,18 @@ struct Arguments {
                 continue
             }
             let (name, inline) = split(argument)
-            switch name {
-            case "--help", "-h", "--version", "--offline":
-                guard inline == nil else { throw UsageError(message: "\(name) takes no value") }
-                flags.insert(name == "-h" ? "--help" : name)
-            case _ where valueOptions.contains(name):
+            guard let option = Option.named(name) else {
+                throw UsageError(message: "unknown option '\(name)'")
+            }
+            if option.takesValue {
                 guard let value = inline ?? remaining.popFirst(), inline != nil || !value.hasPrefix("--")
                 else {
                     throw UsageError(message: "\(name) needs a value")
                 }
-                values[name, default: []].append(value)
-            default:
-                throw UsageError(message: "unknown option '\(name)'")
+                values[option.name, default: []].append(value)
+            } else {
+                guard inline == nil else { throw UsageError(message: "\(name) takes no value") }
+                flags.insert(option.name)
             }
         }
         if flags.contains("--help") { return try make(.help, values, flags, environment) }
@@ -109,47 +126,48 @@ struct Arguments {
         return try make(try command(positional, values), values, flags, environment)
     }
 
-    private static let valueOptions: Set<String> = [
-        "--api", "--database", "--cache", "--first-name", "--last-name", "--email", "--phone", "--street",
-        "--city",
-        "--state",
-        "--zip", "--card", "--expires", "--cvv", "--shipping", "--item",
-    ]
-
-    private static let orderOptions = valueOptions.subtracting(["--api", "--database", "--cache"])
-
     private static func split(_ argument: String) -> (String, String?) {
         guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
 
     private static func command(_ positional: [String], _ values: [String: [String]]) throws -> Command {
-        let usedOrderOptions = Set(values.keys).intersection(orderOptions)
         let command: Command
         switch positional {
         case ["melodies"]: command = .melodies
-        case ["orders"], ["orders", "list"]: command = .listOrders
-        case let words where words.count == 3 && words[0] == "orders" && words[1] == "show":
-            command = .showOrder(id: try id(words))
-        case let words where words.count == 3 && words[0] == "orders" && words[1] == "delete":
-            command = .deleteOrder(id: try id(words))
-        case ["orders", "sync"]: command = .syncOrders
-        case let words where words.count == 3 && words[0] == "orders" && words[1] == "retry":
-            command = .retryOrder(id: try id(words))
-        case let words where words.count == 3 && words[0] == "orders" && words[1] == "discard":
-            command = .discardOrder(id: try id(words))
+        case ["orders"]: command = .listOrders
         case ["orders", "create"]: return .createOrder(try order(values))
         case let words where words.count == 2 && words[0] == "export-sample-api":
             return .exportSampleAPI(folder: words[1])
-        case ["orders", "show"], ["orders", "delete"], ["orders", "retry"], ["orders", "discard"]:
-            throw UsageError(message: "say which order: demo \(positional.joined(separator: " ")) ID")
+        case let words where words.first == "orders" && words.count >= 2:
+            guard let verb = orderVerbs.first(where: { $0.verb == words[1] }) else { fallthrough }
+            switch (verb.takesID, words.count) {
+            case (false, 2): command = try orderCommand(verb.verb, id: "")
+            case (true, 3): command = try orderCommand(verb.verb, id: try id(words))
+            case (true, 2): throw UsageError(message: "say which order: demo orders \(verb.verb) ID")
+            default: throw UsageError(message: "unknown command '\(words.joined(separator: " "))'")
+            }
         case []: throw UsageError(message: "say what to show: melodies or orders")
         default: throw UsageError(message: "unknown command '\(positional.joined(separator: " "))'")
         }
-        if let option = usedOrderOptions.sorted().first {
+        let orderParts = Option.all.filter(\.isOrderPart).map(\.name)
+        if let option = orderParts.first(where: { values[$0] != nil }) {
             throw UsageError(message: "\(option) only goes with 'orders create'")
         }
         return command
+    }
+
+    /// The command of `orders VERB [ID]`, for a verb of ``orderVerbs``.
+    private static func orderCommand(_ verb: String, id: String) throws -> Command {
+        switch verb {
+        case "list": .listOrders
+        case "show": .showOrder(id: id)
+        case "delete": .deleteOrder(id: id)
+        case "sync": .syncOrders
+        case "retry": .retryOrder(id: id)
+        case "discard": .discardOrder(id: id)
+        default: throw UsageError(message: "unknown command 'orders \(verb)'")
+        }
     }
 
     /// The order identifier in `orders VERB ID`, not blank; as the demo shows identifiers
@@ -189,32 +207,8 @@ struct Arguments {
         }
         return Arguments(
             command: command, api: api, database: database ?? defaultDatabase(), offline: offline,
-            cachePolicy: try values["--cache"]?.last.map(cachePolicy) ?? .networkFirst,
+            cachePolicy: try values["--cache"]?.last.map(CachePolicyName.policy) ?? .networkFirst,
             apiTimeout: environment["DEMO_API_TIMEOUT"].flatMap(Double.init).map { max(1, $0) } ?? 10)
-    }
-
-    /// `--cache`: network-first, cache-first[=SECONDS] (60 by default), cache-then-network,
-    /// network-only or cache-only.
-    static func cachePolicy(_ text: String) throws -> CachePolicy {
-        switch text {
-        case "network-first": return .networkFirst
-        case "cache-then-network": return .cacheThenNetwork
-        case "network-only": return .networkOnly
-        case "cache-only": return .cacheOnly
-        case "cache-first": return .cacheFirst(maxAge: 60)
-        case _ where text.hasPrefix("cache-first="):
-            guard let seconds = Double(text.dropFirst("cache-first=".count)), seconds >= 0, seconds.isFinite
-            else {
-                throw UsageError(
-                    message: "--cache cache-first=SECONDS takes a number of seconds, not '\(text)'")
-            }
-            return .cacheFirst(maxAge: seconds)
-        default:
-            throw UsageError(
-                message:
-                    "--cache takes network-first, cache-first[=SECONDS], cache-then-network, network-only or cache-only, not '\(text)'"
-            )
-        }
     }
 
     private static func apiURL(_ text: String) throws -> URL {
@@ -245,46 +239,23 @@ struct Arguments {
         return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
     }
 
+    /// The order of `orders create`: each order option's values read, in the order given.
     private static func order(_ values: [String: [String]]) throws -> Order {
-        func value(_ name: String) -> String { values[name]?.last ?? "" }
-        let expires = value("--expires")
-        let expiration: Date
-        if expires.isEmpty {
-            expiration = Date(timeIntervalSince1970: 0)
-        } else {
-            let parts = expires.split(separator: "-").compactMap { Int($0) }
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
-            guard parts.count == 2, (1...12).contains(parts[1]),
-                let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: 1))
-            else { throw UsageError(message: "--expires takes a month as YYYY-MM, such as 2030-01") }
-            expiration = date
-        }
-        let speed: ShipmentMethod.ShippingSpeed
-        switch value("--shipping") {
-        case "", "standard": speed = .standard
-        case "two-day": speed = .twoDay
-        case "one-day": speed = .oneDay
-        case let other:
-            throw UsageError(message: "--shipping takes standard, two-day or one-day, not '\(other)'")
-        }
-        let items = try (values["--item"] ?? []).map { text -> OrderItem in
-            let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 3, let quantity = Int(parts[1]), let price = price(parts[2]) else {
-                throw UsageError(
-                    message: "--item takes NAME:QUANTITY:PRICE, such as 'Apple:2:1.23', not '\(text)'")
-            }
-            return OrderItem(name: parts[0], quantity: quantity, unitPrice: price)
-        }
-        let address = Address(
-            street1: value("--street"), city: value("--city"), state: value("--state"), zip: value("--zip"))
-        return Order(
-            date: Date(), email: value("--email"), firstName: value("--first-name"),
-            lastName: value("--last-name"),
-            phone: value("--phone"), billingAddress: address, shipmentAddress: address,
+        var order = Order(
+            date: Date(), email: "", firstName: "", lastName: "", phone: "",
+            billingAddress: Address(street1: "", city: "", state: "", zip: ""),
+            shipmentAddress: Address(street1: "", city: "", state: "", zip: ""),
             paymentMethod: PaymentMethod(
-                creditCardNumber: value("--card"), expirationDate: expiration, cvv: value("--cvv")),
-            shipmentMethod: ShipmentMethod(speed: speed), items: items, total: 0)
+                creditCardNumber: "", expirationDate: Date(timeIntervalSince1970: 0), cvv: ""),
+            shipmentMethod: ShipmentMethod(speed: .standard), items: [], total: 0)
+        for option in Option.all {
+            guard case .order(_, let repeats, _, let read) = option.use else { continue }
+            let given = values[option.name] ?? []
+            for value in repeats ? given : given.suffix(1) {
+                try read(&order, value)
+            }
+        }
+        return order
     }
 }
 

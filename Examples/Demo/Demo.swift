@@ -40,48 +40,32 @@ struct Demo {
             return 0
         case .exportSampleAPI(let folder):
             return export(to: folder, terminal)
-        default:
-            break
-        }
-        let database: Database
-        do {
-            // Several demos may run at once on one file: each waits up to 30 s for the others'
-            // writes, as a command-line tool may, rather than fail.
-            database = try Database(at: arguments.database, busyTimeout: 30)
-            try await Seeding.seedIfNeeded(database)
-        } catch {
-            terminal.printError("demo: \(error)")
-            return 1
-        }
-        let api = APIClient(baseURL: arguments.api, timeout: arguments.apiTimeout)
-        let reachability: any NetworkReachability = arguments.offline ? Offline() : AssumeReachable()
-        // Orders created offline get short identifiers, like the sample API's, easy to type back.
-        let local = OrdersSQLiteStore(
-            database: database, makeID: { String(UUID().uuidString.prefix(8)).lowercased() })
-        let orders = FallbackOrdersStore(
-            api: OrdersAPI(client: api), cache: local, reachability: reachability)
-        let formatter = OrderFormatter(currencyCode: "USD")
-        switch arguments.command {
         case .melodies:
+            guard let app = await App.open(arguments, terminal) else { return 1 }
             return await Screens.melodies(
-                LiveMelodyService(api: api, database: database, reachability: reachability), arguments,
-                terminal)
+                LiveMelodyService(api: app.api, database: app.database, reachability: app.reachability),
+                arguments, terminal)
         case .listOrders:
-            return await Screens.orders(OrdersWorker(ordersStore: orders), formatter, arguments, terminal)
+            guard let app = await App.open(arguments, terminal) else { return 1 }
+            return await Screens.orders(app.worker, app.formatter, arguments, terminal)
         case .showOrder(let id):
-            return await Screens.order(id, OrdersWorker(ordersStore: orders), formatter, terminal)
+            guard let app = await App.open(arguments, terminal) else { return 1 }
+            return await Screens.order(id, app.worker, app.formatter, terminal)
         case .createOrder(let order):
-            return await Screens.create(order, OrdersWorker(ordersStore: orders), formatter, terminal)
+            guard let app = await App.open(arguments, terminal) else { return 1 }
+            return await Screens.create(order, app.worker, app.formatter, terminal)
         case .deleteOrder(let id):
-            return await Screens.delete(id, OrdersWorker(ordersStore: orders), formatter, terminal)
+            guard let app = await App.open(arguments, terminal) else { return 1 }
+            return await Screens.delete(id, app.worker, app.formatter, terminal)
         case .syncOrders:
-            return await SyncScreen.sync(orders, arguments, terminal)
+            guard let app = await App.open(arguments, terminal) else { return 1 }
+            return await SyncScreen.sync(app.orders, arguments, terminal)
         case .retryOrder(let id):
-            return await SyncScreen.retry(id, orders, arguments, terminal)
+            guard let app = await App.open(arguments, terminal) else { return 1 }
+            return await SyncScreen.retry(id, app.orders, arguments, terminal)
         case .discardOrder(let id):
-            return await SyncScreen.discard(id, orders, terminal)
-        case .help, .version, .exportSampleAPI:
-            return 0
+            guard let app = await App.open(arguments, terminal) else { return 1 }
+            return await SyncScreen.discard(id, app.orders, terminal)
         }
     }
 
@@ -96,6 +80,42 @@ struct Demo {
                 "demo: cannot write the sample API to \(folder): \(error.localizedDescription)")
             return 1
         }
+    }
+}
+
+/// What the commands that show data share: the database (opened and seeded), the API client, and
+/// the orders stack over both.
+struct App {
+    let database: Database
+    let api: APIClient
+    let reachability: any NetworkReachability
+    let orders: FallbackOrdersStore
+    let worker: OrdersWorker
+    let formatter = OrderFormatter(currencyCode: "USD")
+
+    /// Opens the database `arguments` name and builds the stack, or says why not and gives `nil`.
+    @MainActor
+    static func open(_ arguments: Arguments, _ terminal: Terminal) async -> App? {
+        let database: Database
+        do {
+            // Several demos may run at once on one file: each waits up to 30 s for the others'
+            // writes, as a command-line tool may, rather than fail.
+            database = try Database(at: arguments.database, busyTimeout: 30)
+            try await Seeding.seedIfNeeded(database)
+        } catch {
+            terminal.printError("demo: \(error)")
+            return nil
+        }
+        let api = APIClient(baseURL: arguments.api, timeout: arguments.apiTimeout)
+        let reachability: any NetworkReachability = arguments.offline ? Offline() : AssumeReachable()
+        // Orders created offline get short identifiers, like the sample API's, easy to type back.
+        let local = OrdersSQLiteStore(
+            database: database, makeID: { String(UUID().uuidString.prefix(8)).lowercased() })
+        let orders = FallbackOrdersStore(
+            api: OrdersAPI(client: api), cache: local, reachability: reachability)
+        return App(
+            database: database, api: api, reachability: reachability, orders: orders,
+            worker: OrdersWorker(ordersStore: orders))
     }
 }
 

@@ -103,7 +103,9 @@ struct FallbackOrdersStoreOnlineWritesTests {
         #expect(((try? outcome.get())?.email == "amy@example.com") == showsCopy, "\(status): \(outcome)")
     }
 
-    @Test("one order the shop is failing for and the copy does not hold reports the shop's failure, not \"not found\"")
+    @Test(
+        "one order the shop is failing for and the copy does not hold reports the shop's failure, not \"not found\""
+    )
     func singleOrderMissingFromTheCopyReportsTheServer() async throws {
         // Given: nothing kept for offline use
         let device = try Device()
@@ -116,7 +118,8 @@ struct FallbackOrdersStoreOnlineWritesTests {
         }
 
         // Then
-        guard case .failure(let error as OrdersStoreError) = outcome, case .storage(let reason) = error.reason else {
+        guard case .failure(let error as OrdersStoreError) = outcome, case .storage(let reason) = error.reason
+        else {
             Issue.record("expected a storage failure, got \(outcome)")
             return
         }

@@ -34,7 +34,7 @@ public struct OrdersAPI: OrdersStore {
     /// - Parameter id: The order's identifier.
     /// - Returns: A promise of the order, or rejected with `notFound`.
     public func fetchOrder(id: String) -> Promise<Order> {
-        client.get("orders/\(Self.escaped(id))", as: Order.self)
+        client.get("orders/\(APIClient.pathSegment(id))", as: Order.self)
             .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .fetchOrder, id: id) }
     }
 
@@ -75,7 +75,7 @@ public struct OrdersAPI: OrdersStore {
             try order.validateForStore(.updateOrder)
             var sent = order
             sent.total = order.computedTotal
-            return client.put("orders/\(Self.escaped(id))", body: sent, as: Order.self)
+            return client.put("orders/\(APIClient.pathSegment(id))", body: sent, as: Order.self)
         }
         .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .updateOrder, id: id) }
     }
@@ -86,15 +86,10 @@ public struct OrdersAPI: OrdersStore {
     /// - Returns: A promise of the deleted order, or rejected with `notFound`.
     public func deleteOrder(id: String) -> Promise<Order> {
         let client = client
-        let path = "orders/\(Self.escaped(id))"
+        let path = "orders/\(APIClient.pathSegment(id))"
         return client.get(path, as: Order.self)
             .then(on: .inline) { order in client.delete(path).map(on: .inline) { order } }
             .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .deleteOrder, id: id) }
-    }
-
-    /// An identifier made safe for a path segment.
-    static func escaped(_ id: String) -> String {
-        id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
     }
 
     private struct FieldErrors: Decodable {

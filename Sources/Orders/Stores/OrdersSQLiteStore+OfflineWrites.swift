@@ -7,7 +7,7 @@ import Services
 extension OrdersSQLiteStore {
     /// The path of one order in the API.
     static func path(of id: String) -> String {
-        "orders/\(OrdersAPI.escaped(id))"
+        "orders/\(APIClient.pathSegment(id))"
     }
 
     /// What the API is sent for `order`: no identifier (it is in the path), the computed total,

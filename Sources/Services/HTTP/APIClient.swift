@@ -37,8 +37,8 @@ public struct APIClient: Sendable {
     private let transfers: BoundedTransfers
     /// Makes the decoder of each answer, and the encoder of each body: a fresh one per call, so
     /// that no coder is shared between threads.
-    private let makeDecoder: @Sendable () -> JSONDecoder
-    private let makeEncoder: @Sendable () -> JSONEncoder
+    let makeDecoder: @Sendable () -> JSONDecoder
+    let makeEncoder: @Sendable () -> JSONEncoder
     /// The GETs in flight, shared by every copy of this client.
     private let shared = SharedRequests()
 
@@ -72,64 +72,6 @@ public struct APIClient: Sendable {
         self.maximumRetryAfter = maximumRetryAfter
         self.retry = retry
         transfers = BoundedTransfers(configuration: session.configuration)
-    }
-
-    /// Fetches `path` and decodes the JSON body with the client's decoder (ISO 8601 dates unless
-    /// the client was given another).
-    ///
-    /// - Parameters:
-    ///   - path: The resource, relative to ``baseURL``.
-    ///   - type: What the body holds.
-    /// - Returns: A promise of the decoded body.
-    public func get<Response: Decodable & Sendable>(
-        _ path: String, as type: Response.Type = Response.self
-    ) -> Promise<Response> {
-        let decoder = makeDecoder
-        return send(.get, path, body: nil).map(on: .inline) {
-            try Self.decode(type, from: $0, with: decoder())
-        }
-    }
-
-    /// Sends `body` as JSON with POST and decodes the JSON answer, with the client's encoder and
-    /// decoder (ISO 8601 dates and sorted keys unless the client was given others).
-    ///
-    /// - Parameters:
-    ///   - path: The resource, relative to ``baseURL``.
-    ///   - body: What to send.
-    ///   - type: What the answer holds.
-    ///   - headers: Extra header fields, such as an `Idempotency-Key` that lets the server tell a
-    ///     repeat from a new request.
-    /// - Returns: A promise of the decoded answer.
-    public func post<Body: Encodable, Response: Decodable & Sendable>(
-        _ path: String, body: Body, as type: Response.Type = Response.self, headers: [String: String] = [:]
-    ) -> Promise<Response> {
-        let (decoder, encoder) = (makeDecoder, makeEncoder)
-        return firstly { send(.post, path, body: try encoder().encode(body), headers: headers) }
-            .map(on: .inline) { try Self.decode(type, from: $0, with: decoder()) }
-    }
-
-    /// Sends `body` as JSON with PUT and decodes the JSON answer, with the client's encoder and
-    /// decoder.
-    ///
-    /// - Parameters:
-    ///   - path: The resource, relative to ``baseURL``.
-    ///   - body: What to send.
-    ///   - type: What the answer holds.
-    /// - Returns: A promise of the decoded answer.
-    public func put<Body: Encodable, Response: Decodable & Sendable>(
-        _ path: String, body: Body, as type: Response.Type = Response.self
-    ) -> Promise<Response> {
-        let (decoder, encoder) = (makeDecoder, makeEncoder)
-        return firstly { send(.put, path, body: try encoder().encode(body)) }
-            .map(on: .inline) { try Self.decode(type, from: $0, with: decoder()) }
-    }
-
-    /// Deletes `path`, ignoring any body in the answer.
-    ///
-    /// - Parameter path: The resource, relative to ``baseURL``.
-    /// - Returns: A promise fulfilled once the server accepted.
-    public func delete(_ path: String) -> Promise<Void> {
-        send(.delete, path, body: nil).asVoid()
     }
 
     /// Sends one request and hands over the body of a 2xx answer.
@@ -269,18 +211,5 @@ public struct APIClient: Sendable {
         #else
             timeout
         #endif
-    }
-
-    /// `path` resolved against ``baseURL``. A path is taken as written, percent escapes included
-    /// (`orders/%20abc` is sent as such, not as `%2520abc`); characters a path cannot hold are
-    /// escaped once.
-    func url(for path: String) -> URL {
-        let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.insert("%")
-        let escaped = trimmed.addingPercentEncoding(withAllowedCharacters: allowed) ?? trimmed
-        let base =
-            baseURL.absoluteString.hasSuffix("/") ? baseURL.absoluteString : baseURL.absoluteString + "/"
-        return URL(string: base + escaped) ?? baseURL.appendingPathComponent(trimmed)
     }
 }

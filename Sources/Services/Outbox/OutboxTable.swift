@@ -125,20 +125,15 @@ enum OutboxTable {
     )
         throws
     {
-        let escapedLocal = escaped(localID)
+        let escapedLocal = APIClient.pathSegment(localID)
         for entry in try entries(feature, localID, connection) {
             let path = entry.path.split(separator: "/", omittingEmptySubsequences: false)
-                .map { $0 == localID || $0 == escapedLocal ? escaped(remoteID) : String($0) }
+                .map { $0 == localID || $0 == escapedLocal ? APIClient.pathSegment(remoteID) : String($0) }
                 .joined(separator: "/")
             try connection.execute(
                 "UPDATE outbox SET local_id = ?, path = ? WHERE sequence = ?",
                 [.text(remoteID), .text(path), .integer(entry.sequence)])
         }
-    }
-
-    /// An identifier made safe for a path segment.
-    static func escaped(_ id: String) -> String {
-        id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
     }
 
     /// The entry a row holds, or a damaged entry naming the file and the entry when the row

@@ -1,0 +1,70 @@
+import Foundation
+public import Promises
+
+/// The four verbs, with JSON bodies and answers. Each takes extra header fields: an
+/// `Idempotency-Key` on a POST, an `If-Match` on a PUT or DELETE, an authorisation on any.
+extension APIClient {
+    /// Fetches `path` and decodes the JSON body with the client's decoder (ISO 8601 dates unless
+    /// the client was given another).
+    ///
+    /// - Parameters:
+    ///   - path: The resource, relative to ``baseURL``; escape identifiers in it with
+    ///     ``pathSegment(_:)``.
+    ///   - type: What the body holds.
+    ///   - headers: Extra header fields. Identical GETs in flight (same path and fields) share one
+    ///     request.
+    /// - Returns: A promise of the decoded body.
+    public func get<Response: Decodable & Sendable>(
+        _ path: String, as type: Response.Type = Response.self, headers: [String: String] = [:]
+    ) -> Promise<Response> {
+        let decoder = makeDecoder
+        return send(.get, path, body: nil, headers: headers).map(on: .inline) {
+            try Self.decode(type, from: $0, with: decoder())
+        }
+    }
+
+    /// Sends `body` as JSON with POST and decodes the JSON answer, with the client's encoder and
+    /// decoder (ISO 8601 dates and sorted keys unless the client was given others).
+    ///
+    /// - Parameters:
+    ///   - path: The resource, relative to ``baseURL``.
+    ///   - body: What to send.
+    ///   - type: What the answer holds.
+    ///   - headers: Extra header fields, such as an `Idempotency-Key` that lets the server tell a
+    ///     repeat from a new request.
+    /// - Returns: A promise of the decoded answer.
+    public func post<Body: Encodable, Response: Decodable & Sendable>(
+        _ path: String, body: Body, as type: Response.Type = Response.self, headers: [String: String] = [:]
+    ) -> Promise<Response> {
+        let (decoder, encoder) = (makeDecoder, makeEncoder)
+        return firstly { send(.post, path, body: try encoder().encode(body), headers: headers) }
+            .map(on: .inline) { try Self.decode(type, from: $0, with: decoder()) }
+    }
+
+    /// Sends `body` as JSON with PUT and decodes the JSON answer, with the client's encoder and
+    /// decoder.
+    ///
+    /// - Parameters:
+    ///   - path: The resource, relative to ``baseURL``.
+    ///   - body: What to send.
+    ///   - type: What the answer holds.
+    ///   - headers: Extra header fields, such as `If-Match` with the version the change was based on.
+    /// - Returns: A promise of the decoded answer.
+    public func put<Body: Encodable, Response: Decodable & Sendable>(
+        _ path: String, body: Body, as type: Response.Type = Response.self, headers: [String: String] = [:]
+    ) -> Promise<Response> {
+        let (decoder, encoder) = (makeDecoder, makeEncoder)
+        return firstly { send(.put, path, body: try encoder().encode(body), headers: headers) }
+            .map(on: .inline) { try Self.decode(type, from: $0, with: decoder()) }
+    }
+
+    /// Deletes `path`, ignoring any body in the answer.
+    ///
+    /// - Parameters:
+    ///   - path: The resource, relative to ``baseURL``.
+    ///   - headers: Extra header fields, such as `If-Match` with the version the delete was based on.
+    /// - Returns: A promise fulfilled once the server accepted.
+    public func delete(_ path: String, headers: [String: String] = [:]) -> Promise<Void> {
+        send(.delete, path, body: nil, headers: headers).asVoid()
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+extension APIClient {
+    /// `value` made safe as one segment of a path: every character a path cannot hold, and `/`,
+    /// percent-escaped, so that an identifier such as `a/b c` stays one segment (`a%2Fb%20c`).
+    ///
+    /// The outbox uses it when it gives a created resource the API's identifier; a feature uses
+    /// it for every identifier it puts in a path:
+    ///
+    /// ```swift
+    /// client.get("notes/\(APIClient.pathSegment(id))", as: Note.self)
+    /// ```
+    ///
+    /// - Parameter value: An identifier, or any text meant as one path segment.
+    /// - Returns: The segment, escaped once.
+    public static func pathSegment(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? value
+    }
+
+    /// `path` resolved against ``baseURL``. A path is taken as written, percent escapes included
+    /// (`orders/%20abc` is sent as such, not as `%2520abc`: a segment escaped by
+    /// ``pathSegment(_:)`` arrives as it was escaped); characters a path cannot hold are escaped
+    /// once.
+    func url(for path: String) -> URL {
+        let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.insert("%")
+        let escaped = trimmed.addingPercentEncoding(withAllowedCharacters: allowed) ?? trimmed
+        let base =
+            baseURL.absoluteString.hasSuffix("/") ? baseURL.absoluteString : baseURL.absoluteString + "/"
+        return URL(string: base + escaped) ?? baseURL.appendingPathComponent(trimmed)
+    }
+}
