@@ -25,6 +25,7 @@ public final class TestOrdersShop: @unchecked Sendable {
     private var refusals: [String: (status: Int, body: String)] = [:]
     private var flapping = false
     private var garbled: Set<String> = []
+    private var lostAnswers: [String: TestHTTPServer.Reply] = [:]
     private var matchingRefusals:
         [(matches: @Sendable (TestHTTPServer.Request) -> Bool, status: Int, body: String)] = []
 
@@ -87,6 +88,18 @@ public final class TestOrdersShop: @unchecked Sendable {
         lock.withLock { _ = garbled.insert(request) }
     }
 
+    /// Makes the next request for `method` and `path` applied as usual, and then answered with
+    /// `reply` instead of its answer: `.reset` or `.closeWithoutAnswer` (the answer lost), or
+    /// `.slowHeaders(seconds:then:)` (the answer too late for the client). Once; the requests after
+    /// it are answered as usual.
+    ///
+    /// - Parameters:
+    ///   - request: The method and path, such as `POST /orders`.
+    ///   - reply: What the client gets instead of the answer.
+    public func loseAnswer(to request: String, with reply: TestHTTPServer.Reply) {
+        lock.withLock { lostAnswers[request] = reply }
+    }
+
     /// Makes every other request fail: alternately a 503 before doing anything, and a connection
     /// reset after the write was applied (its answer lost), the two ways a flaky network fails.
     ///
@@ -119,6 +132,12 @@ public final class TestOrdersShop: @unchecked Sendable {
                 if let key { answered[key] = answer }
             }
             if failure == 3 { return .reset }
+            if let lost = lostAnswers.removeValue(forKey: "\(request.method) \(request.path)") {
+                if case .slowHeaders(let seconds, _) = lost {
+                    return .slowHeaders(seconds: seconds, then: .status(answer.status, body: answer.body))
+                }
+                return lost
+            }
             let garble = garbled.contains("\(request.method) \(request.path)")
             return .status(answer.status, body: garble ? "<html>Thank you!" : answer.body)
         }

@@ -14,6 +14,9 @@ extension TestHTTPServer {
         indirect case slowHeaders(seconds: Double, then: Reply)
         /// Resets the connection (TCP RST) instead of answering.
         case reset
+        /// Reads the request and closes the connection without a byte of answer ("empty reply"):
+        /// a server that did the work and crashed before answering, say.
+        case closeWithoutAnswer
         /// Redirects to `location` with a 302.
         case redirect(to: String)
         /// A 200 whose body is `bytes` JSON spaces, written as the client reads them, never held

@@ -198,6 +198,8 @@ public final class TestHTTPServer: Sendable {
         case .reset:
             var abort = linger(l_onoff: 1, l_linger: 0)
             setsockopt(connection, SOL_SOCKET, SO_LINGER, &abort, socklen_t(MemoryLayout<linger>.size))
+        case .closeWithoutAnswer:
+            break  // `serve` closes the connection
         case .redirect(let location):
             Self.sendWhole(
                 connection,

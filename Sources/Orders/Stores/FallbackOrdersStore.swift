@@ -133,12 +133,16 @@ public struct FallbackOrdersStore: OrdersStore {
     public func updateOrder(_ order: Order) -> Promise<Order> {
         let api = api
         let cache = cache
+        // One key for the attempt online and the change queued after it: an answer that never
+        // came leaves the shop able to tell the repeat.
+        let key = UUID().uuidString
         return queued(order.id ?? "") {
-            cache.queueUpdate(order)
+            cache.queueUpdate(order, idempotencyKey: key)
         } orElse: {
-            mirrored(api.updateOrder(order)).recover(on: .inline) { error -> Promise<Order> in
+            mirrored(api.updateOrder(order, idempotencyKey: key)).recover(on: .inline) {
+                error -> Promise<Order> in
                 guard Self.failure(error)?.queuesWrite == true else { throw error }
-                return cache.queueUpdate(order)
+                return cache.queueUpdate(order, idempotencyKey: key)
             }
         }
     }
@@ -151,10 +155,11 @@ public struct FallbackOrdersStore: OrdersStore {
     public func deleteOrder(id: String) -> Promise<Order> {
         let api = api
         let cache = cache
+        let key = UUID().uuidString
         return queued(id) {
-            cache.queueDelete(id: id)
+            cache.queueDelete(id: id, idempotencyKey: key)
         } orElse: {
-            api.deleteOrder(id: id)
+            api.deleteOrder(id: id, idempotencyKey: key)
                 .then(on: .inline) { deleted in
                     cache.deleteOrder(id: id).map(on: .inline) { _ in deleted }
                         .recover(on: .inline) { _ in Guarantee.value(deleted) }
@@ -162,7 +167,7 @@ public struct FallbackOrdersStore: OrdersStore {
                 }
                 .recover(on: .inline) { error -> Promise<Order> in
                     guard Self.failure(error)?.queuesWrite == true else { throw error }
-                    return cache.queueDelete(id: id)
+                    return cache.queueDelete(id: id, idempotencyKey: key)
                 }
         }
     }

@@ -70,12 +70,25 @@ public struct OrdersAPI: OrdersStore {
     /// - Parameter order: The order, with the `id` of the one to replace.
     /// - Returns: A promise of the order as the API stored it, or rejected with `notFound`.
     public func updateOrder(_ order: Order) -> Promise<Order> {
+        updateOrder(order, idempotencyKey: UUID().uuidString)
+    }
+
+    /// Replaces an order, with an `Idempotency-Key`, so that the same change sent again (after an
+    /// answer that never came) is recognised as a repeat.
+    ///
+    /// - Parameters:
+    ///   - order: The order, with the `id` of the one to replace.
+    ///   - idempotencyKey: The key; the same for every attempt at this change.
+    /// - Returns: A promise of the order as the API stored it, or rejected with `notFound`.
+    public func updateOrder(_ order: Order, idempotencyKey: String) -> Promise<Order> {
         let id = order.id ?? ""
         return firstly { () -> Promise<Order> in
             try order.validateForStore(.updateOrder)
             var sent = order
             sent.total = order.computedTotal
-            return client.put("orders/\(APIClient.pathSegment(id))", body: sent, as: Order.self)
+            return client.put(
+                "orders/\(APIClient.pathSegment(id))", body: sent, as: Order.self,
+                headers: ["Idempotency-Key": idempotencyKey])
         }
         .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .updateOrder, id: id) }
     }
@@ -85,10 +98,22 @@ public struct OrdersAPI: OrdersStore {
     /// - Parameter id: The order's identifier.
     /// - Returns: A promise of the deleted order, or rejected with `notFound`.
     public func deleteOrder(id: String) -> Promise<Order> {
+        deleteOrder(id: id, idempotencyKey: UUID().uuidString)
+    }
+
+    /// Deletes an order, with an `Idempotency-Key` for the DELETE.
+    ///
+    /// - Parameters:
+    ///   - id: The order's identifier.
+    ///   - idempotencyKey: The key; the same for every attempt at this delete.
+    /// - Returns: A promise of the deleted order, or rejected with `notFound`.
+    public func deleteOrder(id: String, idempotencyKey: String) -> Promise<Order> {
         let client = client
         let path = "orders/\(APIClient.pathSegment(id))"
         return client.get(path, as: Order.self)
-            .then(on: .inline) { order in client.delete(path).map(on: .inline) { order } }
+            .then(on: .inline) { order in
+                client.delete(path, headers: ["Idempotency-Key": idempotencyKey]).map(on: .inline) { order }
+            }
             .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .deleteOrder, id: id) }
     }
 

@@ -36,7 +36,7 @@ extension OrdersSQLiteStore {
     }
 
     /// Replaces `order` on this device and queues its PUT.
-    func queueUpdate(_ order: Order) -> Promise<Order> {
+    func queueUpdate(_ order: Order, idempotencyKey: String = UUID().uuidString) -> Promise<Order> {
         let outbox = outbox
         return write { connection in
             try order.validateForStore(.updateOrder)
@@ -47,14 +47,16 @@ extension OrdersSQLiteStore {
             updated.total = order.computedTotal
             try OrderRows.replace(updated, connection, origin: OrderRows.Origin.device)
             try outbox.record(
-                .put, Self.path(of: id), json: Self.body(of: updated), localID: id, in: connection)
+                .put, Self.path(of: id), json: Self.body(of: updated), localID: id,
+                idempotencyKey: idempotencyKey,
+                in: connection)
             return OrderRows.asStored(updated)
         }
         .failing(as: .updateOrder)
     }
 
     /// Hides the order on this device and queues its DELETE.
-    func queueDelete(id: String) -> Promise<Order> {
+    func queueDelete(id: String, idempotencyKey: String = UUID().uuidString) -> Promise<Order> {
         let outbox = outbox
         return write { connection in
             guard let order = try OrderRows.orders(connection, .id(id)).first else {
@@ -63,7 +65,9 @@ extension OrdersSQLiteStore {
             try connection.execute(
                 "UPDATE orders SET deleted = 1, origin = ? WHERE id = ?",
                 [.text(OrderRows.Origin.device), .text(id)])
-            try outbox.record(.delete, Self.path(of: id), body: nil, localID: id, in: connection)
+            try outbox.record(
+                .delete, Self.path(of: id), body: nil, localID: id, idempotencyKey: idempotencyKey,
+                in: connection)
             return order
         }
         .failing(as: .deleteOrder)

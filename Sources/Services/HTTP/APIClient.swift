@@ -195,13 +195,19 @@ public struct APIClient: Sendable {
         }
     }
 
-    /// A transfer that broke after the response began is a lost connection, whatever the platform
-    /// calls it: Linux reports an unknown error, "transfer closed with n bytes remaining", from curl.
+    /// An answer that never came whole is a lost connection, whatever the platform calls it, so
+    /// that a write whose outcome is unknown is kept under its idempotency key (``FailureClass``)
+    /// rather than reported as failed. Linux reports a body cut short as an unknown error,
+    /// "transfer closed with n bytes remaining", and a connection closed before any answer as a
+    /// bad server response, "Empty reply from server" (both from curl); Apple platforms report
+    /// both as a lost connection already.
     static func normalized(_ error: any Error) -> any Error {
-        guard let urlError = error as? URLError, urlError.code == .unknown,
-            urlError.localizedDescription.hasPrefix("transfer closed")
-        else { return error }
-        return URLError(.networkConnectionLost, userInfo: urlError.userInfo)
+        guard let urlError = error as? URLError else { return error }
+        let said = urlError.localizedDescription
+        let lost =
+            (urlError.code == .unknown && said.hasPrefix("transfer closed"))
+            || (urlError.code == .badServerResponse && said.hasPrefix("Empty reply"))
+        return lost ? URLError(.networkConnectionLost, userInfo: urlError.userInfo) : error
     }
 
     /// The timeout URLSession gets: whole seconds on Linux, where it ignores fractions.

@@ -1,0 +1,79 @@
+import Foundation
+import OrdersTesting
+import Testing
+
+/// A write sent whose answer never came: the shop applied it, and the device cannot know. It is
+/// kept waiting under its idempotency key, never reported as failed, and the next sync sends the
+/// same key, so the shop holds it once.
+@Suite("Orders: writes whose answer was lost")
+struct UnknownOutcomeTests {
+    enum Loss: String, CaseIterable, Sendable {
+        case emptyReply, reset, answeredAfterTimeout
+
+        var reply: TestHTTPServer.Reply {
+            switch self {
+            case .emptyReply: .closeWithoutAnswer
+            case .reset: .reset
+            // Past the client's 1 s timeout: the server is slow, the test does not wait on it.
+            case .answeredAfterTimeout: .slowHeaders(seconds: 2.5, then: .never)
+            }
+        }
+    }
+
+    @Test(
+        "a write applied by the shop whose answer was lost is kept waiting, and after sync the shop holds it once",
+        arguments: Loss.allCases, FallbackOrdersStoreOnlineWritesTests.Write.allCases)
+    func lostAnswerIsKept(loss: Loss, write: FallbackOrdersStoreOnlineWritesTests.Write) async throws {
+        // Given: the copy listed, then the shop loses the answer to the write
+        let device = try Device()
+        _ = await device.listing(device.online)
+        let request =
+            switch write {
+            case .create: "POST /orders"
+            case .update: "PUT /orders/shop-amy"
+            case .delete: "DELETE /orders/shop-bob"
+            }
+        device.shop.loseAnswer(to: request, with: loss.reply)
+        let impatient = FallbackOrdersStore(
+            api: OrdersAPI(client: APIClient(baseURL: device.server.baseURL, timeout: 1, retry: .never)),
+            cache: device.cache)
+
+        // When
+        let made: Promise<Order> =
+            switch write {
+            case .create: impatient.createOrder(validOrder(email: "new@example.com"))
+            case .update: impatient.updateOrder(Self.renamedAmy)
+            case .delete: impatient.deleteOrder(id: "shop-bob")
+            }
+        let outcome: Result<Order, any Error>
+        do { outcome = .success(try await made.value) } catch { outcome = .failure(error) }
+        let waiting = await PromiseExpectations.value(of: device.online.syncStatus())?.waiting
+        let report = await PromiseExpectations.value(of: device.online.sync())
+        let listed = await device.listing(device.online)
+
+        // Then: not reported as failed; waiting; sent once more under the same key, applied once
+        let label = "\(write) with \(loss)"
+        #expect((try? outcome.get()) != nil, "\(label): \(outcome)")
+        #expect(waiting == 1, "\(label)")
+        #expect(report?.sent.count == 1, "\(label): \(String(describing: report))")
+        #expect(device.shop.applied.count == 1, "\(label): \(device.shop.applied)")
+        switch write {
+        case .create:
+            #expect(device.shop.storedOrders.filter { $0.email == "new@example.com" }.count == 1, "\(label)")
+            #expect(listed.values.filter { $0.email == "new@example.com" }.count == 1, "\(label)")
+        case .update:
+            #expect(
+                device.shop.storedOrders.first { $0.id == "shop-amy" }?.lastName == "Appleton", "\(label)")
+        case .delete:
+            #expect(
+                !device.shop.storedOrders.contains { $0.id == "shop-bob" } && listed["shop-bob"] == nil,
+                "\(label)")
+        }
+    }
+
+    static var renamedAmy: Order {
+        var amy = Device.amy
+        amy.lastName = "Appleton"
+        return amy
+    }
+}
