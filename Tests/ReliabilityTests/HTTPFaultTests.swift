@@ -173,14 +173,10 @@ struct HTTPFaultTests {
         expectCacheUntouched(cache)
     }
 
-    @Test("a 429 that keeps refusing: httpStatus(429), cache untouched")
+    @Test("a 429 that keeps refusing (come back later): the cache answers, saying why, and is left untouched")
     func tooManyRequestsAgain() async throws {
         let (outcome, cache) = await fetch(with: .status(429, body: "no", headers: ["Retry-After": "0"]))
-        guard case .failure(let error) = outcome else {
-            Issue.record("expected a failure, got \(outcome)")
-            return
-        }
-        #expect(error as? ServiceRequestError == .httpStatus(429))
+        #expect(try outcome.get().source == .cache(savedAt: savedAt, reason: .httpStatus(429)))
         expectCacheUntouched(cache)
     }
 }

@@ -121,7 +121,7 @@ public struct FallbackOrdersStore: OrdersStore {
         return mirrored(api.createOrder(order, idempotencyKey: key)).recover(on: .inline) {
             error -> Promise<Order> in
             guard Self.failure(error)?.queuesWrite == true else { throw error }
-            return cache.queueCreate(order, idempotencyKey: key)
+            return cache.queueCreate(order, idempotencyKey: key, mayHaveArrived: true)
         }
     }
 
@@ -142,7 +142,7 @@ public struct FallbackOrdersStore: OrdersStore {
             mirrored(api.updateOrder(order, idempotencyKey: key)).recover(on: .inline) {
                 error -> Promise<Order> in
                 guard Self.failure(error)?.queuesWrite == true else { throw error }
-                return cache.queueUpdate(order, idempotencyKey: key)
+                return cache.queueUpdate(order, idempotencyKey: key, mayHaveArrived: true)
             }
         }
     }
@@ -167,7 +167,7 @@ public struct FallbackOrdersStore: OrdersStore {
                 }
                 .recover(on: .inline) { error -> Promise<Order> in
                     guard Self.failure(error)?.queuesWrite == true else { throw error }
-                    return cache.queueDelete(id: id, idempotencyKey: key)
+                    return cache.queueDelete(id: id, idempotencyKey: key, mayHaveArrived: true)
                 }
         }
     }

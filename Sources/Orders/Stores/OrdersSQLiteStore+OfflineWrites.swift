@@ -20,8 +20,9 @@ extension OrdersSQLiteStore {
         return body
     }
 
-    /// Creates `order` on this device under a new local identifier and queues its POST.
-    func queueCreate(_ order: Order, idempotencyKey: String) -> Promise<Order> {
+    /// Creates `order` on this device under a new local identifier and queues its POST;
+    /// `mayHaveArrived` when an online attempt's answer never came (see `Outbox.record`).
+    func queueCreate(_ order: Order, idempotencyKey: String, mayHaveArrived: Bool = false) -> Promise<Order> {
         let makeID = makeID
         let outbox = outbox
         return write { connection in
@@ -29,14 +30,16 @@ extension OrdersSQLiteStore {
             let created = try Self.insertNew(order, id: id, connection)
             try outbox.record(
                 .post, "orders", json: Self.body(of: created), localID: id, idempotencyKey: idempotencyKey,
-                in: connection)
+                mayHaveArrived: mayHaveArrived, in: connection)
             return OrderRows.asStored(created)
         }
         .failing(as: .createOrder)
     }
 
-    /// Replaces `order` on this device and queues its PUT.
-    func queueUpdate(_ order: Order, idempotencyKey: String = UUID().uuidString) -> Promise<Order> {
+    /// Replaces `order` on this device and queues its PUT (merged into a change of it not sent yet).
+    func queueUpdate(
+        _ order: Order, idempotencyKey: String = UUID().uuidString, mayHaveArrived: Bool = false
+    ) -> Promise<Order> {
         let outbox = outbox
         return write { connection in
             try order.validateForStore(.updateOrder)
@@ -48,26 +51,32 @@ extension OrdersSQLiteStore {
             try OrderRows.replace(updated, connection, origin: OrderRows.Origin.device)
             try outbox.record(
                 .put, Self.path(of: id), json: Self.body(of: updated), localID: id,
-                idempotencyKey: idempotencyKey,
-                in: connection)
+                idempotencyKey: idempotencyKey, mayHaveArrived: mayHaveArrived, in: connection)
             return OrderRows.asStored(updated)
         }
         .failing(as: .updateOrder)
     }
 
-    /// Hides the order on this device and queues its DELETE.
-    func queueDelete(id: String, idempotencyKey: String = UUID().uuidString) -> Promise<Order> {
+    /// Hides the order on this device and queues its DELETE; an order the API never had (its
+    /// create not sent yet) is removed here and nothing is sent.
+    func queueDelete(
+        id: String, idempotencyKey: String = UUID().uuidString, mayHaveArrived: Bool = false
+    ) -> Promise<Order> {
         let outbox = outbox
         return write { connection in
             guard let order = try OrderRows.orders(connection, .id(id)).first else {
                 throw OrdersStoreError(.deleteOrder, .notFound(id: id))
             }
-            try connection.execute(
-                "UPDATE orders SET deleted = 1, origin = ? WHERE id = ?",
-                [.text(OrderRows.Origin.device), .text(id)])
-            try outbox.record(
+            let recorded = try outbox.record(
                 .delete, Self.path(of: id), body: nil, localID: id, idempotencyKey: idempotencyKey,
-                in: connection)
+                mayHaveArrived: mayHaveArrived, in: connection)
+            if recorded == .cancelledOut {
+                try connection.execute("DELETE FROM orders WHERE id = ?", [.text(id)])
+            } else {
+                try connection.execute(
+                    "UPDATE orders SET deleted = 1, origin = ? WHERE id = ?",
+                    [.text(OrderRows.Origin.device), .text(id)])
+            }
             return order
         }
         .failing(as: .deleteOrder)

@@ -5,7 +5,7 @@ public import Promises
 ///
 /// A feature that writes through the API records each write the API could not take as an
 /// ``OutboxEntry``, inside the same ``Database/write(_:)`` transaction as the local change, with
-/// ``record(_:_:body:localID:idempotencyKey:in:)``: a crash leaves both or neither. The feature
+/// ``record(_:_:body:localID:idempotencyKey:mayHaveArrived:in:)``: a crash leaves both or neither. The feature
 /// keeps showing its local change, marked with the ``SyncState`` that ``status()`` gives.
 /// ``sync(with:delivered:)`` replays the entries in order when the API answers:
 ///
@@ -23,6 +23,12 @@ public import Promises
 /// later entry of the same resource, wait for the user; other resources' entries still go, so no
 /// change overtakes one of its own resource that the user has not dealt with, and no change
 /// blocks the changes of other resources forever.
+///
+/// Changes of one resource not sent yet are merged when recorded (see ``Recorded``): a create and
+/// an update are one create with the latest body, two updates one update, an update and a delete
+/// one delete, and a create and a delete nothing at all. Nothing is merged into an entry that may
+/// have reached the API (sent by a sync, or recorded after an online attempt whose answer never
+/// came): the API may already hold it as it was.
 ///
 /// Every attempt carries the entry's `Idempotency-Key`, so a change whose answer was lost (or whose
 /// process was killed before it could record the answer) is sent again with the same key and the
@@ -78,6 +84,9 @@ public struct Outbox: Sendable {
                 ALTER TABLE outbox ADD COLUMN not_before REAL;
                 ALTER TABLE outbox ADD COLUMN stuck INTEGER NOT NULL DEFAULT 0;
                 """),
+        // Whether the entry may have reached the API (a sync sent it, or an online attempt whose
+        // answer never came): nothing is merged into it any more (see `OutboxTable+Coalescing`).
+        Migration(version: 3, sql: "ALTER TABLE outbox ADD COLUMN attempted INTEGER NOT NULL DEFAULT 0"),
     ]
 
     /// The feature whose entries this outbox holds, such as `orders`.
@@ -85,7 +94,7 @@ public struct Outbox: Sendable {
     /// Fulfilled once the table exists; work issued through the outbox waits for it.
     public var ready: Promise<Void> { table.ready }
     private let table: FeatureDatabase
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
     private let retryPolicy: RetryPolicy
     private let gate = SyncGate()
 
@@ -112,66 +121,6 @@ public struct Outbox: Sendable {
         self.now = now
         self.retryPolicy = retry
         table = FeatureDatabase(database, schema: "outbox", migrations: Self.migrations)
-    }
-
-    /// Records a change for the API, inside the caller's write transaction.
-    ///
-    /// - Parameters:
-    ///   - method: The HTTP method.
-    ///   - path: The resource, relative to the API's base URL; put identifiers here, not in the
-    ///     body, so that a local identifier can be replaced by the API's.
-    ///   - body: The JSON body, or `nil`.
-    ///   - localID: The changed resource's identifier on this device.
-    ///   - idempotencyKey: The key sent with every attempt; a new UUID by default. Pass the key of
-    ///     an online attempt that timed out, so the API can tell whether it already has it.
-    ///   - connection: The connection of the transaction the local change is written in.
-    /// - Returns: The entry as recorded.
-    /// - Throws: ``DatabaseError`` when it cannot be written; the caller's transaction then fails.
-    @discardableResult
-    public func record(
-        _ method: HTTPMethod, _ path: String, body: Data?, localID: String,
-        idempotencyKey: String = UUID().uuidString, in connection: Connection
-    ) throws -> OutboxEntry {
-        let createdAt = now()
-        try connection.execute(
-            """
-            INSERT INTO outbox (feature, local_id, method, path, body, idempotency_key, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                .text(feature), .text(localID), .text(method.rawValue), .text(path),
-                body.map(SQLValue.blob) ?? .null,
-                .text(idempotencyKey), .real(createdAt.timeIntervalSince1970),
-            ])
-        guard case .integer(let sequence) = try connection.scalar("SELECT last_insert_rowid()") else {
-            throw DatabaseError(
-                kind: .other, message: "no sequence for the outbox entry", path: connection.path)
-        }
-        return OutboxEntry(
-            sequence: sequence, localID: localID, method: method, path: path, body: body,
-            idempotencyKey: idempotencyKey, state: .pending, createdAt: createdAt)
-    }
-
-    /// Records a change for the API with `json` as its body, encoded as ``APIClient`` encodes
-    /// bodies, inside the caller's write transaction; see ``record(_:_:body:localID:idempotencyKey:in:)``.
-    ///
-    /// - Parameters:
-    ///   - method: The HTTP method.
-    ///   - path: The resource, relative to the API's base URL.
-    ///   - json: The body.
-    ///   - localID: The changed resource's identifier on this device.
-    ///   - idempotencyKey: The key sent with every attempt; a new UUID by default.
-    ///   - connection: The connection of the transaction the local change is written in.
-    /// - Returns: The entry as recorded.
-    /// - Throws: `EncodingError`, or ``DatabaseError`` when it cannot be written.
-    @discardableResult
-    public func record(
-        _ method: HTTPMethod, _ path: String, json: some Encodable, localID: String,
-        idempotencyKey: String = UUID().uuidString, in connection: Connection
-    ) throws -> OutboxEntry {
-        try record(
-            method, path, body: try APIClient.encode(json), localID: localID, idempotencyKey: idempotencyKey,
-            in: connection)
     }
 
     /// Every entry of this feature, in the order they are sent.

@@ -104,8 +104,13 @@ struct OutboxReplay: Sendable {
     }
 
     private func send(_ entry: OutboxEntry, _ report: OutboxSyncReport, _ run: Run) {
-        let sent = client.exchange(
-            entry.method, entry.path, body: entry.body, headers: ["Idempotency-Key": entry.idempotencyKey])
+        let client = client
+        let sent = database.write { try OutboxTable.markAttempted(entry, $0) }
+            .then(on: .inline) {
+                client.exchange(
+                    entry.method, entry.path, body: entry.body,
+                    headers: ["Idempotency-Key": entry.idempotencyKey])
+            }
         run.whenSettled(sent) { answer in
             switch answer.map(Outcome.delivered) {
             case .success(let outcome): handle(outcome, entry, report, run)
