@@ -17,7 +17,7 @@ struct LiveMelodyServiceTests {
 
     func makeService() throws -> LiveMelodyService {
         LiveMelodyService(
-            api: APIClient(baseURL: server.baseURL, timeout: 10),
+            api: APIClient(baseURL: server.baseURL, timeout: 10, retry: .never),
             database: try Database(at: folder.appendingPathComponent("app.sqlite")))
     }
 
@@ -33,8 +33,9 @@ struct LiveMelodyServiceTests {
         #expect(online?.value == Melody.mocks())
         #expect(online?.source == .network)
 
-        // When: the server goes away, and the app starts again on the same file
-        server.stop()
+        // When: the network goes (the connection is reset: a stopped server's port may be taken by
+        // another test's server meanwhile), and the app starts again on the same file
+        server.set("/melodies", .reset)
         let restarted = try makeService()
         let offline = await PromiseExpectations.value(of: restarted.getMelodiesWithSource())
 
@@ -50,8 +51,8 @@ struct LiveMelodyServiceTests {
     @Test("offline with an empty cache, the view is told noData")
     @MainActor
     func offlineWithoutCacheShowsNoData() async throws {
-        // Given
-        server.stop()
+        // Given: the connection reset, as when the network is gone
+        server.set("/melodies", .reset)
         let view = RecordingMelodyListView()
         let presenter = MelodyListPresenterImp(melodyService: try makeService(), view: view)
         view.presenter = presenter

@@ -1,5 +1,7 @@
 // The SQLite seam: Apple platforms link the SDK's own SQLite (its `SQLite3` module); Linux the
 // system library through `CSQLite` (pkg-config `sqlite3`, Package.swift).
+import Foundation
+
 #if canImport(Darwin)
     import SQLite3
 #elseif os(Linux)
@@ -11,64 +13,37 @@
 /// The current row of a query, read column by column straight from SQLite, without copying the row
 /// first: what ``Connection/query(_:_:map:)`` hands its `map` closure.
 ///
-/// It is only valid inside that closure.
-public struct ColumnReader {
+/// It is only valid inside that closure. Its typed reads are ``ColumnValues``'s, as a ``Row``'s.
+public struct ColumnReader: ColumnValues {
     let statement: OpaquePointer
     let columns: ColumnNames
     let connection: Connection
     let sql: String
 
-    /// The text in `column`.
+    /// The value of `column`, read from SQLite as it is asked for, or `nil` if the result has no
+    /// such column.
     ///
-    /// - Parameter column: A column name.
-    /// - Returns: The text.
-    /// - Throws: ``DatabaseError`` when the column is missing or holds something else.
-    public func string(_ column: String) throws -> String {
-        let index = try self.index(column)
-        guard sqlite3_column_type(statement, index) == SQLITE_TEXT,
-            let text = sqlite3_column_text(statement, index)
-        else { throw mismatch(column, "text") }
-        return String(cString: text)
+    /// - Parameter column: A column name, as in the query.
+    public subscript(_ column: String) -> SQLValue? {
+        columns.index(of: column).map { value(at: Int32($0)) }
     }
 
-    /// The integer in `column`.
-    ///
-    /// - Parameter column: A column name.
-    /// - Returns: The integer.
-    /// - Throws: ``DatabaseError`` when the column is missing or holds something else.
-    public func int(_ column: String) throws -> Int {
-        let index = try self.index(column)
-        guard sqlite3_column_type(statement, index) == SQLITE_INTEGER else {
-            throw mismatch(column, "integer")
-        }
-        return try Int(database: sqlite3_column_int64(statement, index), column: column)
-    }
-
-    /// The number in `column`, integer or real.
-    ///
-    /// - Parameter column: A column name.
-    /// - Returns: The number.
-    /// - Throws: ``DatabaseError`` when the column is missing or holds something else.
-    public func double(_ column: String) throws -> Double {
-        let index = try self.index(column)
+    /// The value at a column's position.
+    func value(at index: Int32) -> SQLValue {
         switch sqlite3_column_type(statement, index) {
-        case SQLITE_FLOAT, SQLITE_INTEGER: return sqlite3_column_double(statement, index)
-        default: throw mismatch(column, "number")
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(statement, index))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(statement, index) else { return .text("") }
+            return .text(String(cString: text))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard let bytes = sqlite3_column_blob(statement, index), count > 0 else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: count))
+        default:
+            return .null
         }
-    }
-
-    private func index(_ column: String) throws -> Int32 {
-        guard let index = columns.index(of: column) else {
-            throw DatabaseError(
-                kind: .typeMismatch, message: "no column \(column) in the result", path: connection.path,
-                sql: sql)
-        }
-        return Int32(index)
-    }
-
-    private func mismatch(_ column: String, _ expected: String) -> DatabaseError {
-        DatabaseError(
-            kind: .typeMismatch, message: "column \(column) is not \(expected)", path: connection.path,
-            sql: sql)
     }
 }

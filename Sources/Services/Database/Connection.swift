@@ -74,7 +74,7 @@ public final class Connection {
         try query(sql, parameters) { reader in
             Row(
                 columns: reader.columns,
-                values: reader.columns.names.indices.map { column(reader.statement, Int32($0)) })
+                values: reader.columns.names.indices.map { reader.value(at: Int32($0)) })
         }
     }
 
@@ -176,24 +176,6 @@ public final class Connection {
             data.withUnsafeBytes { bytes in
                 sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), sqliteTransient)
             }
-        }
-    }
-
-    private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLValue {
-        switch sqlite3_column_type(statement, index) {
-        case SQLITE_INTEGER:
-            return .integer(sqlite3_column_int64(statement, index))
-        case SQLITE_FLOAT:
-            return .real(sqlite3_column_double(statement, index))
-        case SQLITE_TEXT:
-            guard let text = sqlite3_column_text(statement, index) else { return .text("") }
-            return .text(String(cString: text))
-        case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(statement, index))
-            guard let bytes = sqlite3_column_blob(statement, index), count > 0 else { return .blob(Data()) }
-            return .blob(Data(bytes: bytes, count: count))
-        default:
-            return .null
         }
     }
 

@@ -40,7 +40,7 @@ public struct APIClient: Sendable {
     let makeDecoder: @Sendable () -> JSONDecoder
     let makeEncoder: @Sendable () -> JSONEncoder
     /// The GETs in flight, shared by every copy of this client.
-    private let shared = SharedRequests()
+    private let shared = InFlight<String, Data>()
 
     /// Makes a client for the API at `baseURL`.
     ///

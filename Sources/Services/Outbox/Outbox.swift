@@ -96,7 +96,8 @@ public struct Outbox: Sendable {
     private let table: FeatureDatabase
     let now: @Sendable () -> Date
     private let retryPolicy: RetryPolicy
-    private let gate = SyncGate()
+    /// The sync running, which a second caller joins: one at a time per outbox.
+    private let running = InFlight<String, OutboxSyncReport>()
 
     /// The schedule for an entry the API keeps failing: waits from 1 s, doubling with full
     /// jitter, up to 5 minutes; stuck at the fifth failure in a row (`maximumRetries` 4).
@@ -179,7 +180,7 @@ public struct Outbox: Sendable {
             retry: retryPolicy,
             now: now)
         let ready = ready
-        return gate.join {
+        return running.join(feature) {
             ready.then(on: .inline) { replay.run() }
                 .recover(on: .inline) { error -> Promise<OutboxSyncReport> in throw ServiceRequestError(error)
                 }

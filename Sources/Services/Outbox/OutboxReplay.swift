@@ -60,8 +60,7 @@ struct OutboxReplay: Sendable {
         func whenSettled<Value>(
             _ promise: Promise<Value>, _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
         ) {
-            _ = promise.done(on: queue) { body(.success($0)) }
-                .catch(on: queue, policy: .allErrors) { body(.failure($0)) }
+            promise.whenSettled(on: queue, body)
         }
 
         func fail(_ error: any Error) {

@@ -6,12 +6,13 @@ import Testing
 
 @testable import Services
 
-/// Identical GETs in flight share one request; each caller may stop waiting on its own.
+/// `InFlight` as the API client uses it: identical GETs in flight share one request; each caller
+/// may stop waiting on its own. (The outbox's one sync at a time is tested in `OutboxTests`.)
 ///
 /// Timeouts are generous (60 s): a request held by the server must not time out on a loaded
 /// machine (ThreadSanitizer on two cores) before the test lets it answer.
-@Suite("Shared GETs")
-struct SharedRequestsTests {
+@Suite("InFlight: shared GETs")
+struct InFlightTests {
     /// A server that holds every request until the test lets it answer, so that the test knows
     /// every caller asked while the first request was in flight.
     final class HeldServer: Sendable {
