@@ -20,6 +20,7 @@ struct DatabaseOwnershipTests {
                 try connection.execute("PRAGMA journal_mode = DELETE")
                 try connection.execute("PRAGMA application_id = 0")
                 try connection.execute("DROP TABLE IF EXISTS schema_versions")
+                try connection.execute("DROP TABLE IF EXISTS cache_stamps")
                 try setUp(connection)
             })
     }
@@ -92,12 +93,17 @@ struct DatabaseOwnershipTests {
         // Then
         #expect(await applicationID(of: adopted) == .integer(Int64(DatabaseOwnership.applicationID)))
 
-        // Given: a file with the app's own steps only (user_version 1), unmarked
+        // Given: a file with the app's own steps only, as earlier versions kept them (user_version 1,
+        // no schema_versions table), unmarked
         let other = folder.file("versioned.sqlite")
         let steps = [Migration(version: 1, sql: "CREATE TABLE songs (title TEXT)")]
         do {
             let made = try Database(at: other, migrations: steps)
-            _ = await PromiseExpectations.value(of: made.read { try $0.execute("PRAGMA application_id = 0") })
+            _ = await PromiseExpectations.value(
+                of: made.read {
+                    try $0.executeScript(
+                        "PRAGMA application_id = 0; DROP TABLE schema_versions; DROP TABLE cache_stamps")
+                })
         }
 
         // When: opened by an app that knows no such step, then by one that does

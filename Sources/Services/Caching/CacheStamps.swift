@@ -1,5 +1,7 @@
 public import Foundation
 
+/// The stamps live in the library's own `cache_stamps` table, made when the database is opened
+/// (``Connection/cacheStampsSchema``), outside the app's migrations, so any schema can use them.
 extension Connection {
     /// Records when the cache called `name` was last written. Call it inside the write that
     /// stores the data, so that both are kept or neither is.
@@ -9,7 +11,6 @@ extension Connection {
     ///   - date: When its data was fetched.
     /// - Throws: ``DatabaseError``.
     public func setCacheStamp(_ name: String, to date: Date) throws {
-        try createCacheStamps()
         try execute(
             "INSERT INTO cache_stamps (name, saved_at) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET saved_at = excluded.saved_at",
             [.text(name), .real(date.timeIntervalSince1970)])
@@ -21,16 +22,10 @@ extension Connection {
     /// - Returns: The date, or `nil`.
     /// - Throws: ``DatabaseError``.
     public func cacheStamp(_ name: String) throws -> Date? {
-        try createCacheStamps()
         guard
             case .real(let seconds) = try scalar(
                 "SELECT saved_at FROM cache_stamps WHERE name = ?", [.text(name)])
         else { return nil }
         return Date(timeIntervalSince1970: seconds)
-    }
-
-    /// The stamps live outside the app's migrations, so any schema can use them.
-    private func createCacheStamps() throws {
-        try execute("CREATE TABLE IF NOT EXISTS cache_stamps (name TEXT PRIMARY KEY, saved_at REAL NOT NULL)")
     }
 }

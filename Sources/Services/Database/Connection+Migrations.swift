@@ -1,24 +1,58 @@
 extension Connection {
-    /// Brings the tables of one feature (`schema`) up to date; see ``Database/migrate(schema:_:)``.
+    /// Brings one schema up to date: the app's own (``appSchema``), a feature's (see
+    /// ``Database/migrate(schema:_:)``), or the library's (``cacheStampsSchema``). This is the one
+    /// way a schema is versioned: its version is a row of the `schema_versions` table.
     ///
     /// - Parameters:
-    ///   - schema: The feature's name, such as `melodies`.
-    ///   - migrations: The feature's steps.
+    ///   - schema: The schema's name, such as `melodies`.
+    ///   - migrations: Its steps.
+    ///   - earlierVersion: For a file written before its schema had a row: the version it was at
+    ///     (the app's schema was kept in `PRAGMA user_version`), taken as the row's first value.
     /// - Throws: ``DatabaseError``.
-    func migrate(schema: String, _ migrations: [Migration]) throws {
+    func migrate(schema: String, _ migrations: [Migration], earlierVersion: () throws -> Int = { 0 }) throws {
         try apply(migrations, label: "schema \(schema)") {
             try execute(
                 "CREATE TABLE IF NOT EXISTS schema_versions (name TEXT PRIMARY KEY, version INTEGER NOT NULL)"
             )
-            let found = try scalar("SELECT version FROM schema_versions WHERE name = ?", [.text(schema)])
-            guard case .integer(let stored) = found else { return 0 }
-            return try Int(database: stored, column: "schema_versions.version")
+            return try schemaVersion(schema) ?? earlierVersion()
         } record: { version in
             try execute(
                 "INSERT INTO schema_versions (name, version) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET version = excluded.version",
                 [.text(schema), .integer(Int64(version))])
+            if schema == Self.appSchema {
+                // Mirrored where earlier versions of this library kept it, so that they refuse a
+                // file this version moved on rather than apply their steps to it again.
+                // sql-constant: PRAGMA takes no bound parameters; the version is an Int from the code.
+                try executeScript("PRAGMA user_version = \(version)")
+            }
         }
     }
+
+    /// The version `schema` is at, or `nil` when it has no row (or there is no table yet).
+    func schemaVersion(_ schema: String) throws -> Int? {
+        let table = try scalar(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_versions'")
+        guard case .integer(1) = table,
+            case .integer(let stored) = try scalar(
+                "SELECT version FROM schema_versions WHERE name = ?", [.text(schema)])
+        else { return nil }
+        return try Int(database: stored, column: "schema_versions.version")
+    }
+
+    /// The name of the app's own schema, the `migrations` a ``Database`` is opened with.
+    static let appSchema = "app"
+
+    /// The library's own table of when each cache was saved (``setCacheStamp(_:to:)``), made when a
+    /// database is opened. `IF NOT EXISTS`: files of earlier versions made it on first use.
+    static let cacheStampsSchema = (
+        name: "cache_stamps",
+        migrations: [
+            Migration(
+                version: 1,
+                sql: "CREATE TABLE IF NOT EXISTS cache_stamps (name TEXT PRIMARY KEY, saved_at REAL NOT NULL)"
+            )
+        ]
+    )
 
     /// Runs the steps newer than the version `found` reads, in version order, then `record`s the
     /// newest, all in one write transaction: the version is read under the write lock, so two

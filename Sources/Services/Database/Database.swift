@@ -15,7 +15,7 @@ public import Promises
 /// on a private queue so that it is safe from any thread, and every result a promise.
 ///
 /// Opening applies the ``Migration``s the file has not seen yet, in one transaction with the
-/// schema version (`PRAGMA user_version`), read under the write lock. A file written by a newer version is refused and left
+/// schema version (the `app` row of `schema_versions`, as every schema's), read under the write lock. A file written by a newer version is refused and left
 /// unchanged. Files use WAL journaling, so a crash never leaves a half-written transaction.
 public final class Database: @unchecked Sendable {
     // `@unchecked Sendable` is sound: `connection` is the only mutable state (the SQLite handle and
@@ -108,8 +108,8 @@ public final class Database: @unchecked Sendable {
         }
     }
 
-    /// Brings the tables of one feature (`schema`) up to date, apart from the app's own
-    /// `user_version`, so that several features can keep their tables in one file.
+    /// Brings the tables of one feature (`schema`) up to date, apart from the app's own schema, so
+    /// that several features can keep their tables in one file.
     ///
     /// The steps the file has not seen run in one write transaction with the version change, the
     /// version read under the write lock, so that two processes opening a new file at once apply
@@ -126,14 +126,10 @@ public final class Database: @unchecked Sendable {
         }
     }
 
-    /// The schema version of the file (`PRAGMA user_version`).
+    /// The version of the app's schema in the file: the newest of the `migrations` it was opened
+    /// with that has been applied.
     public var schemaVersion: Promise<Int> {
-        read { try Self.version(of: $0) }
-    }
-
-    private static func version(of connection: Connection) throws -> Int {
-        guard case .integer(let version) = try connection.scalar("PRAGMA user_version") else { return 0 }
-        return Int(version)
+        read { try $0.schemaVersion(Connection.appSchema) ?? 0 }
     }
 
     /// Sets the journal mode. Switching a new file to WAL needs the file to itself, and SQLite
@@ -157,12 +153,13 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// The app's steps, then the library's own tables: each a schema of `schema_versions`.
     private static func migrate(_ connection: Connection, to migrations: [Migration]) throws {
-        try connection.apply(migrations, label: "user_version") {
-            try version(of: connection)
-        } record: { version in
-            // sql-constant: PRAGMA takes no bound parameters; the version is an Int from the code.
-            try connection.executeScript("PRAGMA user_version = \(version)")
+        try connection.migrate(schema: Connection.appSchema, migrations) {
+            guard case .integer(let version) = try connection.scalar("PRAGMA user_version") else { return 0 }
+            return try Int(database: version, column: "user_version")
         }
+        try connection.migrate(
+            schema: Connection.cacheStampsSchema.name, Connection.cacheStampsSchema.migrations)
     }
 }
