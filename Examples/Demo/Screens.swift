@@ -86,8 +86,8 @@ enum Screens {
             terminal.print(
                 "Deleted order \(order.id ?? id) (\(formatter.name(order)), \(formatter.currency(order.total)))"
             )
-            if case .pending = await worker.syncState(of: id).value {
-                terminal.print(SyncScreen.savedHere, style: .yellow)
+            if let saved = OrdersSyncWording.change(await worker.syncState(of: id).value) {
+                terminal.print(saved, style: .yellow)
             }
             return 0
         } catch {

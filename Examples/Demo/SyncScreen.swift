@@ -7,9 +7,6 @@ import Services
 /// that wait for the shop.
 @MainActor
 enum SyncScreen {
-    /// What an offline create, update or delete says.
-    static let savedHere = "Saved on this device; it will be sent when the shop can be reached."
-
     static func sync(_ store: FallbackOrdersStore, _ arguments: Arguments, _ terminal: Terminal) async
         -> Int32
     {
@@ -83,12 +80,7 @@ enum SyncScreen {
             terminal.printError("demo: the changes saved on this device cannot be read")
             return 1
         }
-        let held = [("refused", status.refused), ("stuck", status.stuck), ("damaged", status.damaged)]
-            .filter { $0.1 > 0 }.map { "; \($0.0): \($0.1)" }.joined()
-        terminal.print(
-            status.waiting == 0 && status.held == 0
-                ? "Nothing waits: the shop has every change."
-                : "Waiting: \(status.waiting)\(held).")
+        terminal.print(OrdersSyncWording.list(status) ?? OrdersSyncWording.nothingWaits)
         return status.waiting == 0 && status.held == 0 ? 0 : 1
     }
 

@@ -43,12 +43,16 @@ final class TerminalMelodyListView: MelodyListView {
     func showSourceNotice(_ notice: String?) {
         if unchanged {
             terminal.print(
-                notice ?? "Fresh from \(api.withoutCredentials): the same as the copy above.", style: .yellow)
+                notice
+                    ?? SourceNotice(noun: "melodies").freshText(from: api.withoutCredentials, unchanged: true),
+                style: .yellow)
             return
         }
         terminal.print()
         terminal.print(
-            notice ?? "Fresh from \(api.withoutCredentials), saved for offline use.", style: .yellow)
+            notice
+                ?? SourceNotice(noun: "melodies").freshText(from: api.withoutCredentials, unchanged: false),
+            style: .yellow)
     }
 
     func showLoadError(error: ServiceRequestError) {}

@@ -11,6 +11,12 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
     private let api: URL?
     private let spinner: Spinner
 
+    /// The library's sentences for where the orders came from.
+    private static let notices = SourceNotice(noun: "orders")
+
+    /// Where fresh orders came from, as the notices name it.
+    private var source: String { api?.withoutCredentials ?? "the API" }
+
     init(terminal: Terminal, api: URL?) {
         self.terminal = terminal
         self.api = api
@@ -26,9 +32,7 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
         let orders = viewModel.displayedOrders
         if orders == printedOrders {
             terminal.print(
-                viewModel.notice
-                    ?? "Fresh from \(api?.withoutCredentials ?? "the API"): the same as the copy above.",
-                style: .yellow)
+                viewModel.notice ?? Self.notices.freshText(from: source, unchanged: true), style: .yellow)
             return
         }
         printedOrders = orders
@@ -41,24 +45,14 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
             terminal.print(line, style: index == 0 ? .dim : .plain)
         }
         for order in orders {
-            switch order.syncState {
-            case .refused(let reason):
-                terminal.print("Order \(order.id) was refused by the shop: \(reason)", style: .yellow)
-            case .stuck(let lastError):
-                terminal.print(
-                    "Order \(order.id) was failed by the shop too often (retry or discard it): \(lastError)",
-                    style: .yellow)
-            case .damaged(let reason):
-                terminal.print(
-                    "Order \(order.id) has a change that cannot be read: \(reason)", style: .yellow)
-            default:
-                break
+            if case .pending = order.syncState { continue }
+            if let said = OrdersSyncWording.change(order.syncState) {
+                terminal.print("Order \(order.id): \(said)", style: .yellow)
             }
         }
         terminal.print()
         terminal.print(
-            viewModel.notice ?? "Fresh from \(api?.withoutCredentials ?? "the API"), saved for offline use.",
-            style: .yellow)
+            viewModel.notice ?? Self.notices.freshText(from: source, unchanged: false), style: .yellow)
         if let syncNotice = viewModel.syncNotice {
             terminal.print(syncNotice, style: .yellow)
         }

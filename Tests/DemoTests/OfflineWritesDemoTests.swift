@@ -61,7 +61,8 @@ import Testing
             let up = try await demo.run(["orders", "sync", "--api", server.baseURL.absoluteString])
 
             // Then
-            #expect(down.status == 1 && down.output.contains("Waiting: 1."), "\(down.output)")
+            #expect(
+                down.status == 1 && down.output.contains("1 change waiting to be sent."), "\(down.output)")
             #expect(offline.status == 1)
             #expect(up.status == 0 && up.output.contains("Nothing waits"), "\(up.output)")
         }
@@ -97,8 +98,9 @@ import Testing
             #expect(lines.contains { $0.hasPrefix(ids[0]) && $0.hasSuffix("stuck") }, "\(listed.output)")
             #expect(lines.contains { $0.hasPrefix(ids[1]) && $0.hasSuffix("damaged") }, "\(listed.output)")
             #expect(
-                listed.output.contains("failed by the shop too often (retry or discard it): HTTP 500: boom"))
-            #expect(listed.output.contains("has a change that cannot be read"))
+                listed.output.contains("the shop failed it too often: HTTP 500: boom"))
+            #expect(
+                listed.output.contains("Order \(ids[1]): This change cannot be read and will not be sent"))
             #expect(listed.output.contains("1 change failed by the shop too often: retry or discard."))
             #expect(listed.output.contains("1 change cannot be read: discard."))
         }
@@ -164,7 +166,7 @@ import Testing
             #expect(deleted.output.contains("Saved on this device"))
             #expect(synced.status == 1)
             #expect(synced.output.contains("Refused: delete order abc123: HTTP 409: already shipped"))
-            #expect(synced.output.contains("Waiting: 0; refused: 1."))
+            #expect(synced.output.contains("1 change refused by the shop: retry or discard."))
             #expect(discarded.status == 0, "\(discarded.error)")
             #expect(listed.output.contains("Amy Apple"))
             #expect(!listed.output.contains("refused"))

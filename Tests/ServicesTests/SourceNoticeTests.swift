@@ -68,4 +68,25 @@ struct SourceNoticeTests {
             shop.text(for: .cache(savedAt: Self.now, reason: .httpStatus(500)))
                 == "The shop's server is having trouble (error 500): showing orders saved just now.")
     }
+
+    @Test("a copy shown because the server asked to be asked later says so, not that it is failing")
+    func askedForLater() {
+        // When
+        let text = notice.text(for: .cache(savedAt: Self.now, reason: .httpStatus(429)))
+
+        // Then
+        #expect(
+            text == "The server asks to be asked again later (error 429): showing recipes saved just now.")
+    }
+
+    @Test("fresh data printed by a terminal or a log: saved, or the same as the copy above")
+    func freshText() {
+        // Then
+        #expect(
+            notice.freshText(from: "http://api/", unchanged: false)
+                == "Fresh from http://api/, saved for offline use.")
+        #expect(
+            notice.freshText(from: "http://api/", unchanged: true)
+                == "Fresh from http://api/: the same as the copy above.")
+    }
 }

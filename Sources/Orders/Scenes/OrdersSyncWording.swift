@@ -1,9 +1,13 @@
-import Services
+public import Services
 
-/// The sentences that tell the user what of their changes the shop has.
-enum OrdersSyncWording {
+/// The sentences that tell the user what of their changes the shop has: the list presenter's
+/// notices and any other screen (the demo's sync report) say them from here.
+public enum OrdersSyncWording {
     /// What one change's state means, or `nil` when the shop has it.
-    static func change(_ state: SyncState) -> String? {
+    ///
+    /// - Parameter state: The change's state.
+    /// - Returns: The sentence, or `nil`.
+    public static func change(_ state: SyncState) -> String? {
         switch state {
         case .synced: nil
         case .pending: "Saved on this device; it will be sent when the shop can be reached."
@@ -16,7 +20,10 @@ enum OrdersSyncWording {
 
     /// How many changes wait and how many were refused, such as "2 changes waiting to be sent.",
     /// or `nil` when none.
-    static func list(_ status: OutboxStatus) -> String? {
+    ///
+    /// - Parameter status: The outbox's status.
+    /// - Returns: The sentence, or `nil`.
+    public static func list(_ status: OutboxStatus) -> String? {
         var parts: [String] = []
         if status.waiting > 0 {
             parts.append("\(count(status.waiting)) waiting to be sent.")
@@ -32,6 +39,9 @@ enum OrdersSyncWording {
         }
         return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
+
+    /// What a sync report says when nothing waits and nothing was refused.
+    public static let nothingWaits = "Nothing waits: the shop has every change."
 
     private static func count(_ changes: Int) -> String {
         changes == 1 ? "1 change" : "\(changes) changes"

@@ -94,11 +94,27 @@ public struct SourceNotice: Sendable {
         return "Showing \(noun) saved \(age(of: savedAt)); refreshing…"
     }
 
-    /// Why the copy is shown instead of fresh data.
+    /// What a screen that prints every answer (a terminal, a log) says of fresh data from
+    /// `address`: that it was saved for offline use, or that it is the same as the copy shown
+    /// before it.
+    ///
+    /// - Parameters:
+    ///   - address: Where it came from, credentials left out.
+    ///   - unchanged: Whether it equals the copy shown before it.
+    /// - Returns: The sentence.
+    public func freshText(from address: String, unchanged: Bool) -> String {
+        unchanged
+            ? "Fresh from \(address): the same as the copy above."
+            : "Fresh from \(address), saved for offline use."
+    }
+
+    /// Why the copy is shown instead of fresh data, as ``FailureClass`` reads the reason.
     private func why(_ reason: ServiceRequestError) -> String {
-        switch reason {
-        case .timedOut: "\(server) is not answering"
-        case .httpStatus(let status): "\(server) is having trouble (error \(status))"
+        let failure = FailureClass(reason)
+        return switch (failure.kind, failure.status) {
+        case (.later, let status?): "\(server) asks to be asked again later (error \(status))"
+        case (_, let status?): "\(server) is having trouble (error \(status))"
+        case _ where reason == .timedOut: "\(server) is not answering"
         default: "Offline"
         }
     }
