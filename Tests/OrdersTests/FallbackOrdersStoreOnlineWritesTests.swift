@@ -11,12 +11,12 @@ struct FallbackOrdersStoreOnlineWritesTests {
     }
 
     /// Makes `write` online on `device`; the order it concerns.
-    static func make(_ write: Write, on device: Device) async -> (Promise<Order>, String?) {
+    static func make(_ write: Write, on device: DeviceAndShop) async -> (Promise<Order>, String?) {
         switch write {
         case .create:
             return (device.online.createOrder(validOrder(email: "new@example.com")), nil)
         case .update:
-            var amy = Device.amy
+            var amy = DeviceAndShop.amy
             amy.lastName = "Appleton"
             return (device.online.updateOrder(amy), "shop-amy")
         case .delete:
@@ -29,7 +29,7 @@ struct FallbackOrdersStoreOnlineWritesTests {
         arguments: Write.allCases)
     func acceptedWriteReachesTheCopy(write: Write) async throws {
         // Given
-        let device = try Device()
+        let device = try DeviceAndShop()
         _ = await device.listing(device.online)
 
         // When
@@ -56,7 +56,7 @@ struct FallbackOrdersStoreOnlineWritesTests {
     func failureClasses(write: Write) async throws {
         for (status, queued) in [(409, false), (500, false), (nil, true)] as [(Int?, Bool)] {
             // Given
-            let device = try Device()
+            let device = try DeviceAndShop()
             _ = await device.listing(device.online)
             let request =
                 switch write {
@@ -89,7 +89,7 @@ struct FallbackOrdersStoreOnlineWritesTests {
         arguments: [(500, true), (503, true), (429, true), (404, false)])
     func singleOrderReadFallsBackAsTheListDoes(status: Int, showsCopy: Bool) async throws {
         // Given: Amy's order kept for offline use, then the shop answers `status`
-        let device = try Device()
+        let device = try DeviceAndShop()
         _ = await device.listing(device.online)
         device.shop.refuse("GET /orders/shop-amy", status: status, body: #"{"error": "no"}"#)
 
@@ -108,7 +108,7 @@ struct FallbackOrdersStoreOnlineWritesTests {
     )
     func singleOrderMissingFromTheCopyReportsTheServer() async throws {
         // Given: nothing kept for offline use
-        let device = try Device()
+        let device = try DeviceAndShop()
         device.shop.refuse("GET /orders/shop-amy", status: 500, body: "")
 
         // When
@@ -124,5 +124,19 @@ struct FallbackOrdersStoreOnlineWritesTests {
             return
         }
         #expect(reason == .httpStatus(500))
+    }
+
+    @Test("a create the shop answers 503 is refused, not queued: only an unreachable shop queues it")
+    func serverErrorIsNotQueued() async throws {
+        // Given
+        let device = try DeviceAndShop()
+        device.shop.refuse("POST /orders", status: 503, body: #"{"error": "busy"}"#)
+
+        // When
+        let error = await PromiseExpectations.error(of: device.online.createOrder(validOrder()))
+
+        // Then
+        #expect((error as? OrdersStoreError)?.reason == .storage(.httpStatus(503)))
+        #expect(await PromiseExpectations.value(of: device.online.syncStatus()) == .empty)
     }
 }

@@ -213,4 +213,29 @@ struct ListOrdersSettlingTests {
         #expect(shown == .some(Order.mocks().count))
         #expect(failed??.isEmpty == false)
     }
+
+    @Test("a cancelled listing shows no error message, and the promise says it was cancelled")
+    @MainActor
+    func cancelledListingIsNotAnError() async {
+        // Given
+        let store = CancelledOrdersStore()
+        let output = RecordingOrdersOutput()
+        let presenter = ListOrdersPresenter(worker: OrdersWorker(ordersStore: store), output: output)
+
+        // When
+        let error = await PromiseExpectations.error(of: presenter.fetchOrders())
+
+        // Then
+        #expect(output.errors.isEmpty)
+        #expect(error?.isCancellation == true)
+    }
+}
+
+/// A store whose listing is cancelled, as when the screen goes away mid-request.
+final class CancelledOrdersStore: OrdersStore {
+    func fetchOrders() -> Promise<[Order]> { Promise(error: CancellationError()) }
+    func fetchOrder(id: String) -> Promise<Order> { Promise(error: CancellationError()) }
+    func createOrder(_ order: Order) -> Promise<Order> { Promise(error: CancellationError()) }
+    func updateOrder(_ order: Order) -> Promise<Order> { Promise(error: CancellationError()) }
+    func deleteOrder(id: String) -> Promise<Order> { Promise(error: CancellationError()) }
 }

@@ -9,9 +9,9 @@ struct OfflineWritesTests {
     )
     func createUpdateDeleteThenSync() async throws {
         // Given: the shop's orders listed once, then the network gone
-        let device = try Device()
+        let device = try DeviceAndShop()
         _ = await device.listing(device.online)
-        var amy = Device.amy
+        var amy = DeviceAndShop.amy
         amy.email = "amy.new@example.com"
 
         // When: a create, an update of it, an update and a delete, all offline
@@ -59,9 +59,9 @@ struct OfflineWritesTests {
     @Test("an offline delete and update stay as made through online listings until the shop took them")
     func noFlickerBack() async throws {
         // Given: Amy's order updated and Bob's deleted offline, and the shop failing those two
-        let device = try Device()
+        let device = try DeviceAndShop()
         _ = await device.listing(device.online)
-        var amy = Device.amy
+        var amy = DeviceAndShop.amy
         amy.lastName = "Appleton"
         _ = await PromiseExpectations.value(of: device.offline.updateOrder(amy))
         _ = await PromiseExpectations.value(of: device.offline.deleteOrder(id: "shop-bob"))
@@ -93,7 +93,7 @@ struct OfflineWritesTests {
     )
     func onlineChangeJoinsTheWaitingCreate() async throws {
         // Given: an order created offline, not sent yet
-        let device = try Device()
+        let device = try DeviceAndShop()
         var created = try #require(
             await PromiseExpectations.value(of: device.offline.createOrder(validOrder())))
 
@@ -116,7 +116,7 @@ struct OfflineWritesTests {
     @Test("an order an earlier version kept on this device without an outbox entry is sent at the next sync")
     func ordersFromBeforeTheOutboxAreSent() async throws {
         // Given: an order written as earlier versions wrote offline creates, with no entry
-        let device = try Device()
+        let device = try DeviceAndShop()
         let kept = try #require(await PromiseExpectations.value(of: device.cache.createOrder(validOrder())))
 
         // When
@@ -133,9 +133,9 @@ struct OfflineWritesTests {
     @Test("a 409 keeps the change, marked refused with the shop's reason; the next changes still go")
     func refusedChangeIsKeptAndOthersGo() async throws {
         // Given
-        let device = try Device()
+        let device = try DeviceAndShop()
         _ = await device.listing(device.online)
-        var amy = Device.amy
+        var amy = DeviceAndShop.amy
         amy.email = "amy.conflict@example.com"
         _ = await PromiseExpectations.value(of: device.offline.updateOrder(amy))
         _ = await PromiseExpectations.value(of: device.offline.deleteOrder(id: "shop-bob"))
@@ -167,7 +167,7 @@ struct OfflineWritesTests {
     @Test("discarding a refused change undoes it here; an order the shop never had goes")
     func discardRefused() async throws {
         // Given: an order created offline that the shop refuses
-        let device = try Device()
+        let device = try DeviceAndShop()
         _ = await device.listing(device.online)
         let created = try #require(
             await PromiseExpectations.value(of: device.offline.createOrder(validOrder())))
@@ -189,7 +189,7 @@ struct OfflineWritesTests {
     @Test("a create whose attempt failed online is queued under the same idempotency key")
     func failedOnlineCreateKeepsItsKey() async throws {
         // Given: a shop that takes the POST and then resets the connection, so the answer is lost
-        let device = try Device()
+        let device = try DeviceAndShop()
         device.shop.flap(true)
         _ = await PromiseExpectations.error(of: device.online.fetchOrders())  // request 1: a 503
         _ = await device.listing(device.online)  // request 2: answered
@@ -210,7 +210,7 @@ struct OfflineWritesTests {
     @Test("against a shop that fails every other request, 100 queued changes all arrive, each once")
     func flappingShop() async throws {
         // Given
-        let device = try Device()
+        let device = try DeviceAndShop()
         for index in 0..<100 {
             _ = await PromiseExpectations.value(
                 of: device.offline.createOrder(validOrder(email: "buyer\(index)@example.com")))
@@ -241,7 +241,7 @@ struct OfflineWritesTests {
     @Test("a change and its outbox entry are written together: a refused local write leaves neither")
     func recordedWithTheChange() async throws {
         // Given
-        let device = try Device()
+        let device = try DeviceAndShop()
         var invalid = validOrder()
         invalid.email = ""
 
@@ -257,7 +257,7 @@ struct OfflineWritesTests {
     @Test("card data never reaches the outbox: the queued body carries the masked card")
     func noCardDataInTheOutbox() async throws {
         // Given
-        let device = try Device()
+        let device = try DeviceAndShop()
 
         // When
         _ = await PromiseExpectations.value(of: device.offline.createOrder(validOrder()))

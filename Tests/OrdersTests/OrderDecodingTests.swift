@@ -8,7 +8,7 @@ import Testing
 struct OrderDecodingTests {
     /// Amy's order as JSON, with `replacing` swapped in for the text it names.
     static func json(replacing original: String, with replacement: String) throws -> Data {
-        let data = try APIClient.encode(Device.amy)
+        let data = try APIClient.encode(DeviceAndShop.amy)
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains(original), "the sample has no \(original)")
         return Data(text.replacingOccurrences(of: original, with: replacement).utf8)
@@ -17,7 +17,9 @@ struct OrderDecodingTests {
     @Test("the sample order decodes as it was encoded")
     func roundTrip() throws {
         // Given / When / Then
-        #expect(try APIClient.decode(Order.self, from: try APIClient.encode(Device.amy)) == Device.amy)
+        #expect(
+            try APIClient.decode(Order.self, from: try APIClient.encode(DeviceAndShop.amy))
+                == DeviceAndShop.amy)
     }
 
     @Test(

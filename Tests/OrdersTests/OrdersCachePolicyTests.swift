@@ -7,12 +7,14 @@ import Testing
 @Suite("Orders cache policies")
 struct OrdersCachePolicyTests {
     /// How many times the shop was asked for its list.
-    func listings(_ device: Device) -> Int {
+    func listings(_ device: DeviceAndShop) -> Int {
         device.server.requests.filter { $0.hasPrefix("GET /orders ") }.count
     }
 
     /// The store's answer with `policy`, and the copies it was shown first.
-    func fetch(_ device: Device, _ policy: CachePolicy) async -> (Fetched<[Order]>?, [Fetched<[Order]>]) {
+    func fetch(_ device: DeviceAndShop, _ policy: CachePolicy) async -> (
+        Fetched<[Order]>?, [Fetched<[Order]>]
+    ) {
         let copies = Shown()
         let fetched = await PromiseExpectations.value(
             of: device.online.fetchOrdersWithSource(policy: policy) { copies.append($0) })
@@ -20,8 +22,8 @@ struct OrdersCachePolicyTests {
     }
 
     /// A device with the shop's list saved as its copy, and a shop that now answers 503.
-    func deviceWithCopyAndFailingShop() async throws -> Device {
-        let device = try Device()
+    func deviceWithCopyAndFailingShop() async throws -> DeviceAndShop {
+        let device = try DeviceAndShop()
         _ = await fetch(device, .networkFirst)
         device.shop.refuse("GET /orders", status: 503, body: #"{"error": "busy"}"#)
         return device
@@ -30,7 +32,7 @@ struct OrdersCachePolicyTests {
     @Test("network first: the shop's list, saved as the copy; one listing")
     func networkFirst() async throws {
         // Given
-        let device = try Device()
+        let device = try DeviceAndShop()
 
         // When
         let (fetched, copies) = await fetch(device, .networkFirst)
@@ -45,7 +47,7 @@ struct OrdersCachePolicyTests {
     @Test("cache first: a young copy without a listing; a copy older than maxAge, the shop's list")
     func cacheFirst() async throws {
         // Given: a copy saved by one listing
-        let device = try Device()
+        let device = try DeviceAndShop()
         _ = await fetch(device, .networkFirst)
 
         // When
@@ -62,7 +64,7 @@ struct OrdersCachePolicyTests {
     @Test("cache then network: the copy first, then the shop's list; the promise settles with the last")
     func cacheThenNetwork() async throws {
         // Given: a copy
-        let device = try Device()
+        let device = try DeviceAndShop()
         _ = await fetch(device, .networkFirst)
 
         // When

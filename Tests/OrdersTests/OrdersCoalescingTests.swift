@@ -8,7 +8,7 @@ struct OrdersCoalescingTests {
     @Test("an order created and deleted offline is never sent, and is gone here")
     func createdThenDeletedOffline() async throws {
         // Given: the shop's orders kept here, then an order created offline
-        let device = try Device()
+        let device = try DeviceAndShop()
         _ = await device.listing(device.online)
         let created = try #require(
             await PromiseExpectations.value(of: device.offline.createOrder(validOrder())))
@@ -29,10 +29,10 @@ struct OrdersCoalescingTests {
     @Test("a change made after an online update whose answer was lost is sent after it, not merged into it")
     func changeAfterLostAnswerStaysApart() async throws {
         // Given: Amy's update applied by the shop, its answer lost, so it waits under its key
-        let device = try Device()
+        let device = try DeviceAndShop()
         _ = await device.listing(device.online)
         device.shop.loseAnswer(to: "PUT /orders/shop-amy", with: .reset)
-        var amy = Device.amy
+        var amy = DeviceAndShop.amy
         amy.lastName = "Appleton"
         _ = await PromiseExpectations.value(of: device.online.updateOrder(amy))
 

@@ -9,7 +9,7 @@ struct OrdersDeliveryFaultsTests {
     @Test("a create the shop applied but answered unreadably is delivered, not refused, and listed once")
     func unreadableAnswerToCreate() async throws {
         // Given: an order created offline; the shop will make it and answer nonsense
-        let device = try Device()
+        let device = try DeviceAndShop()
         _ = await device.listing(device.online)
         let created = try #require(
             await PromiseExpectations.value(
@@ -35,7 +35,7 @@ struct OrdersDeliveryFaultsTests {
     )
     func createFailingForever() async throws {
         // Given: two orders created offline, the first always answered 500
-        let device = try Device()
+        let device = try DeviceAndShop()
         let failing = try #require(
             await PromiseExpectations.value(
                 of: device.offline.createOrder(validOrder(email: "one@example.com"))))
@@ -79,7 +79,7 @@ struct OrdersStorageFaultsTests {
     @Test("an order saved offline on a full disk is refused with the file and 'the disk is full'")
     func fullDiskWhileSavingOffline() async throws {
         // Given: a file that may not grow by a page
-        let device = try Device()
+        let device = try DeviceAndShop()
         _ = await device.listing(device.online)
         _ = await PromiseExpectations.value(
             of: device.database.read { connection in

@@ -89,7 +89,7 @@ struct FallbackOrdersStoreTests {
     @Test("online the listing comes from the API and is cached; offline it comes from the cache")
     func onlineThenOffline() async throws {
         // Given
-        let backend = OrdersBackend()
+        let backend = TestOrdersShop()
         let server = try TestHTTPServer(handler: backend.handle)
         let folder = TemporaryFolder("OrdersTests")
         let database = try Database(at: folder.file("orders.sqlite"))
@@ -138,7 +138,7 @@ struct OfflineCreatedOrdersTests {
     @Test("an order created while the API is unreachable is kept, and survives the next fresh listing")
     func offlineCreateSurvivesRefresh() async throws {
         // Given: offline, with the API's copy cached once
-        let backend = OrdersBackend()
+        let backend = TestOrdersShop()
         let server = try TestHTTPServer(handler: backend.handle)
         let folder = TemporaryFolder("OrdersTests")
         let cache = OrdersSQLiteStore(database: try Database(at: folder.file("orders.sqlite")))

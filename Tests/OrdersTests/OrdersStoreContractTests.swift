@@ -19,11 +19,11 @@ struct OrdersStoreContractTests {
             let folder = TemporaryFolder("OrdersStoreContractTests")
             return (OrdersSQLiteStore(database: try Database(at: folder.file("orders.sqlite"))), folder)
         case .api:
-            let backend = OrdersBackend()
+            let backend = TestOrdersShop()
             let server = try TestHTTPServer(handler: backend.handle)
             return (OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)), server)
         case .fallback:
-            let backend = OrdersBackend()
+            let backend = TestOrdersShop()
             let server = try TestHTTPServer(handler: backend.handle)
             let folder = TemporaryFolder("OrdersStoreContractTests")
             let store = FallbackOrdersStore(

@@ -35,6 +35,3 @@ func validOrder(email: String = "carol.cherry@clean-swift.com", items: [OrderIte
         ],
         total: 999)  // never trusted: stores compute 3 × 2.50 + 10.00 + 5.99 = 23.49
 }
-
-/// The shop behind the loopback server.
-typealias OrdersBackend = TestOrdersShop

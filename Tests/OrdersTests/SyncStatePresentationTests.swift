@@ -93,7 +93,7 @@ struct SyncStatePresentationTests {
     @Test("creating offline through the presenter shows the order with the waiting notice")
     func createOfflineThroughThePresenter() async throws {
         // Given
-        let device = try Device()
+        let device = try DeviceAndShop()
         let output = CreateOrderDisplayLogicSpy()
         let presenter = CreateOrderPresenter(
             worker: OrdersWorker(ordersStore: device.offline), output: output, formatter: pinnedFormatter,

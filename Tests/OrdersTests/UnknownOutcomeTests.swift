@@ -25,7 +25,7 @@ struct UnknownOutcomeTests {
         arguments: Loss.allCases, FallbackOrdersStoreOnlineWritesTests.Write.allCases)
     func lostAnswerIsKept(loss: Loss, write: FallbackOrdersStoreOnlineWritesTests.Write) async throws {
         // Given: the copy listed, then the shop loses the answer to the write
-        let device = try Device()
+        let device = try DeviceAndShop()
         _ = await device.listing(device.online)
         let request =
             switch write {
@@ -72,7 +72,7 @@ struct UnknownOutcomeTests {
     }
 
     static var renamedAmy: Order {
-        var amy = Device.amy
+        var amy = DeviceAndShop.amy
         amy.lastName = "Appleton"
         return amy
     }

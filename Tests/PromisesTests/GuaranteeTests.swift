@@ -56,4 +56,20 @@ struct GuaranteeTests {
         // Then
         #expect(await outcome(of: promise).failure as? TestError == .boom)
     }
+
+    @Test("cancelling a guarantee's promise view, or a chain on it, never rejects the guarantee")
+    func guaranteeCannotBeRejected() async {
+        // Given
+        let (guarantee, resolve) = Guarantee<Int>.pending()
+
+        // When
+        guarantee.asPromise().cancel()
+        guarantee.asPromise().map(on: .inline) { $0 + 1 }.cancel()
+        Promise.value(0).then(on: .inline) { _ in guarantee.asPromise() }.cancel()
+        resolve(7)
+
+        // Then
+        #expect(await guarantee.value == 7)
+        #expect(guarantee.asPromise().result?.success == 7)
+    }
 }

@@ -22,22 +22,6 @@ struct MigratingFromPromiseKitTests {
         #expect(one == 1)
     }
 
-    @Test("guarantee.then { promise } is a promise, and its rejection comes through")
-    func guaranteeThenPromise() async {
-        let chained = Guarantee.value(2).then { value in Promise<Int>(error: Failure.boom) }
-        await #expect(throws: Failure.boom) { try await chained.value }
-        let doubled = try? await Guarantee.value(2).then { Promise.value($0 * 2) }.value
-        #expect(doubled == 4)
-    }
-
-    @Test("a throwing guarantee.map is a promise; a non-throwing one stays a guarantee")
-    func throwingGuaranteeMap() async {
-        let failing: Promise<Int> = Guarantee.value(1).map { _ in throw Failure.boom }
-        await #expect(throws: Failure.boom) { try await failing.value }
-        let kept: Guarantee<Int> = Guarantee.value(1).map { $0 + 1 }
-        #expect(await kept.value == 2)
-    }
-
     @Test("firstly { guarantee }")
     func firstlyGuarantee() async {
         let started: Guarantee<Int> = firstly { Guarantee.value(3) }
@@ -134,36 +118,6 @@ struct MigratingFromPromiseKitTests {
 
     // MARK: The sequence helpers
 
-    @Test("mapValues, flatMapValues, compactMapValues, filterValues, sortedValues")
-    func sequenceMaps() async throws {
-        let numbers = Promise.value([3, 1, 2])
-        #expect(try await numbers.mapValues { $0 * 10 }.value == [30, 10, 20])
-        #expect(try await numbers.flatMapValues { [$0, $0] }.value == [3, 3, 1, 1, 2, 2])
-        #expect(try await numbers.compactMapValues { $0 == 1 ? nil : $0 }.value == [3, 2])
-        #expect(try await numbers.filterValues { $0 > 1 }.value == [3, 2])
-        #expect(try await numbers.sortedValues().value == [1, 2, 3])
-        #expect(try await numbers.mapValues(on: .global()) { $0 + 1 }.value == [4, 2, 3])
-    }
-
-    @Test("thenMap and thenFlatMap wait for a promise per element, in order")
-    func thenMaps() async throws {
-        let numbers = Promise.value([1, 2])
-        #expect(try await numbers.thenMap { Promise.value($0 * 2) }.value == [2, 4])
-        #expect(try await numbers.thenFlatMap { Promise.value([$0, -$0]) }.value == [1, -1, 2, -2])
-        let failing = numbers.thenMap { $0 == 2 ? Promise<Int>(error: Failure.boom) : Promise.value($0) }
-        await #expect(throws: Failure.boom) { try await failing.value }
-    }
-
-    @Test("firstValue and lastValue, and an empty sequence's error")
-    func firstAndLast() async throws {
-        #expect(try await Promise.value([1, 2, 3]).firstValue.value == 1)
-        #expect(try await Promise.value([1, 2, 3]).lastValue.value == 3)
-        await #expect(throws: PromiseError.emptySequence) {
-            try await Promise.value([Int]()).firstValue.value
-        }
-        await #expect(throws: PromiseError.emptySequence) { try await Promise.value([Int]()).lastValue.value }
-    }
-
     @Test("race(fulfilled:) passes over rejections; it rejects only when all did")
     func raceFulfilled() async throws {
         let (slow, seal) = Promise<Int>.pending()
@@ -176,17 +130,4 @@ struct MigratingFromPromiseKitTests {
         await #expect(throws: PromiseError.emptyRace) { try await race(fulfilled: [Promise<Int>]()).value }
     }
 
-    @Test("ensureThen waits for its clean-up, then passes the outcome on")
-    func ensureThen() async {
-        let (started, signalStarted) = Guarantee<Void>.pending()
-        let (cleanedUp, finish) = Guarantee<Void>.pending()
-        let passed = Promise<Int>(error: Failure.boom).ensureThen {
-            signalStarted(())
-            return cleanedUp
-        }
-        await started.value
-        #expect(passed.isPending)  // the clean-up has not finished
-        finish(())
-        await #expect(throws: Failure.boom) { try await passed.value }
-    }
 }

@@ -90,3 +90,13 @@ func onSmallStack(_ body: @escaping @Sendable () -> Void) async {
         thread.start()
     }
 }
+
+/// A type only the dropped-chain test makes, so its report can be told from others.
+struct DroppedMarker: Sendable {}
+
+extension Result {
+    /// The value of a success, for assertions.
+    var success: Success? {
+        try? get()
+    }
+}

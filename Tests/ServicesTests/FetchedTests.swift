@@ -2,10 +2,10 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
-/// Edge values of the small rules that decide what a screen shows: found by breaking them on
-/// purpose, each once caught by no test.
-@Suite("Service edge cases")
-struct EdgeCaseTests {
+/// `Fetched`'s notice, and the 5xx edge of `ServiceRequestError.isServerError`: rules that decide
+/// what a screen shows, each once caught by no test when broken on purpose.
+@Suite("Fetched")
+struct FetchedTests {
     @Test(
         "a server error is a status from 500 to 599, nothing else",
         arguments: [(499, false), (500, true), (503, true), (599, true), (600, false), (404, false)])

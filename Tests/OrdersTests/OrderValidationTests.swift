@@ -2,10 +2,10 @@ import Foundation
 import OrdersTesting
 import Testing
 
-/// Edge values of the orders' rules: each found by breaking the rule on purpose, when no test
-/// caught the break.
-@Suite("Orders edge cases")
-struct OrdersEdgeCaseTests {
+/// The form's rules (`Order+Validation.swift`) at their edges: each found by breaking the rule on
+/// purpose, when no test caught the break.
+@Suite("Order validation")
+struct OrderValidationTests {
     static let now = day(2026, 11, 20)
 
     /// The field errors of `validOrder()` changed by `change`.
@@ -38,41 +38,6 @@ struct OrdersEdgeCaseTests {
         }
         // The billing address is not asked for: blank, it is no error.
         #expect(errors { setting(&$0.billingAddress, "") }.isEmpty)
-    }
-
-    @Test(
-        "a name with one part empty shows the other part alone",
-        arguments: [("Amy", "Apple", "Amy Apple"), ("", "Apple", "Apple"), ("Amy", "", "Amy"), ("", "", "")])
-    func names(first: String, last: String, shown: String) {
-        var order = validOrder()
-        order.firstName = first
-        order.lastName = last
-        #expect(OrderFormatter().name(order) == shown)
-    }
-
-    @Test(
-        "totals as currency: no, one and two decimals, negative, large",
-        arguments: [
-            ("0", "$0.00"), ("1.5", "$1.50"), ("1.25", "$1.25"), ("-3", "-$3.00"),
-            ("1234567.89", "$1,234,567.89"),
-        ])
-    func currency(amount: String, shown: String) {
-        let formatter = OrderFormatter(locale: Locale(identifier: "en_US"), currencyCode: "USD")
-        #expect(formatter.currency(Decimal(string: amount) ?? -1) == shown)
-    }
-
-    @Test("a date at midnight UTC falls on a different day in Los Angeles, and each day is formatted once")
-    func datesAtMidnight() {
-        let midnight = day(2026, 11, 20)
-        let utc = OrderFormatter(
-            locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC") ?? .current)
-        let losAngeles = OrderFormatter(
-            locale: Locale(identifier: "en_US"),
-            timeZone: TimeZone(identifier: "America/Los_Angeles") ?? .current)
-        #expect(utc.date(midnight) == "11/20/26")
-        #expect(losAngeles.date(midnight) == "11/19/26")
-        #expect(losAngeles.dates([midnight, midnight.addingTimeInterval(-1)]) == ["11/19/26", "11/19/26"])
-        #expect(utc.dates([midnight, midnight.addingTimeInterval(-1)]) == ["11/20/26", "11/19/26"])
     }
 
     @Test("a card number with any digit mistyped fails the Luhn check; the right one passes")
@@ -128,42 +93,4 @@ struct OrdersEdgeCaseTests {
         #expect(errors { $0.lastName = " \t " } == [.lastName])
     }
 
-    @Test("a create the shop answers 503 is refused, not queued: only an unreachable shop queues it")
-    func serverErrorIsNotQueued() async throws {
-        // Given
-        let device = try Device()
-        device.shop.refuse("POST /orders", status: 503, body: #"{"error": "busy"}"#)
-
-        // When
-        let error = await PromiseExpectations.error(of: device.online.createOrder(validOrder()))
-
-        // Then
-        #expect((error as? OrdersStoreError)?.reason == .storage(.httpStatus(503)))
-        #expect(await PromiseExpectations.value(of: device.online.syncStatus()) == .empty)
-    }
-
-    @Test("a cancelled listing shows no error message, and the promise says it was cancelled")
-    @MainActor
-    func cancelledListingIsNotAnError() async {
-        // Given
-        let store = CancelledOrdersStore()
-        let output = RecordingOrdersOutput()
-        let presenter = ListOrdersPresenter(worker: OrdersWorker(ordersStore: store), output: output)
-
-        // When
-        let error = await PromiseExpectations.error(of: presenter.fetchOrders())
-
-        // Then
-        #expect(output.errors.isEmpty)
-        #expect(error?.isCancellation == true)
-    }
-}
-
-/// A store whose listing is cancelled, as when the screen goes away mid-request.
-final class CancelledOrdersStore: OrdersStore {
-    func fetchOrders() -> Promise<[Order]> { Promise(error: CancellationError()) }
-    func fetchOrder(id: String) -> Promise<Order> { Promise(error: CancellationError()) }
-    func createOrder(_ order: Order) -> Promise<Order> { Promise(error: CancellationError()) }
-    func updateOrder(_ order: Order) -> Promise<Order> { Promise(error: CancellationError()) }
-    func deleteOrder(id: String) -> Promise<Order> { Promise(error: CancellationError()) }
 }

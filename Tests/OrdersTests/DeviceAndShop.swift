@@ -4,7 +4,7 @@ import Testing
 
 /// One device (a real SQLite file) and the shop behind a real loopback server: `online` reaches
 /// it, `offline` knows the network is down.
-final class Device: Sendable {
+final class DeviceAndShop: Sendable {
     let shop: TestOrdersShop
     let server: TestHTTPServer
     let folder = TemporaryFolder("OfflineWritesTests")

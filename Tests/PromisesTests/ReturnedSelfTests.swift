@@ -3,9 +3,11 @@ import Testing
 
 @testable import Promises
 
-/// What Promises/A+ and a randomised stress run found, each kept fixed by a test.
-@Suite("Found by Promises/A+ and the stress run", .serialized)
-struct FoundByStressTests {
+/// Promises/A+ 2.3.1: a handler that returns the promise its own step makes (found by the
+/// Promises/A+ run and the stress run): rejected with `returnedSelf`, never waiting on itself,
+/// and freed once settled.
+@Suite("Promises/A+ 2.3.1: a step that returns itself", .serialized)
+struct ReturnedSelfTests {
     @Test("2.3.1: a then whose handler returns the promise its step makes rejects with returnedSelf")
     func thenReturningItself() async {
         // Given
@@ -60,31 +62,5 @@ struct FoundByStressTests {
         // Then
         #expect(weakStep == nil)
         #expect(weakUpstream == nil)
-    }
-
-    @Test("cancelling a guarantee's promise view, or a chain on it, never rejects the guarantee")
-    func guaranteeCannotBeRejected() async {
-        // Given
-        let (guarantee, resolve) = Guarantee<Int>.pending()
-
-        // When
-        guarantee.asPromise().cancel()
-        guarantee.asPromise().map(on: .inline) { $0 + 1 }.cancel()
-        Promise.value(0).then(on: .inline) { _ in guarantee.asPromise() }.cancel()
-        resolve(7)
-
-        // Then
-        #expect(await guarantee.value == 7)
-        #expect(guarantee.asPromise().result?.success == 7)
-    }
-}
-
-/// A type only the dropped-chain test makes, so its report can be told from others.
-struct DroppedMarker: Sendable {}
-
-extension Result {
-    /// The value of a success, for assertions.
-    var success: Success? {
-        try? get()
     }
 }
