@@ -227,40 +227,4 @@ struct Arguments {
         return folder.appendingPathComponent("promise-mvp-demo").appendingPathComponent("demo.sqlite")
     }
 
-    /// A price written as a whole decimal number with at most two decimals (`3`, `3.5`, `3.50`);
-    /// `nil` for anything else (`3,50`, `0x10`, `3.5abc`, `1e3`).
-    static func price(_ text: String) -> Decimal? {
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, (1...10).contains(whole.count), whole.allSatisfy(\.isASCIIDigit)
-        else { return nil }
-        if parts.count == 2 {
-            guard (1...2).contains(parts[1].count), parts[1].allSatisfy(\.isASCIIDigit) else { return nil }
-        }
-        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
-    }
-
-    /// The order of `orders create`: each order option's values read, in the order given.
-    private static func order(_ values: [String: [String]]) throws -> Order {
-        var order = Order(
-            date: Date(), email: "", firstName: "", lastName: "", phone: "",
-            billingAddress: Address(street1: "", city: "", state: "", zip: ""),
-            shipmentAddress: Address(street1: "", city: "", state: "", zip: ""),
-            paymentMethod: PaymentMethod(
-                creditCardNumber: "", expirationDate: Date(timeIntervalSince1970: 0), cvv: ""),
-            shipmentMethod: ShipmentMethod(speed: .standard), items: [], total: 0)
-        for option in Option.all {
-            guard case .order(_, let repeats, _, let read) = option.use else { continue }
-            let given = values[option.name] ?? []
-            for value in repeats ? given : given.suffix(1) {
-                try read(&order, value)
-            }
-        }
-        return order
-    }
-}
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool {
-        isASCII && isNumber
-    }
 }

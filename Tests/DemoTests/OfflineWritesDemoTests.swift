@@ -172,41 +172,6 @@ import Testing
             #expect(!listed.output.contains("refused"))
         }
 
-        @Test("sync killed (kill -9) at any point and run again: every change reaches the shop exactly once")
-        func killedMidSync() async throws {
-            var lost = 0
-            var duplicated = 0
-            for round in 0..<6 {
-                // Given: 8 orders created offline, and a shop that holds its `round % 8 + 1`th write
-                let demo = DemoRunner()
-                try await Self.queueCreates(8, in: demo.database)
-                let shop = TestOrdersShop(orders: Order.samples)
-                let held = HeldRequest(number: round % 8 + 1, afterApplying: round % 2 == 0)
-                let server = try TestHTTPServer(responder: { held.respond($0, shop) })
-                defer { server.stop() }
-                let api = server.baseURL.absoluteString
-
-                // When: killed while the shop holds that write, then run again
-                let process = try demo.start(["orders", "sync", "--api", api])
-                let reached = await DemoRunner.offThePool { held.waitUntilHeld() }
-                kill(process.processIdentifier, SIGKILL)
-                await DemoRunner.waitForExit(process)
-                held.release()
-                let again = try await demo.run(["orders", "sync", "--api", api])
-
-                // Then
-                #expect(reached, "round \(round): the sync never reached write \(held.number)")
-                #expect(process.terminationReason == .uncaughtSignal)
-                #expect(again.status == 0, "\(again.error)")
-                let created = shop.storedOrders.filter { $0.email == "eve@example.com" }.count
-                lost += max(0, 8 - created)
-                duplicated += max(0, created - 8)
-                #expect(created == 8, "round \(round)")
-                #expect(shop.applied.count == 8)
-                #expect(again.output.contains("Nothing waits"))
-            }
-            #expect(lost == 0 && duplicated == 0)
-        }
     }
 
     /// Holds the shop's answer to its `number`th write until the test has killed the client, so the

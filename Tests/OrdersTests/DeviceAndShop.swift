@@ -63,3 +63,8 @@ final class DeviceAndShop: Sendable {
         await PromiseExpectations.value(of: cache.outbox.entries())?.map(\.idempotencyKey) ?? []
     }
 }
+
+/// The network known to be down.
+struct Unreachable: NetworkReachability {
+    var isReachable: Bool { false }
+}

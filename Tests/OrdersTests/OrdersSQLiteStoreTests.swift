@@ -64,6 +64,27 @@ struct OrdersSQLiteStoreTests {
         #expect(bytes.range(of: Data("987".utf8)) == nil)
         #expect(bytes.range(of: Data("1881".utf8)) != nil)
     }
+
+    @Test(
+        "stores made twice on one database, and a cache beside them, all read and write: a schema applies once"
+    )
+    func schemaAppliedTwiceIsHarmless() async throws {
+        // Given
+        let folder = TemporaryFolder("FeatureSchemaTests")
+        let database = try Database(at: folder.file("app.sqlite"))
+        let first = OrdersSQLiteStore(database: database)
+        _ = await PromiseExpectations.value(of: first.createOrder(validOrder()))
+
+        // When: the same schema given again, by a second store and a second file handle
+        let second = OrdersSQLiteStore(database: database)
+        let reopened = OrdersSQLiteStore(database: try Database(at: folder.file("app.sqlite")))
+        let created = await PromiseExpectations.value(
+            of: second.createOrder(validOrder(email: "b@example.com")))
+
+        // Then
+        #expect(created?.id != nil)
+        #expect(await PromiseExpectations.value(of: reopened.fetchOrders())?.count == 2)
+    }
 }
 
 @Suite("Card data")

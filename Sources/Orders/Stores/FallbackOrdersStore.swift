@@ -20,8 +20,8 @@ public import Services
 /// Listings show the waiting changes on top of whatever the API last said, online or not, and
 /// ``syncStatus()`` tells each order's `SyncState`. Online, each listing first sends what waits.
 public struct FallbackOrdersStore: OrdersStore {
-    private let api: OrdersAPI
-    private let cache: OrdersSQLiteStore
+    let api: OrdersAPI
+    let cache: OrdersSQLiteStore
     private let reachability: any NetworkReachability
     private let fallback: NetworkFallback<OrdersSQLiteStore>
 
@@ -86,7 +86,7 @@ public struct FallbackOrdersStore: OrdersStore {
 
     /// One order: as changed here while a change of it waits, else from the API, or from the
     /// database when the API cannot be reached, is failing or asks to come back later
-    /// (``FailureClass/showsSavedCopy``, as for the list).
+    /// (`FailureClass.showsSavedCopy`, as for the list).
     ///
     /// - Parameter id: The order's identifier.
     /// - Returns: A promise of the order, or rejected with `notFound`.
@@ -172,54 +172,6 @@ public struct FallbackOrdersStore: OrdersStore {
         }
     }
 
-    /// Sends the changes that wait, in order, each exactly once; see `Outbox`. Orders that an
-    /// earlier version kept here without an outbox entry are queued first.
-    ///
-    /// - Returns: A promise of what was sent, what the shop refused and why, and what still waits.
-    public func sync() -> Promise<OutboxSyncReport> {
-        let outbox = cache.outbox
-        let client = api.client
-        return cache.queueUnsentDeviceOrders().then(on: .inline) { _ in
-            outbox.sync(with: client) { entry, answer, connection in
-                try OrdersSQLiteStore.applyDelivered(entry, answer: answer, outbox: outbox, connection)
-            }
-        }
-    }
-
-    /// Each changed order's `SyncState` and how many changes wait or were refused.
-    ///
-    /// - Returns: A promise of the status.
-    public func syncStatus() -> Promise<OutboxStatus> {
-        cache.outbox.status()
-    }
-
-    /// Sends an order's refused changes again, then syncs.
-    ///
-    /// - Parameter id: The order's identifier.
-    /// - Returns: A promise of the sync's report; rejected with `notFound` when the order has no
-    ///   refused change.
-    public func retry(id: String) -> Promise<OutboxSyncReport> {
-        let store = self
-        return cache.outbox.retry(localID: id).then(on: .inline) { count -> Promise<OutboxSyncReport> in
-            guard count > 0 else { throw OrdersStoreError(.updateOrder, .notFound(id: id)) }
-            return store.sync()
-        }
-    }
-
-    /// Drops an order's refused change and those behind it, and undoes them here: an order the
-    /// shop never had goes, one it has comes back as the shop has it at the next listing.
-    ///
-    /// - Parameter id: The order's identifier.
-    /// - Returns: A promise of the changes dropped; rejected with `notFound` when the order has no
-    ///   refused change.
-    public func discard(id: String) -> Promise<[OutboxEntry]> {
-        cache.outbox.discard(localID: id, reverting: OrdersSQLiteStore.revertDiscarded)
-            .map(on: .inline) { entries in
-                guard !entries.isEmpty else { throw OrdersStoreError(.deleteOrder, .notFound(id: id)) }
-                return entries
-            }
-    }
-
     /// `local()` when the order has changes queued (they must go first), else `remote()`.
     private func queued<Value: Sendable>(
         _ id: String, _ local: @escaping @Sendable () -> Promise<Value>,
@@ -241,7 +193,7 @@ public struct FallbackOrdersStore: OrdersStore {
         }
     }
 
-    /// What a failure of the API means (``FailureClass``), or `nil` for the store's own errors.
+    /// What a failure of the API means (`FailureClass`), or `nil` for the store's own errors.
     private static func failure(_ error: any Error) -> FailureClass? {
         guard let error = error as? OrdersStoreError, case .storage(let reason) = error.reason else {
             return nil

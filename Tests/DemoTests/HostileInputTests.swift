@@ -15,8 +15,8 @@ import Testing
 #if SUBPROCESSES
 
     /// Hostile text, crowded files and strict input, through the built `demo` as a user runs it.
-    @Suite("demo: hardening")
-    struct HardeningTests {
+    @Suite("demo: hostile input")
+    struct HostileInputTests {
         /// Text that would act on a terminal if printed raw: colour, title, clear screen, a forged row,
         /// NUL, backspace, a right-to-left override, a C1 CSI.
         static let hostile =
@@ -74,36 +74,6 @@ import Testing
                 Terminal.escaped("HTTP 409: \u{1B}[2Jgone\r\n") == "HTTP 409: ␛[2Jgone␍␊")
             #expect(Terminal.escaped("plain, ünïcödé, emoji 🎵") == "plain, ünïcödé, emoji 🎵")
             #expect(Terminal.escaped("\u{7F}\u{85}\u{2066}") == "␡<U+85><U+2066>")
-        }
-
-        @Test(
-            "eight processes creating orders on a database that does not exist yet all succeed",
-            .timeLimit(.minutes(2)))
-        @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // .timeLimit
-        func concurrentFirstRun() async throws {
-            for round in 0..<3 {
-                // Given: a new file, eight creates started at once
-                let demo = DemoRunner()
-                let errors = (0..<8).map { _ in Pipe() }
-                let processes = try errors.map { pipe in
-                    try demo.start(OfflineWritesDemoTests.createArguments + ["--offline"], errors: pipe)
-                }
-
-                // When
-                for process in processes {
-                    await DemoRunner.waitForExit(process)
-                }
-                let listed = try await demo.run(["orders", "--offline"])
-
-                // Then
-                let said = errors.map {
-                    String(decoding: $0.fileHandleForReading.availableData, as: UTF8.self)
-                }
-                #expect(
-                    processes.map(\.terminationStatus) == Array(repeating: 0, count: 8),
-                    "round \(round): \(said.filter { !$0.isEmpty })")
-                #expect(listed.output.contains("Orders (12)"), "round \(round): \(listed.output)")
-            }
         }
 
         @Test(
@@ -214,98 +184,6 @@ import Testing
             #expect(used.error.contains("'garbage' is not an http or https URL"))
         }
 
-        @Test(
-            "a rejected address is repeated without its password, from --api or DEMO_API_URL",
-            arguments: ["ftp://u:s3cret@127.0.0.1:8080/", "u:s3cret@127.0.0.1:8080", "http://u:s3cret@[::1/"])
-        func rejectedAddressHidesPassword(address: String) async throws {
-            // Given
-            let demo = DemoRunner()
-
-            // When
-            let flag = try await demo.run(["orders", "--api", address])
-            let variable = try await demo.run(["orders"], environment: ["DEMO_API_URL": address])
-
-            // Then
-            for run in [flag, variable] {
-                #expect(run.status == 2)
-                #expect(run.error.contains("is not an http or https URL"), "\(run.error)")
-                #expect(!run.output.contains("s3cret") && !run.error.contains("s3cret"), "\(run.error)")
-            }
-        }
-
-        @Test(
-            "a password in --api is never printed, with a user name or without one",
-            arguments: ["user:secret@", ":secret@"])
-        func credentialsNotShown(credentials: String) async throws {
-            // Given
-            let demo = DemoRunner()
-            let server = try TestHTTPServer(responder: TestOrdersShop().respond)
-            defer { server.stop() }
-            let api = "http://\(credentials)127.0.0.1:\(server.port)/"
-
-            // When
-            let run = try await demo.run(["orders", "--api", api])
-
-            // Then
-            #expect(run.status == 0, "\(run.error)")
-            #expect(run.output.contains("Fresh from http://127.0.0.1:\(server.port)/"))
-            #expect(!run.output.contains("secret") && !run.error.contains("secret"))
-        }
-
-        @Test(
-            "a failed open as another user leaves no WAL or shared-memory file to stop the owner's next write",
-            .enabled(
-                if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-                "runs the demo as another user: needs root and setpriv"))
-        func failedOpenAsAnotherUser() async throws {
-            // Given: the owner's database, readable by others, in a folder anyone may write
-            let demo = DemoRunner()
-            _ = try await demo.run(["orders", "--offline"])
-            let file = demo.database
-            try FileManager.default.setAttributes(
-                [.posixPermissions: 0o777], ofItemAtPath: file.deletingLastPathComponent().path)
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
-
-            // When: user nobody opens it
-            let other = Process()
-            other.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            other.arguments = [
-                "--reuid=65534", "--regid=65534", "--clear-groups", DemoRunner.executable.path, "orders",
-                "--offline",
-                "--database", file.path,
-            ]
-            other.standardOutput = FileHandle.nullDevice
-            other.standardError = FileHandle.nullDevice
-            try other.run()
-            await DemoRunner.waitForExit(other)
-
-            // Then
-            #expect(other.terminationStatus == 1)
-            for suffix in ["-wal", "-shm"] {
-                let sidecar = file.path + suffix
-                let owner =
-                    (try? FileManager.default.attributesOfItem(atPath: sidecar))?[.ownerAccountID]
-                    as? NSNumber
-                #expect(owner == nil || owner?.intValue == 0, "\(sidecar) left by the other user")
-            }
-            #expect(try await demo.run(OfflineWritesDemoTests.createArguments + ["--offline"]).status == 0)
-        }
-
-        @Test("a database path that cannot be created leaves no folder behind")
-        func failedDeepPathLeavesNothing() async throws {
-            // Given: a file name longer than any file system takes, under folders that do not exist
-            let temporary = TemporaryFolder("HardeningTests")
-            let top = temporary.url
-            let file = top.appendingPathComponent("a/b/c").appendingPathComponent(
-                String(repeating: "x", count: 300))
-
-            // When
-            let run = try await DemoRunner().run(["orders", "--offline"], database: file)
-
-            // Then
-            #expect(run.status == 1)
-            #expect(!FileManager.default.fileExists(atPath: top.path))
-        }
     }
 
 #endif

@@ -1,0 +1,54 @@
+import Foundation
+public import Promises
+public import Services
+
+/// The changes that wait: sending them, their state, and what the user does with a held one.
+extension FallbackOrdersStore {
+    /// Sends the changes that wait, in order, each exactly once; see `Outbox`. Orders that an
+    /// earlier version kept here without an outbox entry are queued first.
+    ///
+    /// - Returns: A promise of what was sent, what the shop refused and why, and what still waits.
+    public func sync() -> Promise<OutboxSyncReport> {
+        let outbox = cache.outbox
+        let client = api.client
+        return cache.queueUnsentDeviceOrders().then(on: .inline) { _ in
+            outbox.sync(with: client) { entry, answer, connection in
+                try OrdersSQLiteStore.applyDelivered(entry, answer: answer, outbox: outbox, connection)
+            }
+        }
+    }
+
+    /// Each changed order's `SyncState` and how many changes wait or were refused.
+    ///
+    /// - Returns: A promise of the status.
+    public func syncStatus() -> Promise<OutboxStatus> {
+        cache.outbox.status()
+    }
+
+    /// Sends an order's refused changes again, then syncs.
+    ///
+    /// - Parameter id: The order's identifier.
+    /// - Returns: A promise of the sync's report; rejected with `notFound` when the order has no
+    ///   refused change.
+    public func retry(id: String) -> Promise<OutboxSyncReport> {
+        let store = self
+        return cache.outbox.retry(localID: id).then(on: .inline) { count -> Promise<OutboxSyncReport> in
+            guard count > 0 else { throw OrdersStoreError(.updateOrder, .notFound(id: id)) }
+            return store.sync()
+        }
+    }
+
+    /// Drops an order's refused change and those behind it, and undoes them here: an order the
+    /// shop never had goes, one it has comes back as the shop has it at the next listing.
+    ///
+    /// - Parameter id: The order's identifier.
+    /// - Returns: A promise of the changes dropped; rejected with `notFound` when the order has no
+    ///   refused change.
+    public func discard(id: String) -> Promise<[OutboxEntry]> {
+        cache.outbox.discard(localID: id, reverting: OrdersSQLiteStore.revertDiscarded)
+            .map(on: .inline) { entries in
+                guard !entries.isEmpty else { throw OrdersStoreError(.deleteOrder, .notFound(id: id)) }
+                return entries
+            }
+    }
+}

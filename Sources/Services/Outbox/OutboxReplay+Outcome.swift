@@ -1,0 +1,60 @@
+import Foundation
+
+/// What an answer, or a failure, means for the entry that was sent: the outbox's reading of
+/// ``FailureClass``.
+extension OutboxReplay {
+    /// What the API's answer (or failure) means for an entry.
+    enum Outcome: Equatable {
+        /// Accepted: remove the entry and apply the answer.
+        case delivered(Data)
+        /// Refused for good: keep it, marked with the reason, and go on.
+        case refused(String)
+        /// Offline, or asked to come back with no time given: keep it and the rest, and stop.
+        case stop(ServiceRequestError)
+        /// Asked to come back after `seconds` (`Retry-After`): keep that time with it, and stop.
+        case later(ServiceRequestError, status: Int, seconds: Double)
+        /// Failed in a way that is not "offline" (a 5xx, an unknown failure): count it; stop, or,
+        /// past the bound, hold it as stuck and go on with the other resources.
+        case failed(ServiceRequestError)
+    }
+
+    /// What ``FailureClass`` says for the entry: refused for a 4xx (but a 404 to a DELETE, which
+    /// means it is done); a `Retry-After` says when to come back; offline, cancelled, or "later"
+    /// without a time stop; server trouble and anything else count as a failure of the entry.
+    static func outcome(of error: any Error, for entry: OutboxEntry) -> Outcome {
+        let failure = FailureClass(error)
+        let apiError = (error as? APIClient.RetryLater)?.error ?? error as? APIError
+        let reason = ServiceRequestError(apiError ?? error)
+        switch failure.kind {
+        case .refused:
+            if failure.status == 404 && entry.method == .delete { return .delivered(Data()) }
+            guard case .httpStatus(let status, let body)? = apiError else { return .failed(reason) }
+            return .refused(refusalReason(status: status, body: body))
+        case .later:
+            guard let seconds = failure.retryAfter, let status = failure.status else { return .stop(reason) }
+            return .later(reason, status: status, seconds: seconds)
+        case .offline, .cancelled:
+            return .stop(reason)
+        case .serverTrouble, .other:
+            return .failed(reason)
+        }
+    }
+
+    /// "HTTP 409: what the API said", from `{"error": ...}`, `{"message": ...}` or
+    /// `{"errors": [{"message": ...}]}`, else the start of the body.
+    static func refusalReason(status: Int, body: String) -> String {
+        struct Said: Decodable {
+            struct Item: Decodable { let message: String? }
+            let error: String?
+            let message: String?
+            let errors: [Item]?
+        }
+        let said = try? JSONDecoder().decode(Said.self, from: Data(body.utf8))
+        let text =
+            said?.error ?? said?.message
+            ?? said?.errors?.compactMap(\.message).joined(separator: " ")
+            ?? String(body.prefix(200))
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? "HTTP \(status)" : "HTTP \(status): \(trimmed)"
+    }
+}
