@@ -40,10 +40,10 @@ struct DiagnosticsTests {
         let lines = await reports(about: DroppedMarker.self) {
             let (upstream, seal) = Promise<DroppedMarker>.pending()
             seal.setCancellationHandler {}
-            weakUpstream = upstream.state?.buffer
-            weakMapped = upstream.map(on: .inline) { $0 }.state?.buffer
+            weakUpstream = upstream.storage
+            weakMapped = upstream.map(on: .inline) { $0 }.storage
             _ = upstream.tap(on: .inline) { _ in }
-            weakRace = race([upstream]).state?.buffer
+            weakRace = race([upstream]).storage
         }
 
         // Then
@@ -65,8 +65,8 @@ struct DiagnosticsTests {
             for _ in 0..<100_000 {
                 last = last.map(on: .inline) { $0 }
             }
-            weakRoot = root.state?.buffer
-            weakLast = last.state?.buffer
+            weakRoot = root.storage
+            weakLast = last.storage
             chain.withLock { $0 = (seal, last) }
         }
 

@@ -33,7 +33,7 @@ struct LockedTests {
         let locked = Locked(0, deinitFlag: false)
 
         // When
-        locked.buffer.withLock { state, flag in
+        locked.buffer.withStateAndFlag { state, flag in
             state = 7
             flag = true
         }

@@ -59,8 +59,8 @@ struct MemoryTests {
                 .recover(on: .inline) { _ in Promise.value(0) }
                 .ensure(on: .inline) {}
                 .done(on: .inline) { _ in }
-            weakFirst = first.state?.buffer
-            weakLast = last.state?.buffer
+            weakFirst = first.storage
+            weakLast = last.storage
             weakPayload = payload
 
             // When
@@ -82,8 +82,8 @@ struct MemoryTests {
         do {
             let (first, seal) = Promise<Int>.pending()
             let last = first.map(on: .inline) { $0 }.catch(on: .inline) { _ in }
-            weakFirst = first.state?.buffer
-            weakLast = last.state?.buffer
+            weakFirst = first.storage
+            weakLast = last.storage
 
             // When
             seal.reject(TestError.boom)
@@ -105,7 +105,7 @@ struct MemoryTests {
             let payload = Payload()
             seal.setCancellationHandler { _ = payload }
             let last = first.map(on: .inline) { $0 }
-            weakFirst = first.state?.buffer
+            weakFirst = first.storage
             weakPayload = payload
 
             // When

@@ -50,8 +50,8 @@ struct ReturnedSelfTests {
             let own = Locked<Promise<Int>?>(nil)
             let step = upstream.then(on: .inline) { _ in own.withLock { $0 } ?? Promise.value(0) }
             own.withLock { $0 = step }
-            weakStep = step.state?.buffer
-            weakUpstream = upstream.state?.buffer
+            weakStep = step.storage
+            weakUpstream = upstream.storage
 
             // When
             seal.fulfill(1)

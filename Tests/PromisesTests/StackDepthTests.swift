@@ -20,7 +20,7 @@ struct StackDepthTests {
         for _ in 0..<Self.steps {
             last = last.map(on: .inline) { $0 + 1 }
         }
-        weakLast = last.state?.buffer
+        weakLast = last.storage
         let end = last
 
         // When

@@ -100,7 +100,7 @@ struct StepPromiseTests {
 
             // When
             let step = Promise.value(input).map(on: dropping) { $0.number + closurePayload.number }
-            weakStorage = step.state?.buffer
+            weakStorage = step.storage
             #expect(step.isPending)
         }
 
@@ -202,7 +202,7 @@ struct StepPromiseTests {
 
         // When
         let step = first.map(on: DispatchQueue(label: "size")) { $0 + 1 }
-        let buffer = try #require(step.state?.buffer)
+        let buffer = try #require(step.storage)
         // `capacity` is what the allocator really handed out, read back from the block's size.
         let start = Int(bitPattern: Unmanaged.passUnretained(buffer).toOpaque())
         let words = buffer.withUnsafeMutablePointerToElements { Int(bitPattern: $0) }

@@ -180,7 +180,7 @@ struct StressTests {
                     }
                 }
                 promises.append(promise)
-                if let buffer = promise.state?.buffer {
+                if let buffer = promise.storage {
                     storages.append { [weak buffer] in buffer == nil }
                 }
                 taps.append(

@@ -51,7 +51,7 @@ struct TimeoutTests {
         var timed: Promise<[Int]>?
         do {
             let (upstream, seal) = Promise<[Int]>.pending()
-            weakUpstream = upstream.state?.buffer
+            weakUpstream = upstream.storage
             timed = upstream.timeout(seconds: 3600)
 
             // When

@@ -68,7 +68,7 @@ struct LoadTests {
                 }
                 registered.withLock { $0 += registrations }
             }
-            if round % 50 == 0, let buffer = pairs[round % promisesPerRound].promise.state?.buffer {
+            if round % 50 == 0, let buffer = pairs[round % promisesPerRound].promise.storage {
                 weak let weakBuffer = buffer
                 weakStorages.append { weakBuffer == nil }
             }

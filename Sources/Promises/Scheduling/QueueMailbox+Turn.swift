@@ -20,6 +20,15 @@ extension QueueMailbox {
         }
     }
 
+    /// What a turn takes from the mailbox, under its lock: the list it runs a slice of, that slice,
+    /// what it leaves to the turns after it, and an empty list for the handlers it readies.
+    struct TakenTurn {
+        var list: [Work]
+        let range: Range<Int>
+        let after: AfterTurn
+        var readied: [Work]
+    }
+
     /// What a turn leaves to the turns after it.
     struct AfterTurn {
         /// Whether this turn dispatches the next one.

@@ -151,47 +151,52 @@ final class QueueMailbox: Sendable {
         // (a burst bigger than the budget) to the next turn, handing it back once its slice ran.
         // Until then no other turn is dispatched (`turnDispatched` stays set), so the list is this
         // turn's alone and each handler can be moved out of it rather than copied.
-        var (turn, range, more, readied) = state.withLock {
-            state -> ([Work], Range<Int>, AfterTurn, [Work]) in
-            let taken: [Work]
+        var taken = state.withLock { state -> TakenTurn in
+            let list: [Work]
             let from: Int
             if state.carried.isEmpty {
-                taken = state.waiting
+                list = state.waiting
                 from = 0
                 state.waiting = state.spare()
             } else {
                 let first = state.carried.removeFirst()
-                taken = first.list
+                list = first.list
                 from = first.from
             }
             let readied = state.spare()
-            let end = min(from + Self.budget, taken.count)
-            if end < taken.count {
-                return (taken, from..<end, AfterTurn(next: true, carried: true, othersFirst: true), readied)
+            let end = min(from + Self.budget, list.count)
+            if end < list.count {
+                return TakenTurn(
+                    list: list, range: from..<end,
+                    after: AfterTurn(next: true, carried: true, othersFirst: true), readied: readied)
             } else if state.waiting.isEmpty && state.carried.isEmpty {
                 state.turnDispatched = false
-                return (
-                    taken, from..<end, AfterTurn(next: false, carried: false, othersFirst: false), readied
-                )
+                return TakenTurn(
+                    list: list, range: from..<end,
+                    after: AfterTurn(next: false, carried: false, othersFirst: false), readied: readied)
             }
             // `turnDispatched` stays set: this turn dispatches the next. Handlers it readies wait
             // behind lists carried from earlier turns, which were readied before them.
-            let othersFirst = !state.carried.isEmpty
-            return (
-                taken, from..<end, AfterTurn(next: true, carried: false, othersFirst: othersFirst), readied
-            )
+            return TakenTurn(
+                list: list, range: from..<end,
+                after: AfterTurn(next: true, carried: false, othersFirst: !state.carried.isEmpty),
+                readied: readied)
         }
-        if more.next && !more.carried {
+        if taken.after.next && !taken.after.carried {
             queue.async { self.runTurn(on: queue) }
         }
+        // Moved out of `taken`, not copied: the list must stay uniquely referenced, so that each
+        // handler is moved out of it rather than the whole list copied.
+        var readied: [Work] = []
+        swap(&readied, &taken.readied)
         var current = Turn(mailbox: self, queue: queue, readied: consume readied)
         withUnsafeMutablePointer(to: &current) { current in
             let outer = Turn.current
             Turn.current = current
             defer { Turn.current = outer }
-            run(&turn, range, readiedIn: current, more: more, on: queue)
+            run(&taken.list, taken.range, readiedIn: current, more: taken.after, on: queue)
         }
-        keepForReuse(taken: &turn, readied: &current.readied)
+        keepForReuse(taken: &taken.list, readied: &current.readied)
     }
 
     /// Runs the handlers of `turn` in `range`, then those readied meanwhile in `current`, while the

@@ -65,7 +65,7 @@ public struct Guarantee<Value: Sendable>: Sendable {
     /// - Returns: A promise fulfilled with this guarantee's value.
     @inlinable
     public func asPromise() -> Promise<Value> {
-        if case .fulfilled = promise.storage { return promise }  // nothing can change it
+        if case .fulfilled = promise.representation { return promise }  // nothing can change it
         return promise.derive(linkingCancellation: false) { next in { next.settle($0) } }
     }
 }

@@ -19,39 +19,45 @@
 /// state is guarded by a lock, and the value is `Sendable`. A promise made already fulfilled
 /// (``value(_:)``) has nothing to share and holds its value directly, without allocating.
 public struct Promise<Value: Sendable>: Sendable {
-    /// Where the promise's outcome lives.
+    /// How the promise is held: its ``PromiseStorage``, or its value when it was fulfilled from
+    /// the start.
     @usableFromInline
-    enum Storage: Sendable {
+    enum Representation: @unchecked Sendable {
+        // `@unchecked Sendable` is sound (a `ManagedBuffer` such as `PromiseStorage` cannot be
+        // `Sendable` itself): the storage's state and header flags are only reached between
+        // acquiring and releasing the lock in its header (through `withPromiseState`, `settle` and
+        // `subscribe`), the lock is initialised before the storage is shared, and `Value` is
+        // `Sendable`.
         /// Lock-guarded state that settles later, shared by every copy.
-        case shared(SharedPromiseState<Value>)
+        case shared(PromiseStorage<Value>)
         /// Fulfilled from the start: nothing can change, so nothing is shared or locked.
         case fulfilled(Value)
     }
 
     @usableFromInline
-    let storage: Storage
+    let representation: Representation
 
     @inlinable
     init(_ state: consuming PromiseState<Value>) {
-        let flag = state.deinitHasWork  // read before the state is moved into the buffer
-        storage = .shared(SharedPromiseState(PromiseStorage<Value>.make(consume state, deinitFlag: flag)))
+        let flag = state.deinitHasWork  // read before the state is moved into the storage
+        representation = .shared(PromiseStorage<Value>.make(consume state, deinitFlag: flag))
     }
 
     /// Wraps storage made already: a ``StepPromise`` makes its own, with its step in it.
     @inlinable
-    init(storage: LockedBuffer<PromiseState<Value>>) {
-        self.storage = .shared(SharedPromiseState(storage))
+    init(storage: PromiseStorage<Value>) {
+        representation = .shared(storage)
     }
 
     @inlinable
     init(fulfilled value: Value) {
-        storage = .fulfilled(value)
+        representation = .fulfilled(value)
     }
 
-    /// The lock-guarded state, or `nil` for a promise fulfilled from the start.
+    /// The promise's storage, or `nil` for a promise fulfilled from the start.
     @inlinable
-    var state: SharedPromiseState<Value>? {
-        if case .shared(let state) = storage { return state }
+    var storage: PromiseStorage<Value>? {
+        if case .shared(let storage) = representation { return storage }
         return nil
     }
 
@@ -62,9 +68,9 @@ public struct Promise<Value: Sendable>: Sendable {
     func update<Result>(
         _ body: (inout PromiseState<Value>) throws -> Result, immediate: (Value) -> Result
     ) rethrows -> Result {
-        switch storage {
-        case .shared(let state):
-            return try state.buffer.withPromiseState(body)
+        switch representation {
+        case .shared(let storage):
+            return try storage.withPromiseState(body)
         case .fulfilled(let value):
             return immediate(value)
         }
@@ -161,8 +167,8 @@ extension Promise {
     ///   - cancelling: Whether to run the cancellation handler; otherwise it is only released.
     @inlinable
     func settle(_ resolution: Resolution<Value>, cancelling: Bool = false) {
-        guard case .shared(let state) = storage else { return }  // fulfilled from the start
-        state.buffer.settle(resolution, cancelling: cancelling)
+        guard case .shared(let storage) = representation else { return }  // fulfilled from the start
+        storage.settle(resolution, cancelling: cancelling)
     }
 
     /// Calls `handler` once with the resolution: at once if settled, else when the promise settles.
@@ -179,9 +185,9 @@ extension Promise {
     @discardableResult
     @inlinable
     func subscribe(_ handler: consuming Handlers<Value>.Entry) -> Bool {
-        switch storage {
-        case .shared(let state):
-            return state.buffer.subscribe(handler)
+        switch representation {
+        case .shared(let storage):
+            return storage.subscribe(handler)
         case .fulfilled(let value):
             handler(.fulfilled(value))
             return false

@@ -1,11 +1,6 @@
 // The memory behind every promise and every `Locked` value, laid out by hand: a header (the lock and
-// the owner's flags), the state, and room a subclass may use. The lock seam: `os_unfair_lock` on
-// Apple platforms, a futex word on Linux (CPromiseLock); `Locked.swift` says why.
-#if canImport(Darwin)
-    public import Darwin
-#elseif os(Linux) || os(Android)
-    public import CPromiseLock
-#endif
+// the owner's flags), the state, and room a subclass may use. The lock itself is the seam in
+// `LockOperations.swift`.
 
 /// The header of a ``LockedBuffer``: the lock, and flags its owner may keep for its `deinit`.
 ///
@@ -18,7 +13,7 @@
 @usableFromInline
 struct BufferHeader {
     @usableFromInline
-    var lock: PlatformLock
+    var lock: LockOperations.Primitive
     /// What the owner's `deinit` reads instead of the state (a promise: whether it has anything to
     /// report or release). Guarded by the lock, like the state.
     @usableFromInline
@@ -34,18 +29,14 @@ struct BufferHeader {
 
     @inlinable
     init(deinitFlag: Bool) {
-        #if canImport(Darwin)
-            lock = os_unfair_lock()
-        #elseif os(Linux) || os(Android)
-            lock = 0
-        #endif
+        lock = LockOperations.unlocked
         self.deinitFlag = deinitFlag
     }
 
     /// Where `deinitFlag` is: right behind the lock, as Swift lays out stored properties in order (a test
     /// checks it against `MemoryLayout.offset(of:)`, which the optimiser does not fold).
     @inlinable
-    static var deinitFlagOffset: Int { MemoryLayout<PlatformLock>.size }
+    static var deinitFlagOffset: Int { MemoryLayout<LockOperations.Primitive>.size }
 
     /// Where `tailInUse` is: right behind `deinitFlag`.
     @inlinable
@@ -79,8 +70,8 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
     final class func make(
         _ state: consuming State, deinitFlag: Bool, extraBytes: Int = 0, extraAlignment: Int = 1
     ) -> Self {
-        // `BufferHeader(deinitFlag:)` zero-fills the lock: that is `OS_UNFAIR_LOCK_INIT` and an
-        // unlocked futex word, neither of which needs destroying.
+        // `BufferHeader(deinitFlag:)` sets the lock to `LockOperations.unlocked`, which needs no
+        // destroying.
         let bytes = tailOffset(extraAlignment: extraAlignment) + extraBytes
         let words = (bytes + MemoryLayout<UInt64>.size - 1) / MemoryLayout<UInt64>.size
         let made = create(minimumCapacity: words) { _ in BufferHeader(deinitFlag: deinitFlag) }
@@ -107,7 +98,7 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
     }
 
     /// Where the state lives. The buffer's memory does not move, so the address stays valid while
-    /// the buffer lives; only `withLock` and `deinit` may read or write the state.
+    /// the buffer lives; only `withStateAndFlag` and `deinit` may read or write the state.
     @inlinable
     final var stateAddress: UnsafeMutableRawPointer {
         withUnsafeMutablePointerToElements { words in
@@ -136,9 +127,9 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
 
     /// The header's lock.
     @inlinable
-    final var lock: UnsafeMutablePointer<PlatformLock> {
+    final var lock: UnsafeMutablePointer<LockOperations.Primitive> {
         withUnsafeMutablePointerToHeader {
-            UnsafeMutableRawPointer($0).assumingMemoryBound(to: PlatformLock.self)
+            UnsafeMutableRawPointer($0).assumingMemoryBound(to: LockOperations.Primitive.self)
         }
     }
 
@@ -167,9 +158,12 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
         }
     }
 
-    /// Runs `body` with exclusive access to the state and to the header's flag.
+    /// Runs `body` with exclusive access to the state and to the header's flag. Called by the two
+    /// gateways only: ``Locked/withLock(_:)``, and `PromiseStorage.withPromiseState`, which keeps the
+    /// flag equal to the state (`.ci/promise-gateway` checks that no other file calls it).
     @inlinable
-    final func withLock<Result>(_ body: (inout State, inout Bool) throws -> Result) rethrows -> Result {
+    final func withStateAndFlag<Result>(_ body: (inout State, inout Bool) throws -> Result) rethrows -> Result
+    {
         acquireLock()
         defer { releaseLock() }
         return try body(&statePointer.pointee, &deinitFlag.pointee)
@@ -179,7 +173,7 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
     /// to keep: a value `body` stores in the state is moved there, not copied (a closure cannot
     /// consume what it captures).
     @inlinable
-    final func withLock<Moved, Result>(
+    final func withStateAndFlag<Moved, Result>(
         moving moved: consuming Moved, _ body: (inout State, inout Bool, consuming Moved) throws -> Result
     ) rethrows -> Result {
         acquireLock()
@@ -187,24 +181,16 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
         return try body(&statePointer.pointee, &deinitFlag.pointee, moved)
     }
 
-    /// Takes the header's lock; only the `withLock` methods do, around their body.
+    /// Takes the header's lock; only the `withStateAndFlag` methods do, around their body.
     @inlinable
     final func acquireLock() {
-        #if canImport(Darwin)
-            os_unfair_lock_lock(lock)
-        #elseif os(Linux) || os(Android)
-            c_promise_lock(lock)
-        #endif
+        LockOperations.lock(lock)
     }
 
     /// Gives the header's lock back.
     @inlinable
     final func releaseLock() {
-        #if canImport(Darwin)
-            os_unfair_lock_unlock(lock)
-        #elseif os(Linux) || os(Android)
-            c_promise_unlock(lock)
-        #endif
+        LockOperations.unlock(lock)
     }
 
     /// The header's flag, read without the lock: only for `deinit`, when no one else holds a reference.

@@ -1,16 +1,17 @@
-// The three ways a promise's storage changes: settling, registering a handler, and adopting the
-// outcome of another promise. Every operator is built on them.
+// The gateway to a promise's state, and the three ways it changes: settling, registering a handler,
+// and adopting the outcome of another promise. Every operator is built on them (deriving a promise
+// from another is `Promise+Derive.swift`, cancelling `CancelOrLate.swift`, both in this folder).
 
-extension LockedBuffer {
+extension PromiseStorage {
     /// The one way into a promise's state: runs `body` under the lock, then sets the header's flag
     /// to the state's ``PromiseState/deinitHasWork``, which `deinit` reads instead of the state.
     /// Everything that reads or changes a promise's state goes through here (or through
     /// ``Promise/update(_:immediate:)``, which calls it), so that the two never disagree.
     @inlinable
-    final func withPromiseState<Value, Result>(
+    final func withPromiseState<Result>(
         _ body: (inout PromiseState<Value>) throws -> Result
-    ) rethrows -> Result where State == PromiseState<Value> {
-        try withLock { state, deinitHasWork in
+    ) rethrows -> Result {
+        try withStateAndFlag { state, deinitHasWork in
             defer { deinitHasWork = state.deinitHasWork }
             return try body(&state)
         }
@@ -18,10 +19,10 @@ extension LockedBuffer {
 
     /// As ``withPromiseState(_:)``, handing `body` a value to move into the state without a copy.
     @inlinable
-    final func withPromiseState<Value, Moved, Result>(
+    final func withPromiseState<Moved, Result>(
         moving moved: consuming Moved, _ body: (inout PromiseState<Value>, consuming Moved) -> Result
-    ) -> Result where State == PromiseState<Value> {
-        withLock(moving: moved) { state, deinitHasWork, moved in
+    ) -> Result {
+        withStateAndFlag(moving: moved) { state, deinitHasWork, moved in
             defer { deinitHasWork = state.deinitHasWork }
             return body(&state, moved)
         }
@@ -30,8 +31,7 @@ extension LockedBuffer {
     /// Settles the promise this storage backs, as ``Promise/settle(_:cancelling:)`` does. Called on
     /// the storage itself, by a step that settles its own promise, it costs no reference of its own.
     @inlinable
-    final func settle<Value>(_ resolution: Resolution<Value>, cancelling: Bool = false)
-    where State == PromiseState<Value> {
+    final func settle(_ resolution: Resolution<Value>, cancelling: Bool = false) {
         var cancelOrLate: CancelOrLate<Value>?
         let handlers = withPromiseState { (state: inout PromiseState<Value>) -> Handlers<Value> in
             guard state.isPending else { return .none }
@@ -64,8 +64,7 @@ extension LockedBuffer {
 
     /// Runs the handlers taken from the settled state, then those registered while they ran.
     @inlinable
-    final func run<Value>(_ handlers: consuming Handlers<Value>, _ resolution: Resolution<Value>)
-    where State == PromiseState<Value> {
+    final func run(_ handlers: consuming Handlers<Value>, _ resolution: Resolution<Value>) {
         var handlers = handlers
         while !handlers.isEmpty {
             (consume handlers).run(resolution)
@@ -84,8 +83,7 @@ extension LockedBuffer {
     /// Registers one handler entry on the promise this storage backs, as ``Promise/subscribe(_:)``
     /// does.
     @inlinable
-    final func subscribe<Value>(_ handler: consuming Handlers<Value>.Entry) -> Bool
-    where State == PromiseState<Value> {
+    final func subscribe(_ handler: consuming Handlers<Value>.Entry) -> Bool {
         // The handler is moved into the state, or handed back to run now.
         let (now, cancellable) = withPromiseState(moving: handler) {
             state, handler -> ((Resolution<Value>, Handlers<Value>.Entry)?, Bool) in
@@ -124,12 +122,12 @@ extension LockedBuffer {
 
     /// Settles the promise this storage backs like `other` does, as ``Promise/adopt(_:)`` does.
     @inlinable
-    final func adopt<Value>(_ other: Promise<Value>) where State == PromiseState<Value> {
-        switch other.storage {
+    final func adopt(_ other: Promise<Value>) {
+        switch other.representation {
         case .fulfilled(let value):
             settle(.fulfilled(value))
             return
-        case .shared(let state) where state.buffer === self:
+        case .shared(let storage) where storage === self:
             // A handler returned the promise its own step makes: it would wait on itself forever.
             settle(.rejected(PromiseError.returnedSelf, handled: false))
             return

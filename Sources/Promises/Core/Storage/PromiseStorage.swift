@@ -1,4 +1,12 @@
-/// The allocation behind a ``Promise``; it reports misuse when it goes away.
+/// The allocation behind a ``Promise``, shared by every copy of it: its lock, its
+/// ``PromiseState``, and (for a ``StepPromise``) the step that settles it. It reports misuse when it
+/// goes away.
+///
+/// Its state is reached through ``withPromiseState(_:)`` only (or ``Promise/update(_:immediate:)``,
+/// which calls it): it keeps the header's flag equal to the state's
+/// ``PromiseState/deinitHasWork``. The inherited `LockedBuffer` primitives (`acquireLock`,
+/// `statePointer`) are for that gateway alone; `.ci/promise-gateway` fails the build when any other
+/// file of the module names them.
 ///
 /// Not final: ``StepPromise``, the promise an operator such as `map` makes, keeps its step in the
 /// same allocation.
@@ -6,7 +14,7 @@
 class PromiseStorage<Value: Sendable>: LockedBuffer<PromiseState<Value>> {
     deinit {
         // A state `deinit` may skip destroying must hold nothing to release (see `settle`).
-        assert(!stateTrivial.pointee || withLock { state, _ in state.holdsNothingToRelease })
+        assert(!stateTrivial.pointee || withStateAndFlag { state, _ in state.holdsNothingToRelease })
         // Generic code pays a type-metadata lookup for every look at the state, so the common case
         // (nothing to report, no one waiting) is decided from the header's flag, which `Promise.update` keeps equal
         // to `PromiseState.deinitHasWork`.

@@ -32,16 +32,16 @@ extension Promise {
     @inlinable
     func follow<Step: PromiseStep>(with step: Step, on queue: Step.Queue) -> Promise<Step.Output>
     where Step.Input == Value {
-        switch storage {
+        switch representation {
         case .fulfilled(let value):
             let stepPromise = StepPromise.make(step, waitingOn: nil)
             stepPromise.start(with: .fulfilled(value), on: queue)
             return stepPromise.promise
-        case .shared(let state):
+        case .shared(let storage):
             // The queue is in place before the step is registered: the promise may settle at once,
             // on another thread.
             let stepPromise = StepPromise.make(step, waitingOn: queue)
-            let cancellable = state.buffer.subscribe(.step(StepHandler(stepPromise)))
+            let cancellable = storage.subscribe(.step(StepHandler(stepPromise)))
             let next = stepPromise.promise
             if cancellable {
                 next.cancelsUpstream(self)
@@ -84,7 +84,7 @@ extension Promise {
     /// of this one on to it.
     @inlinable
     func adopt(_ other: Promise<Value>) {
-        guard case .shared(let state) = storage else { return }  // fulfilled from the start
-        state.buffer.adopt(other)
+        guard case .shared(let storage) = representation else { return }  // fulfilled from the start
+        storage.adopt(other)
     }
 }

@@ -65,8 +65,8 @@ final class UpstreamPromise: @unchecked Sendable {
     /// can cancel.
     @inlinable
     init?<Upstream>(_ promise: Promise<Upstream>) {
-        guard let state = promise.state else { return nil }
-        storage = state.buffer
+        guard let shared = promise.storage else { return nil }
+        storage = shared
     }
 
     /// Cancels the promise, if it is still there. Its value type is not known here, so the storage
