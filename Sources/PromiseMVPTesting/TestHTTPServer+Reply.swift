@@ -2,6 +2,8 @@ public import Foundation
 
 extension TestHTTPServer {
     /// What the server does for one path.
+    ///
+    /// More cases may be added in a later version: a `switch` over it needs a `default`.
     public enum Reply: Sendable {
         /// A complete answer with this status, body, content type and extra headers.
         case status(

@@ -1,4 +1,6 @@
 /// A field of the order form, for saying which one is wrong.
+///
+/// More cases may be added in a later version: a `switch` over it needs a `default`.
 public enum OrderField: String, CaseIterable, Codable, Sendable {
     /// The customer's first name.
     case firstName

@@ -6,6 +6,8 @@ public struct OrdersStoreError: Error, Equatable, Sendable, CustomStringConverti
     ServiceRequestErrorConvertible
 {
     /// The store operations.
+    ///
+    /// More cases may be added in a later version: a `switch` over it needs a `default`.
     public enum Operation: String, Sendable {
         /// Fetching all orders.
         case fetchOrders
@@ -20,6 +22,8 @@ public struct OrdersStoreError: Error, Equatable, Sendable, CustomStringConverti
     }
 
     /// Why an operation failed.
+    ///
+    /// More cases may be added in a later version: a `switch` over it needs a `default`.
     public enum Reason: Equatable, Sendable {
         /// There is no order with this identifier.
         case notFound(id: String)

@@ -1,4 +1,6 @@
 /// A mistake in how a promise was used that would otherwise go unnoticed.
+///
+/// More cases may be added in a later version: a `switch` over it needs a `default`.
 public enum PromiseDiagnostic: Sendable {
     /// A promise was rejected and dropped without any handler seeing the error, or its error reached
     /// `finally` without a `catch` before it. Cancellations are never reported.

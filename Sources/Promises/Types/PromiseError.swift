@@ -1,4 +1,6 @@
 /// The errors the promise operators themselves produce.
+///
+/// More cases may be added in a later version: a `switch` over it needs a `default`.
 public enum PromiseError: Error, Equatable, Sendable {
     /// `timeout(seconds:)` elapsed before the promise settled.
     case timedOut

@@ -10,6 +10,8 @@ public import Foundation
 /// | ``cacheThenNetwork`` | the copy at once, said to be refreshing | the API's answer, or the copy with why it could not be refreshed | 1 |
 /// | ``networkOnly`` | the API's answer, or its error | nothing | 1 |
 /// | ``cacheOnly`` | the copy, or ``ServiceRequestError/noData`` | nothing | 0 |
+///
+/// More cases may be added in a later version: a `switch` over it needs a `default`.
 public enum CachePolicy: Sendable, Equatable {
     /// The API first; the copy when it cannot be reached or is failing (5xx). The default.
     case networkFirst

@@ -1,6 +1,8 @@
 public import Foundation
 
 /// Where a service's answer came from, so a screen can say it is showing offline data.
+///
+/// More cases may be added in a later version: a `switch` over it needs a `default`.
 public enum DataSource: Sendable, Equatable {
     /// Fresh from the API.
     case network

@@ -1,6 +1,8 @@
 public import Foundation
 
 /// A value stored in or read from a SQLite column, bound as a parameter, never spliced into SQL.
+///
+/// Closed: SQLite stores these five kinds of value and no other.
 public enum SQLValue: Sendable, Equatable, Hashable {
     /// SQL `NULL`.
     case null

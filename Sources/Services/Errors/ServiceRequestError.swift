@@ -5,6 +5,8 @@ public import Promises
 /// The first three cases are the ones screens have always shown; the others carry what a caller
 /// needs to act (ask to log in again on a 401, offer a retry on a timeout, suggest resetting a
 /// broken database).
+///
+/// More cases may be added in a later version: a `switch` over it needs a `default`.
 public enum ServiceRequestError: Error, Equatable, Sendable {
     /// Something failed that fits no other case; there is nothing specific to tell the user.
     case unknownError

@@ -1,4 +1,6 @@
 /// How an HTTP exchange failed once the server answered.
+///
+/// More cases may be added in a later version: a `switch` over it needs a `default`.
 public enum APIError: Error, Equatable, Sendable {
     /// The status was outside 200-299; `body` is what the server said, for logs.
     case httpStatus(Int, body: String)

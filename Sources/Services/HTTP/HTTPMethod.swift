@@ -1,4 +1,6 @@
 /// The HTTP methods ``APIClient`` sends.
+///
+/// More cases may be added in a later version: a `switch` over it needs a `default`.
 public enum HTTPMethod: String, Sendable {
     /// Reads a resource.
     case get = "GET"
