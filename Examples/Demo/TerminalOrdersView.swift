@@ -66,6 +66,7 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
         case .refused: "refused"
         case .stuck: "stuck"
         case .damaged: "damaged"
+        case .conflicted: "conflict"
         }
     }
 

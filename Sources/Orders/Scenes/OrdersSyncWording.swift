@@ -15,6 +15,10 @@ public enum OrdersSyncWording {
         case .stuck(let lastError):
             "Saved on this device, but the shop failed it too often: \(lastError) Retry or discard it."
         case .damaged(let reason): "This change cannot be read and will not be sent: \(reason). Discard it."
+        case .conflicted(_, deletedOnServer: true):
+            "Changed on this device, but deleted in the shop meanwhile: keep yours (it is created again) or theirs."
+        case .conflicted:
+            "Changed on this device and in the shop meanwhile, in the same fields: keep yours or theirs."
         }
     }
 
@@ -33,6 +37,9 @@ public enum OrdersSyncWording {
         }
         if status.stuck > 0 {
             parts.append("\(count(status.stuck)) failed by the shop too often: retry or discard.")
+        }
+        if status.conflicted > 0 {
+            parts.append("\(count(status.conflicted)) changed in the shop meanwhile: keep yours or theirs.")
         }
         if status.damaged > 0 {
             parts.append("\(count(status.damaged)) cannot be read: discard.")

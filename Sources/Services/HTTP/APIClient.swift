@@ -185,7 +185,11 @@ public struct APIClient: Sendable {
                                 error: .httpStatus(status, body: Self.excerpt(of: data)),
                                 retryAfter: Self.retryAfter(response)))
                     } else {
-                        seal.reject(APIError.httpStatus(status, body: Self.excerpt(of: data)))
+                        // A 412 carries the API's current copy (an outbox conflict keeps it whole,
+                        // within the response limit); any other status, the start of what it said.
+                        let body =
+                            status == 412 ? String(decoding: data, as: UTF8.self) : Self.excerpt(of: data)
+                        seal.reject(APIError.httpStatus(status, body: body))
                     }
                 case .success((_, nil)):
                     seal.reject(APIError.notHTTP)

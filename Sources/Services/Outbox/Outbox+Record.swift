@@ -37,13 +37,19 @@ extension Outbox {
     ///     an online attempt that timed out, so the API can tell whether it already has it.
     ///   - mayHaveArrived: Whether the change was sent already (an online attempt whose answer
     ///     never came): it is kept as it is, never merged, and nothing is merged into it.
+    ///   - baseVersion: The version of the resource the change was made from (the API's
+    ///     `version` of the copy shown), sent as `If-Match`; `nil` for a create, or a resource
+    ///     without versions (the change is then sent unconditionally).
+    ///   - base: That copy, as JSON: what a three-way merge starts from when the API's copy
+    ///     changed meanwhile.
     ///   - connection: The connection of the transaction the local change is written in.
     /// - Returns: What was recorded.
     /// - Throws: ``DatabaseError`` when it cannot be written; the caller's transaction then fails.
     @discardableResult
     public func record(
         _ method: HTTPMethod, _ path: String, body: Data?, localID: String,
-        idempotencyKey: String = UUID().uuidString, mayHaveArrived: Bool = false, in connection: Connection
+        idempotencyKey: String = UUID().uuidString, mayHaveArrived: Bool = false, baseVersion: String? = nil,
+        base: Data? = nil, in connection: Connection
     ) throws -> Recorded {
         if !mayHaveArrived,
             let merged = try OutboxTable.coalesce(
@@ -54,14 +60,16 @@ extension Outbox {
         let createdAt = now()
         try connection.execute(
             """
-            INSERT INTO outbox (feature, local_id, method, path, body, idempotency_key, created_at, attempted)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO outbox (
+                feature, local_id, method, path, body, idempotency_key, created_at, attempted, base_version, base)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(feature), .text(localID), .text(method.rawValue), .text(path),
                 body.map(SQLValue.blob) ?? .null,
                 .text(idempotencyKey), .real(createdAt.timeIntervalSince1970),
-                .integer(mayHaveArrived ? 1 : 0),
+                .integer(mayHaveArrived ? 1 : 0), baseVersion.map(SQLValue.text) ?? .null,
+                base.map(SQLValue.blob) ?? .null,
             ])
         guard case .integer(let sequence) = try connection.scalar("SELECT last_insert_rowid()") else {
             throw DatabaseError(
@@ -70,7 +78,9 @@ extension Outbox {
         return .added(
             OutboxEntry(
                 sequence: sequence, localID: localID, method: method, path: path, body: body,
-                idempotencyKey: idempotencyKey, state: .pending, createdAt: createdAt))
+                idempotencyKey: idempotencyKey, state: .pending, createdAt: createdAt,
+                baseVersion: baseVersion,
+                base: base))
     }
 
     /// Records a change for the API with `json` as its body, encoded as ``APIClient`` encodes
@@ -84,16 +94,19 @@ extension Outbox {
     ///   - localID: The changed resource's identifier on this device.
     ///   - idempotencyKey: The key sent with every attempt; a new UUID by default.
     ///   - mayHaveArrived: Whether the change was sent already; see the other `record`.
+    ///   - baseVersion: The version the change was made from, sent as `If-Match`.
+    ///   - base: The API's copy the change was made from, as JSON.
     ///   - connection: The connection of the transaction the local change is written in.
     /// - Returns: What was recorded.
     /// - Throws: `EncodingError`, or ``DatabaseError`` when it cannot be written.
     @discardableResult
     public func record(
         _ method: HTTPMethod, _ path: String, json: some Encodable, localID: String,
-        idempotencyKey: String = UUID().uuidString, mayHaveArrived: Bool = false, in connection: Connection
+        idempotencyKey: String = UUID().uuidString, mayHaveArrived: Bool = false, baseVersion: String? = nil,
+        base: Data? = nil, in connection: Connection
     ) throws -> Recorded {
         try record(
             method, path, body: try APIClient.encode(json), localID: localID, idempotencyKey: idempotencyKey,
-            mayHaveArrived: mayHaveArrived, in: connection)
+            mayHaveArrived: mayHaveArrived, baseVersion: baseVersion, base: base, in: connection)
     }
 }

@@ -87,13 +87,24 @@ public struct Outbox: Sendable {
         // Whether the entry may have reached the API (a sync sent it, or an online attempt whose
         // answer never came): nothing is merged into it any more (see `OutboxTable+Coalescing`).
         Migration(version: 3, sql: "ALTER TABLE outbox ADD COLUMN attempted INTEGER NOT NULL DEFAULT 0"),
+        // Versions and conflicts: the version and the API's copy a change was made from (sent as
+        // `If-Match`, and the base of a three-way merge), and, once the API answered 412 or said
+        // the resource is gone, the conflict (1: changed there, 2: deleted there) and the API's copy.
+        Migration(
+            version: 4,
+            sql: """
+                ALTER TABLE outbox ADD COLUMN base_version TEXT;
+                ALTER TABLE outbox ADD COLUMN base BLOB;
+                ALTER TABLE outbox ADD COLUMN conflict INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE outbox ADD COLUMN theirs BLOB;
+                """),
     ]
 
     /// The feature whose entries this outbox holds, such as `orders`.
     public let feature: String
     /// Fulfilled once the table exists; work issued through the outbox waits for it.
     public var ready: Promise<Void> { table.ready }
-    private let table: FeatureDatabase
+    let table: FeatureDatabase
     let now: @Sendable () -> Date
     private let retryPolicy: RetryPolicy
     /// The sync running, which a second caller joins: one at a time per outbox.

@@ -18,6 +18,12 @@ public struct OutboxEntry: Sendable, Equatable {
         /// in a row with ``Outbox/standardRetry``); `lastError` is what the last attempt got.
         /// It stays until it is retried or discarded.
         case stuck(lastError: String)
+        /// Another writer changed the resource since the change was made (the API answered `412
+        /// Precondition Failed` to its `If-Match`), and the two could not be merged field by
+        /// field; `theirs` is the API's copy, or `nil` when the API deleted the resource or did not
+        /// send its copy (``deletedOnServer`` says which). It stays until it is resolved
+        /// (``Outbox/resolve(localID:keeping:recreatingAt:applyingTheirs:)``) or discarded.
+        case conflicted(theirs: Data?, deletedOnServer: Bool)
         /// Its row in the database cannot be read (edited by hand, damaged); `reason` names the
         /// file and the entry. It is never sent and can only be discarded. Of a damaged entry only
         /// ``sequence``, ``localID`` and ``state`` are meaningful.
@@ -46,6 +52,13 @@ public struct OutboxEntry: Sendable, Equatable {
     public let notBefore: Date?
     /// How many attempts in a row failed in a way that did not mean "offline".
     public let failures: Int
+    /// The version of the resource the change was made from (the API's `version`), sent as
+    /// `If-Match`; `nil` for a create, or a resource without versions (then nothing is
+    /// conditional, and another writer's change may be overwritten).
+    public let baseVersion: String?
+    /// The API's copy the change was made from, as JSON: the base of a three-way merge when the
+    /// API's copy changed meanwhile. `nil` when not known.
+    public let base: Data?
 
     /// Makes an entry; ``Outbox`` makes them as it reads its table.
     ///
@@ -60,9 +73,12 @@ public struct OutboxEntry: Sendable, Equatable {
     ///   - createdAt: When the change was made.
     ///   - notBefore: Not sent again before this time; `nil` by default.
     ///   - failures: How many attempts in a row failed; 0 by default.
+    ///   - baseVersion: The version the change was made from; `nil` by default.
+    ///   - base: The API's copy the change was made from; `nil` by default.
     public init(
         sequence: Int64, localID: String, method: HTTPMethod, path: String, body: Data?,
-        idempotencyKey: String, state: State, createdAt: Date, notBefore: Date? = nil, failures: Int = 0
+        idempotencyKey: String, state: State, createdAt: Date, notBefore: Date? = nil, failures: Int = 0,
+        baseVersion: String? = nil, base: Data? = nil
     ) {
         self.sequence = sequence
         self.localID = localID
@@ -74,6 +90,8 @@ public struct OutboxEntry: Sendable, Equatable {
         self.createdAt = createdAt
         self.notBefore = notBefore
         self.failures = failures
+        self.baseVersion = baseVersion
+        self.base = base
     }
 
     /// The same entry, refused with `reason`.
@@ -84,7 +102,7 @@ public struct OutboxEntry: Sendable, Equatable {
         OutboxEntry(
             sequence: sequence, localID: localID, method: method, path: path, body: body,
             idempotencyKey: idempotencyKey, state: .refused(reason: reason), createdAt: createdAt,
-            notBefore: notBefore, failures: failures)
+            notBefore: notBefore, failures: failures, baseVersion: baseVersion, base: base)
     }
 
     /// Whether the API refused it.
@@ -93,10 +111,16 @@ public struct OutboxEntry: Sendable, Equatable {
         return false
     }
 
-    /// Whether it is held (refused, stuck or damaged): it and the later changes of its resource
-    /// wait for the user, who may retry or discard it.
+    /// Whether it is held (refused, stuck, conflicted or damaged): it and the later changes of its
+    /// resource wait for the user, who may retry, resolve or discard it.
     public var isHeld: Bool {
         state != .pending
+    }
+
+    /// Whether another writer's change stands against it.
+    public var isConflicted: Bool {
+        if case .conflicted = state { return true }
+        return false
     }
 
     /// Whether its row could not be read.

@@ -16,10 +16,14 @@ extension OutboxReplay {
         /// Failed in a way that is not "offline" (a 5xx, an unknown failure): count it; stop, or,
         /// past the bound, hold it as stuck and go on with the other resources.
         case failed(ServiceRequestError)
+        /// Another writer changed the resource (412 to its `If-Match`, with the API's copy when it
+        /// sent one) or deleted it (404 or 410 to a conditional PUT): merge, or hold as a conflict.
+        case conflict(theirs: Data?, deletedOnServer: Bool)
     }
 
-    /// What ``FailureClass`` says for the entry: refused for a 4xx (but a 404 to a DELETE, which
-    /// means it is done); a `Retry-After` says when to come back; offline, cancelled, or "later"
+    /// What ``FailureClass`` says for the entry: refused for a 4xx (but a 404 or 410 to a DELETE,
+    /// which means it is done, and a 412, or a 404 or 410 to a conditional PUT, which is another
+    /// writer's change); a `Retry-After` says when to come back; offline, cancelled, or "later"
     /// without a time stop; server trouble and anything else count as a failure of the entry.
     static func outcome(of error: any Error, for entry: OutboxEntry) -> Outcome {
         let failure = FailureClass(error)
@@ -27,7 +31,17 @@ extension OutboxReplay {
         let reason = ServiceRequestError(apiError ?? error)
         switch failure.kind {
         case .refused:
-            if failure.status == 404 && entry.method == .delete { return .delivered(Data()) }
+            if failure.status == 404 || failure.status == 410, entry.method == .delete {
+                return .delivered(Data())
+            }
+            if failure.status == 412 {
+                let body: String = if case .httpStatus(_, let body)? = apiError { body } else { "" }
+                return .conflict(theirs: body.isEmpty ? nil : Data(body.utf8), deletedOnServer: false)
+            }
+            if failure.status == 404 || failure.status == 410, entry.method == .put, entry.baseVersion != nil
+            {
+                return .conflict(theirs: nil, deletedOnServer: true)
+            }
             guard case .httpStatus(let status, let body)? = apiError else { return .failed(reason) }
             return .refused(refusalReason(status: status, body: body))
         case .later:

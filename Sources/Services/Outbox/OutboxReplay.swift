@@ -36,7 +36,7 @@ struct OutboxReplay: Sendable {
     }
 
     /// The promise of one run, its seal, and the queue its steps start on.
-    private struct Run: Sendable {
+    struct Run: Sendable {
         let promise: Promise<OutboxSyncReport>
         let seal: Seal<OutboxSyncReport>
         let queue: DispatchQueue
@@ -54,7 +54,7 @@ struct OutboxReplay: Sendable {
     }
 
     /// Sends the first waiting entry after `last`, or ends the run when there is none.
-    private func step(after last: Int64, _ report: OutboxSyncReport, _ run: Run) {
+    func step(after last: Int64, _ report: OutboxSyncReport, _ run: Run) {
         guard run.promise.isPending else { return }  // cancelled
         let feature = feature
         let now = now()
@@ -91,9 +91,7 @@ struct OutboxReplay: Sendable {
         let client = client
         let sent = database.write { try OutboxTable.markAttempted(entry, $0) }
             .then(on: .inline) {
-                client.exchange(
-                    entry.method, entry.path, body: entry.body,
-                    headers: ["Idempotency-Key": entry.idempotencyKey])
+                client.exchange(entry.method, entry.path, body: entry.body, headers: Self.headers(of: entry))
             }
         run.whenSettled(sent) { answer in
             switch answer.map(Outcome.delivered) {
@@ -150,6 +148,8 @@ struct OutboxReplay: Sendable {
             }
         case .failed(let reason):
             fail(entry, reason, report, run)
+        case .conflict(let theirs, let deletedOnServer):
+            conflict(entry, theirs: theirs, deletedOnServer: deletedOnServer, report, run)
         }
     }
 

@@ -12,6 +12,8 @@ public struct OutboxStatus: Sendable, Equatable {
     public let stuck: Int
     /// How many changes cannot be read.
     public let damaged: Int
+    /// How many changes stand against another writer's (``SyncState/conflicted(theirs:deletedOnServer:)``).
+    public let conflicted: Int
 
     /// The status of `entries`: a resource takes the state of its first held change (damaged,
     /// refused or stuck, with its reason), else pending.
@@ -26,14 +28,15 @@ public struct OutboxStatus: Sendable, Equatable {
         refused = entries.filter(\.isRefused).count
         stuck = entries.filter { if case .stuck = $0.state { true } else { false } }.count
         damaged = entries.filter(\.isDamaged).count
-        waiting = entries.count - refused - stuck - damaged
+        conflicted = entries.filter(\.isConflicted).count
+        waiting = entries.count - refused - stuck - damaged - conflicted
     }
 
     /// Nothing waits and nothing is held.
     public static let empty = OutboxStatus(entries: [])
 
-    /// How many changes wait for the user (refused, stuck or damaged).
-    public var held: Int { refused + stuck + damaged }
+    /// How many changes wait for the user (refused, stuck, conflicted or damaged).
+    public var held: Int { refused + stuck + damaged + conflicted }
 
     /// The state of one resource.
     ///
@@ -49,6 +52,7 @@ public struct OutboxStatus: Sendable, Equatable {
         case .refused(let reason): .refused(reason: reason)
         case .stuck(let lastError): .stuck(lastError: lastError)
         case .damaged(let reason): .damaged(reason: reason)
+        case .conflicted(let theirs, let deleted): .conflicted(theirs: theirs, deletedOnServer: deleted)
         }
     }
 }

@@ -9,6 +9,12 @@ public struct OutboxSyncReport: Sendable, Equatable {
     /// The changes that became stuck during this sync: failed too often (see
     /// ``Outbox/init(database:feature:retry:now:)``), now held while the others go on.
     public var stuck: [OutboxEntry]
+    /// The changes that met another writer's change during this sync and could not be merged:
+    /// held as conflicts until resolved.
+    public var conflicted: [OutboxEntry] = []
+    /// The changes that met another writer's change to other fields during this sync, were merged
+    /// field by field with it, and sent merged (each as it was before the merge).
+    public var merged: [OutboxEntry] = []
     /// The API's identifiers for the resources it created during this sync, by local identifier.
     public var newIDs: [String: String]
     /// How many changes still wait to be sent.

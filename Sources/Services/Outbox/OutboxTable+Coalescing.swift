@@ -49,11 +49,15 @@ extension OutboxTable {
 }
 
 extension OutboxEntry {
-    /// The same entry with another request.
-    fileprivate func with(method: HTTPMethod, path: String, body: Data?) -> OutboxEntry {
+    /// The same entry with another request (and, when given, another base).
+    func with(
+        method: HTTPMethod, path: String, body: Data?, state: State? = nil, baseVersion: String?? = nil,
+        base: Data?? = nil
+    ) -> OutboxEntry {
         OutboxEntry(
             sequence: sequence, localID: localID, method: method, path: path, body: body,
-            idempotencyKey: idempotencyKey, state: state, createdAt: createdAt, notBefore: notBefore,
-            failures: failures)
+            idempotencyKey: idempotencyKey, state: state ?? self.state, createdAt: createdAt,
+            notBefore: notBefore,
+            failures: failures, baseVersion: baseVersion ?? self.baseVersion, base: base ?? self.base)
     }
 }

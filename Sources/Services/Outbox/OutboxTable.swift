@@ -5,7 +5,7 @@ enum OutboxTable {
     /// The start of every read of entries: the columns an entry is made of.
     private static let select = """
         SELECT sequence, local_id, method, path, body, idempotency_key, refusal, created_at, failures,
-            last_error, not_before, stuck
+            last_error, not_before, stuck, base_version, base, conflict, theirs
         FROM outbox
         """
 
@@ -25,14 +25,14 @@ enum OutboxTable {
         return rows.map { entry($0, connection) }
     }
 
-    /// The first entry of `feature` after `sequence` that is not refused or stuck (it may be
+    /// The first entry of `feature` after `sequence` that is not refused, stuck or conflicted (it may be
     /// damaged, or held behind an earlier entry of its resource: see ``isHeldBehind(_:_:_:)``).
     static func next(_ feature: String, after sequence: Int64, _ connection: Connection) throws
         -> OutboxEntry?
     {
         try connection.query(
             select
-                + " WHERE feature = ? AND sequence > ? AND refusal IS NULL AND stuck = 0 ORDER BY sequence LIMIT 1",
+                + " WHERE feature = ? AND sequence > ? AND refusal IS NULL AND stuck = 0 AND conflict = 0 ORDER BY sequence LIMIT 1",
             [.text(feature), .integer(sequence)]
         ).first.map { entry($0, connection) }
     }
@@ -102,6 +102,7 @@ enum OutboxTable {
         guard try connection.execute("DELETE FROM outbox WHERE sequence = ?", [.integer(entry.sequence)]) == 1
         else { return .alreadyDone }
         guard let remoteID = try delivered(entry, answer, connection), remoteID != entry.localID else {
+            try advanceBase(after: entry, to: answer, id: entry.localID, feature: feature, connection)
             return .done(newID: nil)
         }
         // Another resource here, with changes still waiting, has that identifier: renaming would
@@ -110,6 +111,7 @@ enum OutboxTable {
             throw OutboxError(identifierTaken: remoteID, creating: entry.localID)
         }
         try rename(entry.localID, to: remoteID, feature: feature, connection)
+        try advanceBase(after: entry, to: answer, id: remoteID, feature: feature, connection)
         return .done(newID: remoteID)
     }
 
@@ -164,15 +166,12 @@ enum OutboxTable {
             throw DatabaseError(
                 kind: .typeMismatch, message: "unknown method \(methodName)", path: connection.path)
         }
-        let body: Data? =
-            switch row["body"] {
-            case .blob(let data)?: data
-            case .text(let text)?: Data(text.utf8)
-            default: nil
-            }
+        let body = blob(row["body"])
         let state: OutboxEntry.State =
             if let reason = try row.optionalString("refusal") {
                 .refused(reason: reason)
+            } else if case let conflict = try row.int("conflict"), conflict != 0 {
+                .conflicted(theirs: blob(row["theirs"]), deletedOnServer: conflict == 2)
             } else if try row.int("stuck") != 0 {
                 .stuck(lastError: try row.optionalString("last_error") ?? "")
             } else {
@@ -186,6 +185,16 @@ enum OutboxTable {
             sequence: Int64(try row.int("sequence")), localID: try row.string("local_id"), method: method,
             path: try row.string("path"), body: body, idempotencyKey: try row.string("idempotency_key"),
             state: state, createdAt: Date(timeIntervalSince1970: try row.double("created_at")),
-            notBefore: notBefore, failures: try row.int("failures"))
+            notBefore: notBefore, failures: try row.int("failures"),
+            baseVersion: try row.optionalString("base_version"), base: blob(row["base"]))
+    }
+
+    /// A JSON column: bytes, or text written by hand; `nil` for NULL.
+    private static func blob(_ value: SQLValue?) -> Data? {
+        switch value {
+        case .blob(let data)?: data
+        case .text(let text)?: Data(text.utf8)
+        default: nil
+        }
     }
 }

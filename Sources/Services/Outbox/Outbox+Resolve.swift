@@ -1,0 +1,71 @@
+public import Foundation
+public import Promises
+
+extension Outbox {
+    /// Which side of a conflict the user keeps.
+    public enum Keeping: Sendable, Equatable {
+        /// This device's change: sent again over the API's copy (with `If-Match` of its version),
+        /// or, when the API deleted the resource, creating it again.
+        case mine
+        /// The API's copy: this device's changes of the resource are dropped.
+        case theirs
+    }
+
+    /// Settles a conflict (``OutboxEntry/State/conflicted(theirs:deletedOnServer:)``) the way the
+    /// user chose, in one transaction; the changes held behind it go with the next sync.
+    ///
+    /// | the API's side | keeping mine | keeping theirs |
+    /// | --- | --- | --- |
+    /// | changed | the change is sent again with `If-Match` of the API's version (without one when the API did not send its copy) | every change of the resource dropped; `applyingTheirs` gets the API's copy (`nil` when it did not send it: fetch it) |
+    /// | deleted | an update becomes a POST to `recreatingAt` with its body; a delete is done | every change dropped; `applyingTheirs` gets `nil` |
+    ///
+    /// - Parameters:
+    ///   - localID: The resource's identifier on this device.
+    ///   - keeping: The side the user keeps.
+    ///   - recreatingAt: Where the resource is created when the API deleted it and the user keeps
+    ///     an update, such as `notes`; without it, the update is sent again without `If-Match`.
+    ///   - applyingTheirs: Makes the feature's tables hold the API's copy, or removes the
+    ///     resource when it is `nil`, in the same transaction; called only when keeping theirs.
+    /// - Returns: A promise of how many changes were resolved or dropped; 0 when the resource has
+    ///   no conflict.
+    public func resolve(
+        localID: String, keeping: Keeping, recreatingAt: String? = nil,
+        applyingTheirs: @escaping @Sendable (_ theirs: Data?, _ connection: Connection) throws -> Void
+    ) -> Promise<Int> {
+        let feature = feature
+        return table.write { connection in
+            let entries = try OutboxTable.entries(feature, localID, connection)
+            guard let held = entries.first(where: \.isConflicted),
+                case .conflicted(let theirs, let deleted) = held.state
+            else { return 0 }
+            switch keeping {
+            case .theirs:
+                try applyingTheirs(deleted ? nil : theirs, connection)
+                try connection.execute(
+                    "DELETE FROM outbox WHERE feature = ? AND local_id = ?",
+                    [SQLValue.text(feature), SQLValue.text(localID)])
+                return entries.count
+            case .mine where deleted && held.method == .delete:
+                try connection.execute(
+                    "DELETE FROM outbox WHERE sequence = ?", [SQLValue.integer(held.sequence)])
+            case .mine where deleted && recreatingAt == nil:
+                // Nowhere to create it: the update goes without `If-Match`, and the API decides
+                // (a PUT may create; a 404 again is a refusal the user sees).
+                try OutboxTable.rebase(held, body: held.body, baseVersion: nil, base: nil, connection)
+            case .mine where deleted:
+                try connection.execute(
+                    """
+                    UPDATE outbox SET method = 'POST', path = ?, base_version = NULL, base = NULL, conflict = 0,
+                        theirs = NULL, failures = 0, not_before = NULL
+                    WHERE sequence = ?
+                    """,
+                    [SQLValue.text(recreatingAt ?? ""), SQLValue.integer(held.sequence)])
+            case .mine:
+                try OutboxTable.rebase(
+                    held, body: held.body, baseVersion: theirs.flatMap(JSONMerge.version(of:)), base: theirs,
+                    connection)
+            }
+            return 1
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Promises
+
+/// Versions and conflicts: each change of a resource with a version is sent with `If-Match`, and
+/// an answer that another writer changed it meanwhile is merged field by field
+/// (``JSONMerge``) or held as a conflict for the user.
+extension OutboxReplay {
+    /// The header fields an entry is sent with: its `Idempotency-Key`, and `If-Match` with the
+    /// version it was made from, as an entity tag (RFC 9110, 13.1.1), for an update or a delete.
+    static func headers(of entry: OutboxEntry) -> [String: String] {
+        var headers = ["Idempotency-Key": entry.idempotencyKey]
+        if let version = entry.baseVersion, entry.method == .put || entry.method == .delete {
+            headers["If-Match"] = "\"\(version)\""
+        }
+        return headers
+    }
+
+    /// Another writer changed the resource: when the two sides changed different fields, the
+    /// entry is rebased on the API's copy with the merged body and sent again (once per sync);
+    /// otherwise it is held as a conflict, with the API's copy, and the other resources go on.
+    func conflict(
+        _ entry: OutboxEntry, theirs: Data?, deletedOnServer: Bool, _ report: OutboxSyncReport, _ run: Run
+    ) {
+        if !deletedOnServer, let theirs, let base = entry.base, let mine = entry.body,
+            !report.merged.contains(where: { $0.sequence == entry.sequence }),
+            let merged = JSONMerge.threeWay(base: base, mine: mine, theirs: theirs)
+        {
+            let version = JSONMerge.version(of: theirs)
+            let rebased = database.write {
+                try OutboxTable.rebase(entry, body: merged, baseVersion: version, base: theirs, $0)
+            }
+            run.whenSettled(rebased) { written in
+                if case .failure(let error) = written { return run.fail(error) }
+                var report = report
+                report.merged.append(entry)
+                step(after: entry.sequence - 1, report, run)  // the same entry, merged
+            }
+            return
+        }
+        let held = database.write {
+            try OutboxTable.hold(entry, theirs: theirs, deletedOnServer: deletedOnServer, $0)
+        }
+        run.whenSettled(held) { written in
+            if case .failure(let error) = written { return run.fail(error) }
+            var report = report
+            report.conflicted.append(
+                entry.with(
+                    method: entry.method, path: entry.path, body: entry.body,
+                    state: .conflicted(theirs: theirs, deletedOnServer: deletedOnServer)))
+            step(after: entry.sequence, report, run)
+        }
+    }
+}
+
+extension OutboxTable {
+    /// Puts `entry` on top of the API's current copy: the merged body, that copy's version and
+    /// the copy itself as the new base.
+    static func rebase(
+        _ entry: OutboxEntry, body: Data?, baseVersion: String?, base: Data?, _ connection: Connection
+    ) throws {
+        try connection.execute(
+            """
+            UPDATE outbox SET body = ?, base_version = ?, base = ?, conflict = 0, theirs = NULL,
+                failures = 0, not_before = NULL
+            WHERE sequence = ?
+            """,
+            [
+                body.map(SQLValue.blob) ?? .null, baseVersion.map(SQLValue.text) ?? .null,
+                base.map(SQLValue.blob) ?? .null, .integer(entry.sequence),
+            ])
+    }
+
+    /// Holds `entry` as a conflict with the API's copy (`nil`: deleted there, or not sent).
+    static func hold(_ entry: OutboxEntry, theirs: Data?, deletedOnServer: Bool, _ connection: Connection)
+        throws
+    {
+        try connection.execute(
+            "UPDATE outbox SET conflict = ?, theirs = ? WHERE sequence = ?",
+            [.integer(deletedOnServer ? 2 : 1), theirs.map(SQLValue.blob) ?? .null, .integer(entry.sequence)])
+    }
+
+    /// After the API accepted a change, the later changes of the same resource were made on top of
+    /// it: they carry the version it answered with, and its answer as their base.
+    static func advanceBase(
+        after entry: OutboxEntry, to answer: Data, id: String, feature: String, _ connection: Connection
+    )
+        throws
+    {
+        guard let version = JSONMerge.version(of: answer) else { return }
+        try connection.execute(
+            """
+            UPDATE outbox SET base_version = ?, base = ?
+            WHERE feature = ? AND local_id = ? AND sequence > ? AND method != 'POST'
+            """,
+            [.text(version), .blob(answer), .text(feature), .text(id), .integer(entry.sequence)])
+    }
+}

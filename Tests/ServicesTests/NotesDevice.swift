@@ -1,0 +1,123 @@
+import Foundation
+import PromiseMVPTesting
+import Promises
+import Testing
+
+@testable import Services
+
+/// One device of a notes feature: a file of its own, its outbox, and the API both devices share.
+/// A note is kept here as the API's JSON (with its `version`); an edit records a PUT based on it.
+struct NotesDevice {
+    let database: Database
+    let outbox: Outbox
+    let client: APIClient
+
+    init(_ folder: TemporaryFolder, _ name: String, _ server: TestHTTPServer) throws {
+        database = try Database(
+            at: folder.file("\(name).sqlite"),
+            migrations: [
+                Migration(version: 1, sql: "CREATE TABLE notes (id TEXT PRIMARY KEY, json BLOB NOT NULL)")
+            ])
+        outbox = Outbox(database: database, feature: "notes")
+        client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)
+    }
+
+    /// Takes the API's notes as they are now.
+    func pull() async {
+        let client = client
+        _ = await PromiseExpectations.value(
+            of: client.send(.get, "notes", body: nil).then(on: .inline) { [database] data in
+                database.write { connection in
+                    let notes = (try JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []
+                    for note in notes {
+                        let json = try JSONSerialization.data(withJSONObject: note, options: [.sortedKeys])
+                        try Self.store(json, connection)
+                    }
+                }
+            })
+    }
+
+    /// Changes `fields` of note `id` here, and queues the PUT based on the copy it changed.
+    func edit(_ id: String, _ fields: [String: String]) async {
+        let outbox = outbox
+        _ = await PromiseExpectations.value(
+            of: outbox.ready.then(on: .inline) { [database] in
+                database.write { connection in
+                    let base = try Self.json(id, connection) ?? Data("{}".utf8)
+                    var note = (try JSONSerialization.jsonObject(with: base) as? [String: Any]) ?? [:]
+                    for (key, value) in fields { note[key] = value }
+                    let mine = try JSONSerialization.data(withJSONObject: note, options: [.sortedKeys])
+                    try Self.store(mine, connection)
+                    try outbox.record(
+                        .put, "notes/\(id)", body: mine, localID: id,
+                        baseVersion: JSONMerge.version(of: base),
+                        base: base, in: connection)
+                }
+            })
+    }
+
+    /// Deletes note `id` here, and queues the DELETE based on the copy it had.
+    func delete(_ id: String) async {
+        let outbox = outbox
+        _ = await PromiseExpectations.value(
+            of: outbox.ready.then(on: .inline) { [database] in
+                database.write { connection in
+                    let base = try Self.json(id, connection)
+                    try connection.execute("DELETE FROM notes WHERE id = ?", [.text(id)])
+                    try outbox.record(
+                        .delete, "notes/\(id)", body: nil, localID: id,
+                        baseVersion: base.flatMap(JSONMerge.version(of:)), base: base, in: connection)
+                }
+            })
+    }
+
+    func sync() async -> OutboxSyncReport? {
+        await PromiseExpectations.value(
+            of: outbox.sync(with: client) { _, answer, connection in
+                if !answer.isEmpty { try Self.store(answer, connection) }
+                return nil
+            })
+    }
+
+    func resolve(_ id: String, keeping: Outbox.Keeping, recreatingAt: String? = nil) async -> Int? {
+        await PromiseExpectations.value(
+            of: outbox.resolve(localID: id, keeping: keeping, recreatingAt: recreatingAt) {
+                theirs, connection in
+                if let theirs {
+                    try Self.store(theirs, connection)
+                } else {
+                    try connection.execute("DELETE FROM notes WHERE id = ?", [.text(id)])
+                }
+            })
+    }
+
+    func status() async -> OutboxStatus? {
+        await PromiseExpectations.value(of: outbox.status())
+    }
+
+    /// Field `field` of note `id` here.
+    func field(_ field: String, of id: String) async -> String? {
+        let json = await PromiseExpectations.value(of: database.read { try Self.json(id, $0) }) ?? nil
+        return json.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?[field]
+            as? String
+    }
+
+    private static func json(_ id: String, _ connection: Connection) throws -> Data? {
+        try connection.query("SELECT json FROM notes WHERE id = ?", [.text(id)]).first.map {
+            try $0.data("json")
+        }
+    }
+
+    private static func store(_ json: Data, _ connection: Connection) throws {
+        guard let id = JSONMerge.id(of: json) else { return }
+        try connection.execute(
+            "INSERT OR REPLACE INTO notes (id, json) VALUES (?, ?)", [.text(id), .blob(json)])
+    }
+}
+
+extension JSONMerge {
+    /// The `id` field of a JSON object, for the tests' notes.
+    static func id(of data: Data) -> String? {
+        ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["id"] as? String
+    }
+}

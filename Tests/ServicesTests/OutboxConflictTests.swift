@@ -1,0 +1,174 @@
+import Foundation
+import PromiseMVPTesting
+import Promises
+import Testing
+
+@testable import Services
+
+/// Versions and conflicts (`OutboxReplay+Conflict.swift`, `Outbox+Resolve.swift`, `JSONMerge`):
+/// two devices, two files, one API that another device may change behind either's back.
+@Suite("Outbox: versions and conflicts")
+struct OutboxConflictTests {
+    let folder = TemporaryFolder("OutboxConflictTests")
+    let api = TestResourceAPI(
+        collection: "notes", resources: [["id": "n1", "title": "Shopping", "text": "milk"]])
+
+    /// The API, and a device that has pulled its notes.
+    func start() async throws -> (TestHTTPServer, NotesDevice) {
+        let server = try TestHTTPServer(responder: api.respond)
+        let device = try NotesDevice(folder, "phone", server)
+        await device.pull()
+        return (server, device)
+    }
+
+    @Test("both sides change the same field: a conflict, held with the API's copy; nothing overwritten")
+    func sameFieldIsAConflict() async throws {
+        // Given
+        let (server, phone) = try await start()
+        defer { server.stop() }
+        await phone.edit("n1", ["text": "eggs"])
+        api.edit("n1", ["text": "bread"])
+
+        // When
+        let report = await phone.sync()
+
+        // Then
+        #expect(report?.conflicted.map(\.localID) == ["n1"])
+        #expect(api.field("text", of: "n1") == "bread")
+        guard case .conflicted(let theirs?, false)? = await phone.status()?.state(of: "n1") else {
+            Issue.record("not a conflict: \(String(describing: await phone.status()))")
+            return
+        }
+        #expect(JSONMerge.version(of: theirs) == "2")
+    }
+
+    @Test("keeping mine sends the change again over the API's version; keeping theirs takes the API's copy")
+    func resolveBothWays() async throws {
+        for keeping in [Outbox.Keeping.mine, .theirs] {
+            // Given: a conflict on the same field
+            let (server, phone) = try await start()
+            defer { server.stop() }
+            await phone.edit("n1", ["text": "eggs"])
+            api.edit("n1", ["text": "bread \(keeping)"])
+            _ = await phone.sync()
+
+            // When
+            let resolved = await phone.resolve("n1", keeping: keeping)
+            let report = await phone.sync()
+
+            // Then
+            #expect(resolved == 1)
+            #expect(await phone.status() == .empty)
+            let kept = keeping == .mine ? "eggs" : "bread \(keeping)"
+            #expect(api.field("text", of: "n1") == kept, "\(keeping)")
+            #expect(await phone.field("text", of: "n1") == kept, "\(keeping)")
+            #expect(report?.sent.count == (keeping == .mine ? 1 : 0))
+            api.edit("n1", ["text": "milk"])
+        }
+    }
+
+    @Test("the two sides change different fields: merged field by field, sent, and said so")
+    func differentFieldsMerge() async throws {
+        // Given
+        let (server, phone) = try await start()
+        defer { server.stop() }
+        await phone.edit("n1", ["text": "eggs"])
+        api.edit("n1", ["title": "Groceries"])
+
+        // When
+        let report = await phone.sync()
+
+        // Then
+        #expect(report?.merged.map(\.localID) == ["n1"])
+        #expect(report?.sent.count == 1)
+        #expect(api.field("text", of: "n1") == "eggs" && api.field("title", of: "n1") == "Groceries")
+        #expect(await phone.field("title", of: "n1") == "Groceries")
+        #expect(await phone.status() == .empty)
+    }
+
+    @Test("an edit here of a note deleted there: a conflict; keeping mine creates it again")
+    func editOfDeletedNote() async throws {
+        // Given
+        let (server, phone) = try await start()
+        defer { server.stop() }
+        await phone.edit("n1", ["text": "eggs"])
+        api.delete("n1")
+
+        // When
+        _ = await phone.sync()
+        let state = await phone.status()?.state(of: "n1")
+        _ = await phone.resolve("n1", keeping: .mine, recreatingAt: "notes")
+        let report = await phone.sync()
+
+        // Then
+        #expect(state == .conflicted(theirs: nil, deletedOnServer: true))
+        #expect(report?.sent.first?.method == .post)
+        #expect(api.ids.count == 1 && api.field("text", of: api.ids[0]) == "eggs")
+    }
+
+    @Test(
+        "a delete here of a note edited there: a conflict, not a silent delete; keeping theirs brings it back"
+    )
+    func deleteOfEditedNote() async throws {
+        // Given
+        let (server, phone) = try await start()
+        defer { server.stop() }
+        await phone.delete("n1")
+        api.edit("n1", ["text": "bread"])
+
+        // When
+        let report = await phone.sync()
+        _ = await phone.resolve("n1", keeping: .theirs)
+
+        // Then
+        #expect(report?.conflicted.map(\.method) == [.delete])
+        #expect(api.field("text", of: "n1") == "bread")
+        #expect(await phone.field("text", of: "n1") == "bread")
+        #expect(await phone.status() == .empty)
+    }
+
+    @Test(
+        "a conflict holds the later changes of its note, not those of others; after resolving, they go in order"
+    )
+    func conflictHoldsItsNoteOnly() async throws {
+        // Given: two notes; n1 conflicts, then is changed again here
+        api.edit("n1", ["text": "milk"])
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let phone = try NotesDevice(folder, "phone", server)
+        _ = await PromiseExpectations.value(of: phone.outbox.ready)
+        await phone.pull()
+        await phone.edit("n1", ["text": "eggs"])
+        api.edit("n1", ["text": "bread"])
+        _ = await phone.sync()
+        await phone.edit("n1", ["title": "Later"])
+
+        // When
+        let held = await phone.sync()
+        _ = await phone.resolve("n1", keeping: .mine)
+        let after = await phone.sync()
+
+        // Then: nothing sent while held; then both, with no second conflict
+        #expect(held?.sent.isEmpty == true)
+        // The later change was made on top of this device's own: it goes with the version the first
+        // was answered with, needing no merge.
+        #expect(after?.sent.count == 2 && after?.conflicted.isEmpty == true && after?.merged.isEmpty == true)
+        #expect(api.field("text", of: "n1") == "eggs" && api.field("title", of: "n1") == "Later")
+    }
+
+    @Test("every update and delete carries If-Match with the version it was made from")
+    func ifMatchIsSent() async throws {
+        // Given: an API that refuses unconditional writes
+        api.requiresIfMatch = true
+        let (server, phone) = try await start()
+        defer { server.stop() }
+        await phone.edit("n1", ["text": "eggs"])
+
+        // When
+        let report = await phone.sync()
+
+        // Then
+        #expect(report?.sent.count == 1)
+        #expect(api.field("text", of: "n1") == "eggs")
+    }
+}
