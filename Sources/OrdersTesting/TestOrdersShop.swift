@@ -6,7 +6,10 @@ public import Orders
 /// end over a real socket.
 ///
 /// Like a careful backend it honours `Idempotency-Key`: a write whose key it has seen is not
-/// applied again, and gets the first answer again. It counts what it applied, so a test can check
+/// applied again, and gets the first answer again. Every order carries a `version` (`"1"`, then one
+/// more per change); a PUT or DELETE whose `If-Match` names another is answered `412` with the
+/// current order, and ``editOnServer(_:_:)`` and ``deleteOnServer(_:)`` change it as another
+/// device would. It counts what it applied, so a test can check
 /// that every change arrived exactly once, and it can refuse or fail on purpose.
 ///
 /// ```swift
@@ -33,9 +36,47 @@ public final class TestOrdersShop: @unchecked Sendable {
     ///
     /// - Parameter orders: The orders it starts with.
     public init(orders: [Order] = []) {
-        for order in orders {
+        for var order in orders {
+            order.version = order.version ?? "1"
             self.orders[order.id ?? ""] = order
         }
+    }
+
+    /// Changes an order as another device would: `change` applies to it, and its version moves on.
+    ///
+    /// - Parameters:
+    ///   - id: The order's identifier.
+    ///   - change: What the other device changed.
+    public func editOnServer(_ id: String, _ change: (inout Order) -> Void) {
+        lock.withLock {
+            guard var order = orders[id] else { return }
+            change(&order)
+            order.id = id
+            order.version = Self.next(order.version)
+            order.total = order.computedTotal
+            orders[id] = order
+        }
+    }
+
+    /// Deletes an order as another device would.
+    ///
+    /// - Parameter id: The order's identifier.
+    public func deleteOnServer(_ id: String) {
+        lock.withLock { _ = orders.removeValue(forKey: id) }
+    }
+
+    private static func next(_ version: String?) -> String {
+        String((Int(version ?? "") ?? 0) + 1)
+    }
+
+    /// Whether the request's `If-Match` (if any) names `order`'s version.
+    private static func matches(_ request: TestHTTPServer.Request, _ order: Order) -> Bool {
+        guard var tag = request.headers["if-match"]?.trimmingCharacters(in: .whitespaces) else { return true }
+        if tag.hasPrefix("W/") { tag.removeFirst(2) }
+        if tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\"") {
+            tag = String(tag.dropFirst().dropLast())
+        }
+        return tag == "*" || tag == order.version
     }
 
     /// The orders it holds, newest first.
@@ -163,19 +204,25 @@ public final class TestOrdersShop: @unchecked Sendable {
             order.id = "srv-\(nextID)"
             nextID += 1
             order.total = order.computedTotal
+            order.version = "1"
             orders[order.id ?? ""] = order
             return (201, encode(order))
         case ("GET", 2):
             return orders[parts[1]].map { (200, encode($0)) } ?? (404, #"{"error": "not found"}"#)
         case ("PUT", 2):
-            guard orders[parts[1]] != nil else { return (404, #"{"error": "not found"}"#) }
+            guard let current = orders[parts[1]] else { return (404, #"{"error": "not found"}"#) }
+            guard Self.matches(request, current) else { return (412, encode(current)) }
             guard var order = decode(request.body) else { return (400, #"{"errors": []}"#) }
             order.id = parts[1]
             order.total = order.computedTotal
+            order.version = Self.next(current.version)
             orders[parts[1]] = order
             return (200, encode(order))
         case ("DELETE", 2):
-            return orders.removeValue(forKey: parts[1]) == nil ? (404, #"{"error": "not found"}"#) : (204, "")
+            guard let current = orders[parts[1]] else { return (404, #"{"error": "not found"}"#) }
+            guard Self.matches(request, current) else { return (412, encode(current)) }
+            orders[parts[1]] = nil
+            return (204, "")
         default:
             return (405, "{}")
         }

@@ -29,6 +29,11 @@ public struct Order: Codable, Equatable, Hashable, Sendable {
     public var items: [OrderItem]
     /// What the customer pays.
     public var total: Decimal
+    /// The shop's version of the order (its `version`, which changes with every change there);
+    /// `nil` before creation, or from a shop without versions. An update or delete is made on top
+    /// of it (`If-Match`), so that another device's change in between is never overwritten
+    /// silently.
+    public var version: String?
 
     /// Makes an order; everything but the six fields every order has (id, date, email, names and
     /// total) defaults to empty.
@@ -46,11 +51,12 @@ public struct Order: Codable, Equatable, Hashable, Sendable {
     ///   - shipmentMethod: How fast it ships.
     ///   - items: What was ordered.
     ///   - total: What the customer pays.
+    ///   - version: The shop's version; `nil` by default.
     public init(
         id: String? = nil, date: Date, email: String, firstName: String, lastName: String, phone: String = "",
         billingAddress: Address = Address(), shipmentAddress: Address = Address(),
         paymentMethod: PaymentMethod = PaymentMethod(), shipmentMethod: ShipmentMethod = ShipmentMethod(),
-        items: [OrderItem] = [], total: Decimal
+        items: [OrderItem] = [], total: Decimal, version: String? = nil
     ) {
         self.id = id
         self.date = date
@@ -64,6 +70,7 @@ public struct Order: Codable, Equatable, Hashable, Sendable {
         self.shipmentMethod = shipmentMethod
         self.items = items
         self.total = total
+        self.version = version
     }
 
     /// The items' subtotals plus the shipment method's price: what a store saves as ``total``.
@@ -76,7 +83,7 @@ extension Order {
     /// The keys of an order's JSON, one per property.
     enum CodingKeys: String, CodingKey {
         case id, date, email, firstName, lastName, phone, billingAddress, shipmentAddress, paymentMethod
-        case shipmentMethod, items, total
+        case shipmentMethod, items, total, version
     }
 
     /// Decodes an order, refusing a negative total with a clear error: an amount an order cannot
@@ -99,6 +106,7 @@ extension Order {
             paymentMethod: try container.decode(PaymentMethod.self, forKey: .paymentMethod),
             shipmentMethod: try container.decode(ShipmentMethod.self, forKey: .shipmentMethod),
             items: try container.decode([OrderItem].self, forKey: .items),
-            total: try container.decodeNonNegative(Decimal.self, forKey: .total))
+            total: try container.decodeNonNegative(Decimal.self, forKey: .total),
+            version: try container.decodeIfPresent(String.self, forKey: .version))
     }
 }

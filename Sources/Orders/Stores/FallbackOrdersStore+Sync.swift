@@ -51,4 +51,26 @@ extension FallbackOrdersStore {
                 return entries
             }
     }
+
+    /// Settles an order's conflict with the shop (its change met another device's, in the same
+    /// fields, or the shop deleted the order): keeping this device's change sends it again over
+    /// the shop's version (or creates the order again); keeping the shop's drops the changes here
+    /// and shows the shop's copy. Then syncs.
+    ///
+    /// - Parameters:
+    ///   - id: The order's identifier.
+    ///   - keeping: Which side to keep.
+    /// - Returns: A promise of the sync's report; rejected with `notFound` when the order has no
+    ///   conflict.
+    public func resolve(id: String, keeping: Outbox.Keeping) -> Promise<OutboxSyncReport> {
+        let store = self
+        return cache.outbox.resolve(localID: id, keeping: keeping, recreatingAt: "orders") {
+            theirs, connection in
+            try OrdersSQLiteStore.applyTheirs(id, theirs, connection)
+        }
+        .then(on: .inline) { count -> Promise<OutboxSyncReport> in
+            guard count > 0 else { throw OrdersStoreError(.updateOrder, .notFound(id: id)) }
+            return store.sync()
+        }
+    }
 }

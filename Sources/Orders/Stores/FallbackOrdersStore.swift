@@ -159,7 +159,9 @@ public struct FallbackOrdersStore: OrdersStore {
         return queued(id) {
             cache.queueDelete(id: id, idempotencyKey: key)
         } orElse: {
-            api.deleteOrder(id: id, idempotencyKey: key)
+            cache.version(of: id).recover(on: .inline) { _ in Guarantee.value(nil) }.asPromise()
+                .then(on: .inline) { version in api.deleteOrder(id: id, idempotencyKey: key, version: version)
+                }
                 .then(on: .inline) { deleted in
                     cache.deleteOrder(id: id).map(on: .inline) { _ in deleted }
                         .recover(on: .inline) { _ in Guarantee.value(deleted) }

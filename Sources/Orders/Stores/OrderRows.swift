@@ -19,8 +19,8 @@ enum OrderRows {
         INSERT INTO orders (id, date, email, first_name, last_name, phone,
             billing_street1, billing_street2, billing_city, billing_state, billing_zip,
             shipment_street1, shipment_street2, shipment_city, shipment_state, shipment_zip,
-            card_last4, card_expiration, shipment_speed, total, origin)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            card_last4, card_expiration, shipment_speed, total, origin, version)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Writes `order` and its items under its `id`.
@@ -41,6 +41,7 @@ enum OrderRows {
                 .text(order.paymentMethod.lastFourDigits),
                 .real(order.paymentMethod.expirationDate.timeIntervalSince1970),
                 SQLValue(order.shipmentMethod.speed.rawValue), .text("\(order.total)"), .text(origin),
+                order.version.map(SQLValue.text) ?? .null,
             ])
         for (position, item) in order.items.enumerated() {
             try connection.execute(
@@ -119,7 +120,8 @@ enum OrderRows {
                     expirationDate: Date(timeIntervalSince1970: try row.double("card_expiration")), cvv: ""),
                 shipmentMethod: ShipmentMethod(
                     speed: ShipmentMethod.ShippingSpeed(rawValue: try row.int("shipment_speed")) ?? .standard),
-                items: items[id] ?? [], total: try decimal(row, "total"))
+                items: items[id] ?? [], total: try decimal(row, "total"),
+                version: try row.optionalString("version"))
         }
     }
 

@@ -86,9 +86,11 @@ public struct OrdersAPI: OrdersStore {
             try order.validateForStore(.updateOrder)
             var sent = order
             sent.total = order.computedTotal
+            var headers = ["Idempotency-Key": idempotencyKey]
+            // Made on top of the shop's version it was read at: another change meanwhile is a 412.
+            if let version = order.version { headers["If-Match"] = "\"\(version)\"" }
             return client.put(
-                "orders/\(APIClient.pathSegment(id))", body: sent, as: Order.self,
-                headers: ["Idempotency-Key": idempotencyKey])
+                "orders/\(APIClient.pathSegment(id))", body: sent, as: Order.self, headers: headers)
         }
         .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .updateOrder, id: id) }
     }
@@ -108,11 +110,19 @@ public struct OrdersAPI: OrdersStore {
     ///   - idempotencyKey: The key; the same for every attempt at this delete.
     /// - Returns: A promise of the deleted order, or rejected with `notFound`.
     public func deleteOrder(id: String, idempotencyKey: String) -> Promise<Order> {
+        deleteOrder(id: id, idempotencyKey: idempotencyKey, version: nil)
+    }
+
+    /// Deletes an order read at `version` (`If-Match`): a change of it in the shop since is a
+    /// conflict, not a silent delete. Without a version, the shop's current one.
+    func deleteOrder(id: String, idempotencyKey: String, version: String?) -> Promise<Order> {
         let client = client
         let path = "orders/\(APIClient.pathSegment(id))"
         return client.get(path, as: Order.self)
             .then(on: .inline) { order in
-                client.delete(path, headers: ["Idempotency-Key": idempotencyKey]).map(on: .inline) { order }
+                var headers = ["Idempotency-Key": idempotencyKey]
+                if let version = version ?? order.version { headers["If-Match"] = "\"\(version)\"" }
+                return client.delete(path, headers: headers).map(on: .inline) { order }
             }
             .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .deleteOrder, id: id) }
     }
@@ -127,6 +137,9 @@ public struct OrdersAPI: OrdersStore {
         if let error = error as? OrdersStoreError { return error }
         if case .httpStatus(let status, let body) = error as? APIError {
             switch status {
+            case 412:
+                return OrdersStoreError(
+                    operation, .conflict(theirs: try? APIClient.decode(Order.self, from: Data(body.utf8))))
             case 404:
                 return OrdersStoreError(operation, .notFound(id: id))
             case 400, 422:

@@ -43,15 +43,17 @@ extension OrdersSQLiteStore {
         let outbox = outbox
         return write { connection in
             try order.validateForStore(.updateOrder)
-            guard let id = order.id, try !OrderRows.orders(connection, .id(id)).isEmpty else {
+            guard let id = order.id, let stored = try OrderRows.orders(connection, .id(id)).first else {
                 throw OrdersStoreError(.updateOrder, .notFound(id: order.id ?? ""))
             }
             var updated = order
             updated.total = order.computedTotal
+            updated.version = stored.version  // made on top of the copy kept here
             try OrderRows.replace(updated, connection, origin: OrderRows.Origin.device)
             try outbox.record(
                 .put, Self.path(of: id), json: Self.body(of: updated), localID: id,
-                idempotencyKey: idempotencyKey, mayHaveArrived: mayHaveArrived, in: connection)
+                idempotencyKey: idempotencyKey, mayHaveArrived: mayHaveArrived, baseVersion: stored.version,
+                base: try APIClient.encode(Self.body(of: stored)), in: connection)
             return OrderRows.asStored(updated)
         }
         .failing(as: .updateOrder)
@@ -69,7 +71,8 @@ extension OrdersSQLiteStore {
             }
             let recorded = try outbox.record(
                 .delete, Self.path(of: id), body: nil, localID: id, idempotencyKey: idempotencyKey,
-                mayHaveArrived: mayHaveArrived, in: connection)
+                mayHaveArrived: mayHaveArrived, baseVersion: order.version,
+                base: try APIClient.encode(Self.body(of: order)), in: connection)
             if recorded == .cancelledOut {
                 try connection.execute("DELETE FROM orders WHERE id = ?", [.text(id)])
             } else {
@@ -96,6 +99,11 @@ extension OrdersSQLiteStore {
             }
             return queued
         }
+    }
+
+    /// The shop's version of the order as kept here, or `nil`.
+    func version(of id: String) -> Promise<String?> {
+        read { try OrderRows.orders($0, .id(id)).first?.version }
     }
 
     /// Whether the order has changes that wait for the API (or were refused by it): while it has,
@@ -155,6 +163,18 @@ extension OrdersSQLiteStore {
             break
         }
         return nil
+    }
+
+    /// Makes the copy here the shop's after a conflict resolved with theirs: its copy, or nothing
+    /// when it deleted the order (or did not send its copy: the next listing brings it).
+    @Sendable
+    static func applyTheirs(_ id: String, _ theirs: Data?, _ connection: Connection) throws {
+        guard let theirs, var shop = try? APIClient.decode(Order.self, from: theirs) else {
+            try connection.execute("DELETE FROM orders WHERE id = ?", [.text(id)])
+            return
+        }
+        shop.id = id
+        try OrderRows.replace(shop, connection, origin: OrderRows.Origin.api)
     }
 
     /// Undoes discarded changes here: an order the shop never had goes; one it has goes until the

@@ -60,6 +60,8 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
         // An order deleted on this device stays as a marked row until the API deleted it too, so
         // that a fresh listing that still has it does not bring it back.
         Migration(version: 3, sql: "ALTER TABLE orders ADD COLUMN deleted INTEGER NOT NULL DEFAULT 0"),
+        // The shop's version of each order: what a change made here is based on (`If-Match`).
+        Migration(version: 4, sql: "ALTER TABLE orders ADD COLUMN version TEXT"),
     ]
 
     /// The changes made on this device that wait for the API, in the same file.

@@ -31,6 +31,9 @@ public struct OrdersStoreError: Error, Equatable, Sendable, CustomStringConverti
         case invalid([OrderFieldError])
         /// The storage behind the store failed: the database, or the network and the API.
         case storage(ServiceRequestError)
+        /// Another device changed (or deleted: `theirs` is `nil`) the order since this copy of it
+        /// was read: nothing was overwritten. Show the shop's copy, or let the user choose.
+        case conflict(theirs: Order?)
     }
 
     /// The operation that failed.
@@ -54,6 +57,7 @@ public struct OrdersStoreError: Error, Equatable, Sendable, CustomStringConverti
         case .notFound(let id): "\(operation.rawValue): no order with id \(id)"
         case .invalid(let errors): "\(operation.rawValue): \(errors.map(\.message).joined(separator: " "))"
         case .storage(let error): "\(operation.rawValue): \(error.userMessage)"
+        case .conflict: "\(operation.rawValue): changed in the shop meanwhile"
         }
     }
 
@@ -64,6 +68,7 @@ public struct OrdersStoreError: Error, Equatable, Sendable, CustomStringConverti
         case .notFound: .noData
         case .invalid: .unknownError
         case .storage(let error): error
+        case .conflict: .httpStatus(412)
         }
     }
 
@@ -73,6 +78,9 @@ public struct OrdersStoreError: Error, Equatable, Sendable, CustomStringConverti
         case .notFound: "This order no longer exists."
         case .invalid(let errors): errors.map(\.message).joined(separator: " ")
         case .storage(let error): error.userMessage
+        case .conflict(nil): "This order was deleted in the shop meanwhile; nothing was changed."
+        case .conflict:
+            "This order was changed in the shop meanwhile; nothing was overwritten. Look at it again."
         }
     }
 

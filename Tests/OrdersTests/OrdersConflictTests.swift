@@ -1,0 +1,121 @@
+import Foundation
+import OrdersTesting
+import Testing
+
+/// Orders changed here and in the shop meanwhile (another device): never overwritten silently.
+/// The shop changes "on the server" as another device would (`TestOrdersShop.editOnServer`).
+@Suite("Orders: conflicts with another device")
+struct OrdersConflictTests {
+    /// A device that listed the shop's orders, then went offline.
+    func deviceWithCopy() async throws -> DeviceAndShop {
+        let device = try DeviceAndShop()
+        _ = await device.listing(device.online)
+        return device
+    }
+
+    func renamedAmy(first: String? = nil, last: String? = nil) -> Order {
+        var amy = DeviceAndShop.amy
+        amy.version = "1"
+        if let first { amy.firstName = first }
+        if let last { amy.lastName = last }
+        return amy
+    }
+
+    @Test("the same field changed offline here and in the shop: a conflict, shown; nothing overwritten")
+    func sameFieldConflicts() async throws {
+        // Given
+        let device = try await deviceWithCopy()
+        _ = await PromiseExpectations.value(of: device.offline.updateOrder(renamedAmy(last: "Mine")))
+        device.shop.editOnServer("shop-amy") { $0.lastName = "Theirs" }
+
+        // When
+        let report = await PromiseExpectations.value(of: device.online.sync())
+        let status = await PromiseExpectations.value(of: device.online.syncStatus())
+
+        // Then
+        #expect(report?.conflicted.map(\.localID) == ["shop-amy"])
+        #expect(device.shop.storedOrders.first { $0.id == "shop-amy" }?.lastName == "Theirs")
+        guard case .conflicted(let theirs?, false)? = status?.state(of: "shop-amy") else {
+            Issue.record("not a conflict: \(String(describing: status))")
+            return
+        }
+        #expect(try APIClient.decode(Order.self, from: theirs).lastName == "Theirs")
+    }
+
+    @Test("different fields changed here and in the shop: merged, and both changes kept")
+    func differentFieldsMerge() async throws {
+        // Given
+        let device = try await deviceWithCopy()
+        _ = await PromiseExpectations.value(of: device.offline.updateOrder(renamedAmy(last: "Mine")))
+        device.shop.editOnServer("shop-amy") { $0.email = "amy@theirs.example" }
+
+        // When
+        let report = await PromiseExpectations.value(of: device.online.sync())
+
+        // Then
+        #expect(report?.merged.count == 1 && report?.sent.count == 1)
+        let shop = device.shop.storedOrders.first { $0.id == "shop-amy" }
+        #expect(shop?.lastName == "Mine" && shop?.email == "amy@theirs.example")
+        #expect(await device.listing(device.offline)["shop-amy"]?.email == "amy@theirs.example")
+    }
+
+    @Test("a conflict resolved both ways: mine reaches the shop; theirs replaces the copy here")
+    func resolveBothWays() async throws {
+        for keeping in [Outbox.Keeping.mine, .theirs] {
+            // Given
+            let device = try await deviceWithCopy()
+            _ = await PromiseExpectations.value(of: device.offline.updateOrder(renamedAmy(last: "Mine")))
+            device.shop.editOnServer("shop-amy") { $0.lastName = "Theirs" }
+            _ = await PromiseExpectations.value(of: device.online.sync())
+
+            // When
+            let report = await PromiseExpectations.value(
+                of: device.online.resolve(id: "shop-amy", keeping: keeping))
+
+            // Then
+            let kept = keeping == .mine ? "Mine" : "Theirs"
+            #expect(report?.conflicted.isEmpty == true, "\(keeping)")
+            #expect(device.shop.storedOrders.first { $0.id == "shop-amy" }?.lastName == kept, "\(keeping)")
+            #expect(await device.listing(device.offline)["shop-amy"]?.lastName == kept, "\(keeping)")
+            #expect(await PromiseExpectations.value(of: device.online.syncStatus()) == .empty, "\(keeping)")
+        }
+    }
+
+    @Test("a delete here of an order changed in the shop is a conflict; an edit of one deleted there too")
+    func deleteAndEditConflict() async throws {
+        // Given
+        let device = try await deviceWithCopy()
+        _ = await PromiseExpectations.value(of: device.offline.deleteOrder(id: "shop-bob"))
+        device.shop.editOnServer("shop-bob") { $0.firstName = "Robert" }
+        _ = await PromiseExpectations.value(of: device.offline.updateOrder(renamedAmy(first: "Amelia")))
+        device.shop.deleteOnServer("shop-amy")
+
+        // When
+        let report = await PromiseExpectations.value(of: device.online.sync())
+        let status = await PromiseExpectations.value(of: device.online.syncStatus())
+
+        // Then
+        #expect(Set(report?.conflicted.map(\.localID) ?? []) == ["shop-amy", "shop-bob"])
+        #expect(device.shop.storedOrders.contains { $0.id == "shop-bob" && $0.firstName == "Robert" })
+        #expect(status?.state(of: "shop-amy") == .conflicted(theirs: nil, deletedOnServer: true))
+    }
+
+    @Test("online, an update of a copy the shop changed since is refused as a conflict, not an overwrite")
+    func onlineUpdateOfStaleCopy() async throws {
+        // Given
+        let device = try await deviceWithCopy()
+        device.shop.editOnServer("shop-amy") { $0.lastName = "Theirs" }
+
+        // When
+        let error = await PromiseExpectations.error(of: device.online.updateOrder(renamedAmy(last: "Mine")))
+
+        // Then
+        guard case .conflict(let theirs)? = (error as? OrdersStoreError)?.reason else {
+            Issue.record("not a conflict: \(String(describing: error))")
+            return
+        }
+        #expect(theirs?.lastName == "Theirs")
+        #expect(device.shop.storedOrders.first { $0.id == "shop-amy" }?.lastName == "Theirs")
+        #expect(await PromiseExpectations.value(of: device.online.syncStatus()) == .empty)
+    }
+}
