@@ -24,14 +24,23 @@ extension Arguments {
             paymentMethod: PaymentMethod(
                 creditCardNumber: "", expirationDate: Date(timeIntervalSince1970: 0), cvv: ""),
             shipmentMethod: ShipmentMethod(speed: .standard), items: [], total: 0)
+        try apply(values, to: &order)
+        return order
+    }
+
+    /// Puts the order options' values into `order`: every value of one that repeats (items,
+    /// which then replace the order's), the last of any other. What `orders update` changes.
+    static func apply(_ values: [String: [String]], to order: inout Order) throws {
         for option in Option.all {
-            guard case .order(_, let repeats, _, let read) = option.use else { continue }
-            let given = values[option.name] ?? []
+            guard case .order(_, let repeats, _, let read) = option.use, let given = values[option.name]
+            else {
+                continue
+            }
+            if repeats { order.items = [] }
             for value in repeats ? given : given.suffix(1) {
                 try read(&order, value)
             }
         }
-        return order
     }
 }
 

@@ -14,6 +14,8 @@ struct Arguments {
         case listOrders
         case showOrder(id: String)
         case createOrder(Order)
+        case updateOrder(id: String, changes: [String: [String]])
+        case resolveOrder(id: String, keeping: Outbox.Keeping)
         case deleteOrder(id: String)
         case syncOrders
         case retryOrder(id: String)
@@ -37,59 +39,9 @@ struct Arguments {
 
     /// The verbs of `demo orders` and whether each names an order.
     static let orderVerbs: [(verb: String, takesID: Bool)] = [
-        ("list", false), ("show", true), ("delete", true), ("sync", false), ("retry", true),
-        ("discard", true),
+        ("list", false), ("show", true), ("update", true), ("delete", true), ("sync", false), ("retry", true),
+        ("discard", true), ("resolve", true),
     ]
-
-    /// The help text, made from ``Option/all`` and ``orderVerbs``.
-    static var usage: String {
-        let verbs = orderVerbs.map { $0.takesID ? "\($0.verb) ID" : $0.verb }.joined(separator: " | ")
-        let orderParts = Option.all.compactMap { option -> String? in
-            guard case .order(let required, let repeats, _, _) = option.use else { return nil }
-            let part = "\(option.name) \(option.value)" + (repeats ? " [\(option.name) ...]" : "")
-            return required ? part : "[\(part)]"
-        }
-        let synopsis = wrapped(orderParts + ["[options]"], width: 84, indent: 12)
-        let options = Option.all.filter { !$0.isOrderPart }.map { option in
-            let head =
-                "  " + (option.name + " " + option.value).padding(toLength: 17, withPad: " ", startingAt: 0)
-            return head
-                + option.help.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: 19))
-        }
-        return """
-            usage: demo melodies [options]
-                   demo orders [\(verbs)] [options]
-                   demo orders create \(synopsis)
-                   demo export-sample-api FOLDER
-
-            Shows melodies or orders from the API, or from the local database when the API cannot be
-            reached. An order created, changed or deleted while the API cannot be reached is saved in
-            the local database and sent when it can: at the next online listing, or with 'orders sync'
-            (exit 1 when the shop refused a change). 'orders retry ID' sends a refused change again,
-            'orders discard ID' drops it. 'export-sample-api FOLDER' writes a sample API to serve with
-            'python3 -m http.server'.
-
-            options:
-            \(options.joined(separator: "\n"))
-
-            exit codes: 0 done, 1 failed (the message says why), 2 wrong command line (bad syntax, or
-            a value an order cannot take)
-            """
-    }
-
-    /// `words` joined with spaces, broken before `width` columns, continued lines indented.
-    private static func wrapped(_ words: [String], width: Int, indent: Int) -> String {
-        var lines = [""]
-        for word in words {
-            let last = lines[lines.count - 1]
-            if !last.isEmpty && last.count + 1 + word.count > width - indent {
-                lines.append(word)
-            } else {
-                lines[lines.count - 1] = last.isEmpty ? word : last + " " + word
-            }
-        }
-        return lines.joined(separator: "\n" + String(repeating: " ", count: indent))
-    }
 
     /// The option that fills `field` in `demo orders create`.
     static func option(for field: OrderField) -> String {
@@ -123,6 +75,20 @@ struct Arguments {
         }
         if flags.contains("--help") { return try make(.help, values, flags, environment) }
         if flags.contains("--version") { return try make(.version, values, flags, environment) }
+        let keeping = [("--keep-mine", Outbox.Keeping.mine), ("--keep-theirs", .theirs)].filter {
+            flags.contains($0.0)
+        }
+        if positional.count == 3, positional[0] == "orders", positional[1] == "resolve" {
+            guard keeping.count == 1 else {
+                throw UsageError(
+                    message: "say which side to keep: demo orders resolve ID --keep-mine | --keep-theirs")
+            }
+            let command = Command.resolveOrder(id: try id(positional), keeping: keeping[0].1)
+            return try make(command, values, flags, environment)
+        }
+        if let flag = keeping.first?.0 {
+            throw UsageError(message: "\(flag) only goes with 'orders resolve ID'")
+        }
         return try make(try command(positional, values), values, flags, environment)
     }
 
@@ -137,6 +103,9 @@ struct Arguments {
         case ["melodies"]: command = .melodies
         case ["orders"]: command = .listOrders
         case ["orders", "create"]: return .createOrder(try order(values))
+        case let words where words.count == 3 && words[0] == "orders" && words[1] == "update":
+            return .updateOrder(
+                id: try id(words), changes: values.filter { Option.named($0.key)?.isOrderPart == true })
         case let words where words.count == 2 && words[0] == "export-sample-api":
             return .exportSampleAPI(folder: words[1])
         case let words where words.first == "orders" && words.count >= 2:
@@ -152,7 +121,7 @@ struct Arguments {
         }
         let orderParts = Option.all.filter(\.isOrderPart).map(\.name)
         if let option = orderParts.first(where: { values[$0] != nil }) {
-            throw UsageError(message: "\(option) only goes with 'orders create'")
+            throw UsageError(message: "\(option) only goes with 'orders create' or 'orders update'")
         }
         return command
     }
@@ -166,6 +135,9 @@ struct Arguments {
         case "sync": .syncOrders
         case "retry": .retryOrder(id: id)
         case "discard": .discardOrder(id: id)
+        case "resolve":
+            throw UsageError(
+                message: "say which side to keep: demo orders resolve ID --keep-mine | --keep-theirs")
         default: throw UsageError(message: "unknown command 'orders \(verb)'")
         }
     }

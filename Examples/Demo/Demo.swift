@@ -54,6 +54,12 @@ struct Demo {
         case .createOrder(let order):
             guard let app = await App.open(arguments, terminal) else { return 1 }
             return await Screens.create(order, app.worker, app.formatter, terminal)
+        case .updateOrder(let id, let changes):
+            guard let app = await App.open(arguments, terminal) else { return 1 }
+            return await Screens.update(id, changes, app.worker, app.formatter, terminal)
+        case .resolveOrder(let id, let keeping):
+            guard let app = await App.open(arguments, terminal) else { return 1 }
+            return await SyncScreen.resolve(id, keeping, app.orders, arguments, terminal)
         case .deleteOrder(let id):
             guard let app = await App.open(arguments, terminal) else { return 1 }
             return await Screens.delete(id, app.worker, app.formatter, terminal)

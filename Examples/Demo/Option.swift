@@ -50,6 +50,11 @@ struct Option: Sendable {
         Option(
             name: "--cache", value: "POLICY", use: .setting,
             help: "how melodies and orders are read: \(CachePolicyName.help)"),
+        Option(
+            name: "--keep-mine", value: "", use: .flag,
+            help: "with 'orders resolve': keep this device's change"),
+        Option(
+            name: "--keep-theirs", value: "", use: .flag, help: "with 'orders resolve': keep the shop's copy"),
         Option(name: "--help", value: "", use: .flag, help: "show this help"),
         Option(name: "--version", value: "", use: .flag, help: "show the version"),
         order("--first-name", "NAME", .firstName) { $0.firstName = $1 },

@@ -53,6 +53,7 @@ enum Screens {
                 )
             }
             terminal.print("  \("Total".padding(to: 9)) \(formatter.currency(order.total))")
+            conflict(of: order, await worker.syncState(of: id).value, formatter, terminal)
             return 0
         } catch {
             terminal.printError("demo: \(message(for: error))")

@@ -33,6 +33,21 @@ enum SyncScreen {
         }
     }
 
+    static func resolve(
+        _ id: String, _ keeping: Outbox.Keeping, _ store: FallbackOrdersStore, _ arguments: Arguments,
+        _ terminal: Terminal
+    ) async -> Int32 {
+        do {
+            let report = try await store.resolve(id: id, keeping: keeping).value
+            terminal.print(
+                "Kept \(keeping == .mine ? "this device's change" : "the shop's copy") of order \(id).")
+            return await Self.report(arguments.offline ? nil : report, store, terminal)
+        } catch {
+            terminal.printError("demo: order \(id) has no change in conflict with the shop's copy")
+            return 1
+        }
+    }
+
     static func discard(_ id: String, _ store: FallbackOrdersStore, _ terminal: Terminal) async -> Int32 {
         do {
             let dropped = try await store.discard(id: id).value
@@ -63,6 +78,14 @@ enum SyncScreen {
             for entry in report.refused {
                 guard case .refused(let reason) = entry.state else { continue }
                 terminal.print("Refused: \(describe(entry)): \(reason)", style: .yellow)
+            }
+            for entry in report.merged {
+                terminal.print("Merged: \(describe(entry)) with the shop's changes to other fields")
+            }
+            for entry in report.conflicted {
+                terminal.print(
+                    "Conflict: \(describe(entry)): changed in the shop meanwhile; see 'orders show \(entry.localID)'",
+                    style: .yellow)
             }
             for entry in report.stuck {
                 terminal.print(

@@ -6,6 +6,8 @@
 GET /melodies answers melodies.json. /orders is a small REST API kept in memory and started from
 orders.json: GET and POST /orders, GET, PUT and DELETE /orders/ID. A write sent with an
 Idempotency-Key header that was already seen is not applied again: the first answer is sent again.
+Every order carries a "version" ("1", then one more per change) and single answers an ETag with it;
+a PUT or DELETE with an If-Match naming another version is answered 412 with the current order.
 Restarting the server forgets what was written. `swift run demo export-sample-api Examples/api` rewrites the two JSON files.
 """
 import http.server
@@ -17,7 +19,7 @@ import uuid
 
 HERE = pathlib.Path(__file__).resolve().parent
 MELODIES = json.loads((HERE / "melodies.json").read_text(encoding="utf-8"))
-ORDERS = {order["id"]: order for order in json.loads((HERE / "orders.json").read_text(encoding="utf-8"))}
+ORDERS = {order["id"]: dict(order, version="1") for order in json.loads((HERE / "orders.json").read_text(encoding="utf-8"))}
 LOCK = threading.Lock()
 ANSWERED = {}  # Idempotency-Key -> (status, value) of the write that first used it
 
@@ -26,6 +28,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def send_json(self, status, value=None):
         body = b"" if value is None else json.dumps(value, ensure_ascii=False).encode("utf-8")
         self.send_response(status)
+        if isinstance(value, dict) and "version" in value:
+            self.send_header("ETag", '"%s"' % value["version"])
         self.send_header("Content-Type", "application/json; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
@@ -68,6 +72,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
             ANSWERED[key] = (status, value)
         return status, value
 
+    def stale(self, current):
+        """Answers 412 with the current order when If-Match names another version; False otherwise."""
+        tag = (self.headers.get("If-Match") or "").strip()
+        if tag.startswith("W/"):
+            tag = tag[2:]
+        if len(tag) >= 2 and tag[0] == tag[-1] == '"':
+            tag = tag[1:-1]
+        if not tag or tag == "*" or tag == current.get("version"):
+            return False
+        self.send_json(412, current)
+        return True
+
     def do_POST(self):
         collection, _, depth = self.route()
         order = self.read_json()
@@ -79,6 +95,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if self.repeated():
                 return None
             order["id"] = uuid.uuid4().hex[:8]
+            order["version"] = "1"
             ORDERS[order["id"]] = order
             answer = self.remember(201, order)
         self.send_json(*answer)
@@ -93,7 +110,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.send_json(404, {"error": "not found"})
             if order is None:
                 return self.send_json(400, {"errors": []})
+            if self.stale(ORDERS[ident]):
+                return None
             order["id"] = ident
+            order["version"] = str(int(ORDERS[ident].get("version", "0")) + 1)
             ORDERS[ident] = order
             answer = self.remember(200, order)
         self.send_json(*answer)
@@ -105,6 +125,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return None
             if (collection, depth) != ("orders", 2) or ident not in ORDERS:
                 return self.send_json(404, {"error": "not found"})
+            if self.stale(ORDERS[ident]):
+                return None
             del ORDERS[ident]
             answer = self.remember(204)
         self.send_json(*answer)

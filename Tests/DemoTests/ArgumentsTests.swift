@@ -79,6 +79,28 @@ struct ArgumentsTests {
         }
 
         // Then
-        #expect(error?.message == "\(option) only goes with 'orders create'")
+        #expect(error?.message == "\(option) only goes with 'orders create' or 'orders update'")
+    }
+
+    @Test("orders update changes only the parts its options name; items given replace the order's")
+    func updateChangesNamedParts() throws {
+        // Given
+        let parsed = try Arguments.parse(
+            ["orders", "update", "abc123", "--last-name", "Ng", "--item", "Cup:1:3"], environment: [:])
+        guard case .updateOrder(let id, let changes) = parsed.command else {
+            Issue.record("not an update: \(parsed.command)")
+            return
+        }
+        var order = try Arguments.order([
+            "--first-name": ["Eve"], "--last-name": ["Elder"], "--item": ["Tea:2:1.50", "Jam:1:4"],
+        ])
+
+        // When
+        try Arguments.apply(changes, to: &order)
+
+        // Then
+        #expect(id == "abc123")
+        #expect(order.firstName == "Eve" && order.lastName == "Ng")
+        #expect(order.items.map(\.name) == ["Cup"])
     }
 }

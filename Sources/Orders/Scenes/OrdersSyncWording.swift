@@ -39,7 +39,8 @@ public enum OrdersSyncWording {
             parts.append("\(count(status.stuck)) failed by the shop too often: retry or discard.")
         }
         if status.conflicted > 0 {
-            parts.append("\(count(status.conflicted)) changed in the shop meanwhile: keep yours or theirs.")
+            parts.append(
+                "\(count(status.conflicted)) in conflict with the shop's copy: keep yours or theirs.")
         }
         if status.damaged > 0 {
             parts.append("\(count(status.damaged)) cannot be read: discard.")

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The help text, made from the option table and the verbs, each written once.
+extension Arguments {
+    /// The help text, made from ``Option/all`` and ``orderVerbs``.
+    static var usage: String {
+        let verbNames = orderVerbs.map { $0.takesID ? "\($0.verb) ID" : $0.verb }
+        let verbs = wrapped(
+            verbNames.enumerated().map {
+                $0.offset == verbNames.count - 1 ? $0.element + "]" : $0.element + " |"
+            }
+                + ["[options]"],
+            width: 90, indent: 20)
+        let orderParts = Option.all.compactMap { option -> String? in
+            guard case .order(let required, let repeats, _, _) = option.use else { return nil }
+            let part = "\(option.name) \(option.value)" + (repeats ? " [\(option.name) ...]" : "")
+            return required ? part : "[\(part)]"
+        }
+        let synopsis = wrapped(orderParts + ["[options]"], width: 84, indent: 12)
+        let options = Option.all.filter { !$0.isOrderPart }.map { option in
+            let head =
+                "  " + (option.name + " " + option.value).padding(toLength: 17, withPad: " ", startingAt: 0)
+            return head
+                + option.help.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: 19))
+        }
+        return """
+            usage: demo melodies [options]
+                   demo orders [\(verbs)
+                   demo orders create \(synopsis)
+                   demo export-sample-api FOLDER
+
+            Shows melodies or orders from the API, or from the local database when the API cannot be
+            reached. An order created, changed or deleted while the API cannot be reached is saved in
+            the local database and sent when it can: at the next online listing, or with 'orders sync'
+            (exit 1 when the shop refused a change). 'orders retry ID' sends a refused change again,
+            'orders discard ID' drops it. 'orders update ID' changes the parts of an order its options
+            name (those of 'orders create'). A change the shop's copy moved on from meanwhile is merged
+            when the two changed different fields, else a conflict: 'orders show ID' puts both side by
+            side, 'orders resolve ID --keep-mine | --keep-theirs' settles it. 'export-sample-api FOLDER'
+            writes a sample API to serve with 'python3 -m http.server'.
+
+            options:
+            \(options.joined(separator: "\n"))
+
+            exit codes: 0 done, 1 failed (the message says why), 2 wrong command line (bad syntax, or
+            a value an order cannot take)
+            """
+    }
+
+    /// `words` joined with spaces, broken before `width` columns, continued lines indented.
+    private static func wrapped(_ words: [String], width: Int, indent: Int) -> String {
+        var lines = [""]
+        for word in words {
+            let last = lines[lines.count - 1]
+            if !last.isEmpty && last.count + 1 + word.count > width - indent {
+                lines.append(word)
+            } else {
+                lines[lines.count - 1] = last.isEmpty ? word : last + " " + word
+            }
+        }
+        return lines.joined(separator: "\n" + String(repeating: " ", count: indent))
+    }
+}
