@@ -26,6 +26,8 @@ public final class TestResourceAPI: @unchecked Sendable {
     private var nextID = 1
     private var answered: [String: TestHTTPServer.Reply] = [:]
     private var appliedWrites: [String] = []
+    private var appliedKeys: Set<String> = []
+    private var unconditionalWrites = 0
     private var ifMatchRequired = false
 
     /// Makes the API of `collection`, holding `resources` (JSON objects with an `"id"`), each at
@@ -54,6 +56,17 @@ public final class TestResourceAPI: @unchecked Sendable {
     /// write it refused, are not listed.
     public var applied: [String] {
         lock.withLock { appliedWrites }
+    }
+
+    /// The `Idempotency-Key` of every write it applied.
+    public var keysApplied: Set<String> {
+        lock.withLock { appliedKeys }
+    }
+
+    /// How many updates and deletes it applied without `If-Match`: each may have overwritten a
+    /// change it never showed the writer.
+    public var unconditionalWritesApplied: Int {
+        lock.withLock { unconditionalWrites }
     }
 
     /// The resource `id` as JSON, or `nil` when it has none.
@@ -111,7 +124,11 @@ public final class TestResourceAPI: @unchecked Sendable {
             let (reply, applied) = apply(request)
             if applied {
                 appliedWrites.append("\(request.method) \(request.path)")
-                if let key { answered[key] = reply }
+                if let key {
+                    answered[key] = reply
+                    appliedKeys.insert(key)
+                }
+                if request.method != "POST" && request.headers["if-match"] == nil { unconditionalWrites += 1 }
             }
             return reply
         }

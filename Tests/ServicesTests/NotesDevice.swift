@@ -18,29 +18,50 @@ struct NotesDevice {
             migrations: [
                 Migration(version: 1, sql: "CREATE TABLE notes (id TEXT PRIMARY KEY, json BLOB NOT NULL)")
             ])
-        outbox = Outbox(database: database, feature: "notes")
+        // Failed changes go again at once: these tests have no clock to move past a wait.
+        outbox = Outbox(
+            database: database, feature: "notes",
+            retry: RetryPolicy(maximumRetries: 4, baseDelay: 0, maximumDelay: 0))
         client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)
     }
 
-    /// Takes the API's notes as they are now.
+    /// Takes the API's notes as they are now (asking again, a few times, an API that fails).
     func pull() async {
-        let client = client
-        _ = await PromiseExpectations.value(
-            of: client.send(.get, "notes", body: nil).then(on: .inline) { [database] data in
-                database.write { connection in
+        for _ in 0..<10 {
+            guard let data = try? await client.send(.get, "notes", body: nil).value else { continue }
+            _ = await PromiseExpectations.value(
+                of: database.write { connection in
                     let notes = (try JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []
                     for note in notes {
                         let json = try JSONSerialization.data(withJSONObject: note, options: [.sortedKeys])
                         try Self.store(json, connection)
                     }
+                })
+            return
+        }
+    }
+
+    /// Creates a note here under `localID` with `fields`, and queues its POST.
+    @discardableResult
+    func create(_ localID: String, _ fields: [String: String]) async -> Outbox.Recorded? {
+        let outbox = outbox
+        return await PromiseExpectations.value(
+            of: outbox.ready.then(on: .inline) { [database] in
+                database.write { connection in
+                    var note: [String: Any] = fields
+                    note["id"] = localID
+                    let json = try JSONSerialization.data(withJSONObject: note, options: [.sortedKeys])
+                    try Self.store(json, connection)
+                    return try outbox.record(.post, "notes", body: json, localID: localID, in: connection)
                 }
             })
     }
 
     /// Changes `fields` of note `id` here, and queues the PUT based on the copy it changed.
-    func edit(_ id: String, _ fields: [String: String]) async {
+    @discardableResult
+    func edit(_ id: String, _ fields: [String: String]) async -> Outbox.Recorded? {
         let outbox = outbox
-        _ = await PromiseExpectations.value(
+        return await PromiseExpectations.value(
             of: outbox.ready.then(on: .inline) { [database] in
                 database.write { connection in
                     let base = try Self.json(id, connection) ?? Data("{}".utf8)
@@ -48,7 +69,7 @@ struct NotesDevice {
                     for (key, value) in fields { note[key] = value }
                     let mine = try JSONSerialization.data(withJSONObject: note, options: [.sortedKeys])
                     try Self.store(mine, connection)
-                    try outbox.record(
+                    return try outbox.record(
                         .put, "notes/\(id)", body: mine, localID: id,
                         baseVersion: JSONMerge.version(of: base),
                         base: base, in: connection)
@@ -57,14 +78,15 @@ struct NotesDevice {
     }
 
     /// Deletes note `id` here, and queues the DELETE based on the copy it had.
-    func delete(_ id: String) async {
+    @discardableResult
+    func delete(_ id: String) async -> Outbox.Recorded? {
         let outbox = outbox
-        _ = await PromiseExpectations.value(
+        return await PromiseExpectations.value(
             of: outbox.ready.then(on: .inline) { [database] in
                 database.write { connection in
                     let base = try Self.json(id, connection)
                     try connection.execute("DELETE FROM notes WHERE id = ?", [.text(id)])
-                    try outbox.record(
+                    return try outbox.record(
                         .delete, "notes/\(id)", body: nil, localID: id,
                         baseVersion: base.flatMap(JSONMerge.version(of:)), base: base, in: connection)
                 }
@@ -73,8 +95,19 @@ struct NotesDevice {
 
     func sync() async -> OutboxSyncReport? {
         await PromiseExpectations.value(
-            of: outbox.sync(with: client) { _, answer, connection in
-                if !answer.isEmpty { try Self.store(answer, connection) }
+            of: outbox.sync(with: client) { entry, answer, connection in
+                guard !answer.isEmpty else {
+                    if entry.method == .delete {
+                        try connection.execute("DELETE FROM notes WHERE id = ?", [.text(entry.localID)])
+                    }
+                    return nil
+                }
+                if entry.method == .post, let id = JSONMerge.id(of: answer), id != entry.localID {
+                    try connection.execute("DELETE FROM notes WHERE id = ?", [.text(entry.localID)])
+                    try Self.store(answer, connection)
+                    return id
+                }
+                try Self.store(answer, connection)
                 return nil
             })
     }
@@ -93,6 +126,13 @@ struct NotesDevice {
 
     func status() async -> OutboxStatus? {
         await PromiseExpectations.value(of: outbox.status())
+    }
+
+    /// The identifiers of the notes kept here.
+    func ids() async -> [String] {
+        await PromiseExpectations.value(
+            of: database.read { try $0.query("SELECT id FROM notes ORDER BY id").map { try $0.string("id") } }
+        ) ?? []
     }
 
     /// Field `field` of note `id` here.
