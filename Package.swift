@@ -84,6 +84,18 @@ let package = Package(
             dependencies: ["Recipes", "PromiseMVPTesting"],
             swiftSettings: upcomingFeatures
         ),
+        // The editable offline screen, built as the "Adding an editable offline screen" article shows.
+        .target(
+            name: "Notes",
+            dependencies: ["Promises", "Services"],
+            path: "Examples/Notes",
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "NotesTests",
+            dependencies: ["Notes", "PromiseMVPTesting"],
+            swiftSettings: upcomingFeatures
+        ),
         .executableTarget(
             name: "Demo",
             dependencies: ["Promises", "Services", "Melodies", "Orders"],

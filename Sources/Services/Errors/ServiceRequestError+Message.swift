@@ -12,6 +12,8 @@ extension ServiceRequestError {
             "You are not signed in, or not allowed to see this."
         case .httpStatus(let status) where status == 404:
             "This could not be found on the server."
+        case .httpStatus(412):
+            "Someone changed this meanwhile; nothing was overwritten. Look at it again."
         case .httpStatus(let status) where (500..<600).contains(status):
             "The server is having trouble (error \(status)). Please try again later."
         case .httpStatus(let status):

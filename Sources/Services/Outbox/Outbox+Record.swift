@@ -85,7 +85,7 @@ extension Outbox {
 
     /// Records a change for the API with `json` as its body, encoded as ``APIClient`` encodes
     /// bodies, inside the caller's write transaction; see
-    /// ``record(_:_:body:localID:idempotencyKey:mayHaveArrived:in:)``.
+    /// ``record(_:_:body:localID:idempotencyKey:mayHaveArrived:baseVersion:base:in:)``.
     ///
     /// - Parameters:
     ///   - method: The HTTP method.

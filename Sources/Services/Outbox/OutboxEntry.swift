@@ -21,7 +21,7 @@ public struct OutboxEntry: Sendable, Equatable {
         /// Another writer changed the resource since the change was made (the API answered `412
         /// Precondition Failed` to its `If-Match`), and the two could not be merged field by
         /// field; `theirs` is the API's copy, or `nil` when the API deleted the resource or did not
-        /// send its copy (``deletedOnServer`` says which). It stays until it is resolved
+        /// send its copy (`deletedOnServer` says which). It stays until it is resolved
         /// (``Outbox/resolve(localID:keeping:recreatingAt:applyingTheirs:)``) or discarded.
         case conflicted(theirs: Data?, deletedOnServer: Bool)
         /// Its row in the database cannot be read (edited by hand, damaged); `reason` names the

@@ -1,0 +1,21 @@
+public import Services
+
+/// A note the user writes, reads and edits, online or not.
+public struct Note: OfflineResource, Equatable {
+    /// The API's identifier, or a local one until the API has the note.
+    public var id: String?
+    /// The API's version of the note.
+    public var version: String?
+    /// Its title, shown in the list.
+    public var title: String
+    /// What the note says.
+    public var text: String
+
+    /// Makes a note; a new one has no identifier or version yet.
+    public init(id: String? = nil, version: String? = nil, title: String, text: String) {
+        self.id = id
+        self.version = version
+        self.title = title
+        self.text = text
+    }
+}

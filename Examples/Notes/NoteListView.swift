@@ -1,0 +1,8 @@
+/// The notes screen, passive: it shows what the presenter gives it.
+@MainActor
+public protocol NoteListView: AnyObject {
+    /// One row per note: its title and whether the API has it as shown.
+    func showNotes(_ rows: [String], notice: String?, syncNotice: String?)
+    /// Says why the list or a change failed.
+    func showError(_ message: String)
+}

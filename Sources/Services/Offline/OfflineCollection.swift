@@ -1,0 +1,189 @@
+public import Foundation
+public import Promises
+
+/// A collection of the API's resources that an app reads and edits offline as well as online:
+/// what a feature needs for an editable offline screen, in a few lines.
+///
+/// | it does | how |
+/// | --- | --- |
+/// | lists | as a ``CachePolicy`` says (``NetworkFallback``), with this device's waiting changes laid over the API's answer (created ones listed, deleted ones hidden), through fresh listings; online, the waiting changes are sent first |
+/// | creates, updates, deletes | online at once; when the API cannot be reached, or the resource has changes waiting, kept here with the change queued (``Outbox``), in one transaction |
+/// | never out of order | a refused or conflicted change holds the later ones of its resource |
+/// | never over someone else's change | updates and deletes carry `If-Match` of the version they were made from; a change made meanwhile elsewhere is merged field by field or held as a conflict; online, the write is refused (``ServiceRequestError/httpStatus(_:)`` 412) |
+/// | never lost in flight | a write whose answer never came waits under its idempotency key |
+/// | renames | a created resource takes the API's identifier, in its later changes too |
+///
+/// ```swift
+/// let notes = OfflineCollection<Note>(database: database, collection: "notes", client: api)
+/// notes.list().done { fetched in view.show(fetched.value) }
+/// notes.update(note)   // online, or kept here and sent by the next sync
+/// ```
+public struct OfflineCollection<Resource: OfflineResource>: Sendable {
+    /// The changes made here that wait for the API.
+    public let outbox: Outbox
+    /// The first path segment of the resources, such as `notes`; also the outbox's feature name.
+    public let collection: String
+    let client: APIClient
+    let reachability: any NetworkReachability
+    let table: FeatureDatabase
+    let makeID: @Sendable () -> String
+    let now: @Sendable () -> Date
+
+    /// Makes the collection `collection` of the API `client` reaches, kept in `database`.
+    ///
+    /// - Parameters:
+    ///   - database: The app's database; the collection's rows share one table with other
+    ///     collections, apart by name.
+    ///   - collection: The path of the resources, such as `notes`.
+    ///   - client: The API's client.
+    ///   - reachability: Whether to try the API at all; by default always.
+    ///   - makeID: The identifier of a resource created here, until the API gives its own.
+    ///   - now: The clock that dates the copy and the changes.
+    public init(
+        database: Database, collection: String, client: APIClient,
+        reachability: any NetworkReachability = .assumeReachable,
+        makeID: @escaping @Sendable () -> String = { "local-" + UUID().uuidString },
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.collection = collection
+        self.client = client
+        self.reachability = reachability
+        self.makeID = makeID
+        self.now = now
+        outbox = Outbox(database: database, feature: collection, now: now)
+        table = FeatureDatabase(
+            database, schema: "offline_resources", migrations: OfflineRows.migrations,
+            waitingFor: [outbox.ready])
+    }
+
+    /// The resources as `policy` reads them, with this device's changes; online, the changes that
+    /// wait are sent first.
+    ///
+    /// - Parameters:
+    ///   - policy: How the read uses the copy and the API; network first by default.
+    ///   - showingCopy: With ``CachePolicy/cacheThenNetwork``, given the copy at once.
+    /// - Returns: A promise of the resources and where they came from.
+    public func list(
+        policy: CachePolicy = .networkFirst,
+        showingCopy: @escaping @Sendable (Fetched<[Resource]>) -> Void = { _ in }
+    ) -> Promise<Fetched<[Resource]>> {
+        let (client, collection, copy) = (client, collection, OfflineCopy(self))
+        let fallback = NetworkFallback(cache: copy, reachability: reachability, now: now)
+        let synced: Promise<Void> =
+            reachability.isReachable && policy != .cacheOnly
+            ? sync().asVoid().recover(on: .inline) { _ in Guarantee.value(()) }.asPromise() : .value(())
+        return synced.then(on: .inline) {
+            fallback.fetch(policy: policy, showingCopy: showingCopy) {
+                client.get(collection, as: [Resource].self)
+            }
+        }
+        .then(on: .inline) { fetched -> Promise<Fetched<[Resource]>> in
+            // Fresh from the API and saved: listed from the copy, with the changes made here.
+            guard fetched.source == .network, fetched.cacheWriteError == nil else { return .value(fetched) }
+            return copy.load().map(on: .inline) { loaded in fetched.map { _ in loaded?.value ?? [] } }
+        }
+    }
+
+    /// One resource: as changed here while a change of it waits, else from the API, or from the
+    /// copy when the API cannot be reached ( ``FailureClass/showsSavedCopy``).
+    ///
+    /// - Parameter id: Its identifier.
+    /// - Returns: A promise of the resource; rejected with ``ServiceRequestError/noData`` when
+    ///   neither has it.
+    public func fetch(id: String) -> Promise<Resource> {
+        let (client, path, local) = (client, path(of: id), self)
+        return queued(id) {
+            local.local(id)
+        } orElse: {
+            client.get(path, as: Resource.self).recover(on: .inline, policy: .allErrors) {
+                error -> Promise<Resource> in
+                guard FailureClass(error).showsSavedCopy else { throw ServiceRequestError(error) }
+                return local.local(id)
+            }
+        }
+    }
+
+    /// Sends the changes that wait, in order, each once; see ``Outbox``.
+    ///
+    /// - Returns: A promise of what was sent, merged, refused or conflicted, and what waits.
+    public func sync() -> Promise<OutboxSyncReport> {
+        let collection = collection
+        let outbox = outbox
+        return outbox.sync(with: client) { entry, answer, connection in
+            try Self.delivered(entry, answer, collection, outbox, connection)
+        }
+    }
+
+    /// Each changed resource's ``SyncState``, and how many changes wait or are held.
+    public func status() -> Promise<OutboxStatus> {
+        outbox.status()
+    }
+
+    /// Sends a resource's refused or stuck changes again at the next sync.
+    ///
+    /// - Parameter id: The resource's identifier.
+    /// - Returns: A promise of how many changes wait again.
+    public func retry(id: String) -> Promise<Int> {
+        outbox.retry(localID: id)
+    }
+
+    /// Drops a resource's held change and those behind it, and undoes them here: one the API
+    /// never had goes; one it has comes back as the API has it at the next listing.
+    ///
+    /// - Parameter id: The resource's identifier.
+    /// - Returns: A promise of the changes dropped.
+    public func discard(id: String) -> Promise<[OutboxEntry]> {
+        let collection = collection
+        return outbox.discard(localID: id) { entries, connection in
+            let created = entries.contains { $0.method == .post }
+            try OfflineRows.remove(collection, id, connection, onlyFrom: created ? nil : OfflineRows.device)
+        }
+    }
+
+    /// Settles a conflict: this device's change sent again over the API's version (or the
+    /// resource created again), or the API's copy taken (see ``Outbox/resolve(localID:keeping:recreatingAt:applyingTheirs:)``).
+    ///
+    /// - Parameters:
+    ///   - id: The resource's identifier.
+    ///   - keeping: The side to keep.
+    /// - Returns: A promise of how many changes were resolved or dropped.
+    public func resolve(id: String, keeping: Outbox.Keeping) -> Promise<Int> {
+        let collection = collection
+        return outbox.resolve(localID: id, keeping: keeping, recreatingAt: collection) { theirs, connection in
+            if let theirs {
+                try OfflineRows.put(theirs, id: id, origin: OfflineRows.api, collection, connection)
+            } else {
+                try OfflineRows.remove(collection, id, connection)
+            }
+        }
+    }
+
+    /// The path of one resource.
+    func path(of id: String) -> String {
+        "\(collection)/\(APIClient.pathSegment(id))"
+    }
+
+    /// The resource as kept here.
+    func local(_ id: String) -> Promise<Resource> {
+        let collection = collection
+        return table.read { connection in
+            guard let row = try OfflineRows.one(collection, id, connection), !row.deleted else {
+                throw ServiceRequestError.noData
+            }
+            return try APIClient.decode(Resource.self, from: row.json)
+        }
+    }
+
+    /// `local()` when the resource has changes waiting (they go first) or the API is known to be
+    /// out of reach, else `remote()`.
+    func queued<Value: Sendable>(
+        _ id: String, _ local: @escaping @Sendable () -> Promise<Value>,
+        orElse remote: @escaping @Sendable () -> Promise<Value>
+    ) -> Promise<Value> {
+        guard reachability.isReachable else { return local() }
+        let outbox = outbox
+        return table.read { try !outbox.entries(for: id, in: $0).isEmpty }.then(on: .inline) {
+            $0 ? local() : remote()
+        }
+    }
+}
