@@ -146,7 +146,7 @@ struct JSONCorpusTests {
 
     @Test("random bytes never crash the decoder, and are each refused with a decoding error")
     func randomBytes() {
-        var generator = SplitMix(seed: 2026)
+        var generator = SeededGenerator(seed: 2026)
         for _ in 0..<300 {
             let bytes = (0..<Int(generator.next() % 200)).map { _ in
                 UInt8(truncatingIfNeeded: generator.next())
@@ -161,22 +161,5 @@ extension ServiceRequestError {
     var isDecodingFailure: Bool {
         if case .decodingFailed = self { return true }
         return false
-    }
-}
-
-/// A small deterministic generator, so every run tries the same bytes.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

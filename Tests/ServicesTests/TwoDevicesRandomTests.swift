@@ -15,30 +15,18 @@ import Testing
 /// few seconds; raise it for a longer run).
 @Suite("Outbox: two devices, at random")
 struct TwoDevicesRandomTests {
-    /// SplitMix64: the same numbers for the same seed, on every platform.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Fails a third of the requests: half of those before doing anything (503), half after
     /// applying them (the connection reset: the answer lost).
     final class Flaky: @unchecked Sendable {
         // `@unchecked Sendable` is sound: `generator` and `failing` are only touched under `lock`.
         private let lock = NSLock()
-        private var generator: Generator
+        private var generator: SeededGenerator
         private var failing = true
         let api: TestResourceAPI
 
         init(_ api: TestResourceAPI, seed: UInt64) {
             self.api = api
-            generator = Generator(state: seed ^ 0xF1A4)
+            generator = SeededGenerator(seed: seed ^ 0xF1A4)
         }
 
         func heal() { lock.withLock { failing = false } }
@@ -57,7 +45,7 @@ struct TwoDevicesRandomTests {
         let environment = ProcessInfo.processInfo.environment
         let seed = environment["TWO_DEVICES_SEED"].flatMap(UInt64.init) ?? 20_261_123
         let rounds = environment["TWO_DEVICES_ROUNDS"].flatMap(Int.init) ?? 60
-        var random = Generator(state: seed)
+        var random = SeededGenerator(seed: seed)
         let api = TestResourceAPI(
             collection: "notes",
             resources: (1...3).map { ["id": "n\($0)", "title": "title \($0)", "text": "text \($0)"] })
