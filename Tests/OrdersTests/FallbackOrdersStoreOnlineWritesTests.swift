@@ -8,6 +8,15 @@ import Testing
 struct FallbackOrdersStoreOnlineWritesTests {
     enum Write: String, CaseIterable, Sendable {
         case create, update, delete
+
+        /// The request the write sends, as `TestOrdersShop` names it.
+        var request: String {
+            switch self {
+            case .create: "POST /orders"
+            case .update: "PUT /orders/shop-amy"
+            case .delete: "DELETE /orders/shop-bob"
+            }
+        }
     }
 
     /// Makes `write` online on `device`; the order it concerns.
@@ -58,12 +67,7 @@ struct FallbackOrdersStoreOnlineWritesTests {
             // Given
             let device = try DeviceAndShop()
             _ = await device.listing(device.online)
-            let request =
-                switch write {
-                case .create: "POST /orders"
-                case .update: "PUT /orders/shop-amy"
-                case .delete: "DELETE /orders/shop-bob"
-                }
+            let request = write.request
             if let status {
                 device.shop.refuse(request, status: status, body: #"{"error": "no"}"#)
             } else {

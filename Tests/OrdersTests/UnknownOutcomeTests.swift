@@ -27,13 +27,7 @@ struct UnknownOutcomeTests {
         // Given: the copy listed, then the shop loses the answer to the write
         let device = try DeviceAndShop()
         _ = await device.listing(device.online)
-        let request =
-            switch write {
-            case .create: "POST /orders"
-            case .update: "PUT /orders/shop-amy"
-            case .delete: "DELETE /orders/shop-bob"
-            }
-        device.shop.loseAnswer(to: request, with: loss.reply)
+        device.shop.loseAnswer(to: write.request, with: loss.reply)
         let impatient = FallbackOrdersStore(
             api: OrdersAPI(client: APIClient(baseURL: device.server.baseURL, timeout: 1, retry: .never)),
             cache: device.cache)
