@@ -5,6 +5,9 @@ import Services
 /// A command line the demo cannot run: said in one line, exit code 2.
 struct UsageError: Error {
     let message: String
+
+    /// The line the demo prints for it.
+    var line: String { "demo: \(message) (see demo --help)" }
 }
 
 /// What the command line asks for.
@@ -135,9 +138,7 @@ struct Arguments {
         case "sync": .syncOrders
         case "retry": .retryOrder(id: id)
         case "discard": .discardOrder(id: id)
-        case "resolve":
-            throw UsageError(
-                message: "say which side to keep: demo orders resolve ID --keep-mine | --keep-theirs")
+        // `update` and `resolve` take more than an id: `command(_:_:)` and `parse` read them.
         default: throw UsageError(message: "unknown command 'orders \(verb)'")
         }
     }

@@ -23,7 +23,7 @@ struct Demo {
             arguments = try Arguments.parse(
                 Array(CommandLine.arguments.dropFirst()), environment: environment)
         } catch {
-            terminal.printError("demo: \((error as? UsageError)?.message ?? "\(error)") (see demo --help)")
+            terminal.printError((error as? UsageError ?? UsageError(message: "\(error)")).line)
             exit(2)
         }
         exit(await run(arguments, terminal))

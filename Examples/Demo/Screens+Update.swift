@@ -21,7 +21,7 @@ extension Screens {
             }
             return 0
         } catch let error as UsageError {
-            terminal.printError("demo: \(error.message) (see demo --help)")
+            terminal.printError(error.line)
             return 2
         } catch let error as OrdersStoreError {
             terminal.printError("demo: \(error.userMessage)")
@@ -44,10 +44,8 @@ extension Screens {
             terminal.print("The shop deleted this order meanwhile.", style: .yellow)
         } else if let theirs, let shop = try? APIClient.decode(Order.self, from: theirs) {
             terminal.print("Changed in the shop meanwhile:", style: .yellow)
-            let rows = fields(order, formatter).indices.compactMap { index -> [String]? in
-                let (label, mine) = fields(order, formatter)[index]
-                let (_, their) = fields(shop, formatter)[index]
-                return mine == their ? nil : [label, mine, their]
+            let rows = zip(fields(order, formatter), fields(shop, formatter)).compactMap { mine, theirs in
+                mine.1 == theirs.1 ? nil : [mine.0, mine.1, theirs.1]
             }
             let table = Table(headers: ["Field", "This device", "Shop"], rows: rows, fixed: [0])
             for (index, line) in table.lines(fitting: terminal.width).enumerated() {

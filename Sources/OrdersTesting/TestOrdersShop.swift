@@ -69,16 +69,6 @@ public final class TestOrdersShop: @unchecked Sendable {
         String((Int(version ?? "") ?? 0) + 1)
     }
 
-    /// Whether the request's `If-Match` (if any) names `order`'s version.
-    private static func matches(_ request: TestHTTPServer.Request, _ order: Order) -> Bool {
-        guard var tag = request.headers["if-match"]?.trimmingCharacters(in: .whitespaces) else { return true }
-        if tag.hasPrefix("W/") { tag.removeFirst(2) }
-        if tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\"") {
-            tag = String(tag.dropFirst().dropLast())
-        }
-        return tag == "*" || tag == order.version
-    }
-
     /// The orders it holds, newest first.
     public var storedOrders: [Order] {
         lock.withLock { orders.values.sorted { ($0.date, $0.id ?? "") > ($1.date, $1.id ?? "") } }
@@ -211,7 +201,9 @@ public final class TestOrdersShop: @unchecked Sendable {
             return orders[parts[1]].map { (200, encode($0)) } ?? (404, #"{"error": "not found"}"#)
         case ("PUT", 2):
             guard let current = orders[parts[1]] else { return (404, #"{"error": "not found"}"#) }
-            guard Self.matches(request, current) else { return (412, encode(current)) }
+            guard TestResourceAPI.ifMatch(request, allows: current.version) else {
+                return (412, encode(current))
+            }
             guard var order = decode(request.body) else { return (400, #"{"errors": []}"#) }
             order.id = parts[1]
             order.total = order.computedTotal
@@ -220,7 +212,9 @@ public final class TestOrdersShop: @unchecked Sendable {
             return (200, encode(order))
         case ("DELETE", 2):
             guard let current = orders[parts[1]] else { return (404, #"{"error": "not found"}"#) }
-            guard Self.matches(request, current) else { return (412, encode(current)) }
+            guard TestResourceAPI.ifMatch(request, allows: current.version) else {
+                return (412, encode(current))
+            }
             orders[parts[1]] = nil
             return (204, "")
         default:

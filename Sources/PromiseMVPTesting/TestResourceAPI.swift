@@ -163,10 +163,11 @@ public final class TestResourceAPI: @unchecked Sendable {
 
     /// A conditional PUT or DELETE.
     private func write(_ request: TestHTTPServer.Request, id: String) -> (TestHTTPServer.Reply, Bool) {
-        let condition = request.headers["if-match"].map(Self.entityTag)
-        if condition == nil && ifMatchRequired { return (Self.error(428, "If-Match required"), false) }
+        if request.headers["if-match"] == nil && ifMatchRequired {
+            return (Self.error(428, "If-Match required"), false)
+        }
         guard let current = stored[id] else { return (Self.error(404, "not found"), false) }
-        if let condition, condition != "*", condition != current["version"] as? String {
+        guard Self.ifMatch(request, allows: current["version"] as? String) else {
             return (Self.answer(412, current), false)
         }
         if request.method == "DELETE" {
@@ -180,14 +181,21 @@ public final class TestResourceAPI: @unchecked Sendable {
         return (Self.answer(200, object), true)
     }
 
-    /// `"3"` and `W/"3"` are `3`; anything else is taken as sent.
-    private static func entityTag(_ value: String) -> String {
-        var tag = value.trimmingCharacters(in: .whitespaces)
+    /// Whether a request's `If-Match` allows a write over `version`: no `If-Match`, `*`, or the
+    /// entity tag of that version (`"3"` and `W/"3"` are version `3`; anything else is taken as
+    /// sent). For test APIs of their own, such as the orders shop.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - version: The resource's current version.
+    /// - Returns: Whether the write may be applied.
+    public static func ifMatch(_ request: TestHTTPServer.Request, allows version: String?) -> Bool {
+        guard var tag = request.headers["if-match"]?.trimmingCharacters(in: .whitespaces) else { return true }
         if tag.hasPrefix("W/") { tag.removeFirst(2) }
         if tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\"") {
             tag = String(tag.dropFirst().dropLast())
         }
-        return tag
+        return tag == "*" || tag == version
     }
 
     private static func next(_ version: Any?) -> String {

@@ -131,25 +131,31 @@ struct OutboxConflictTests {
         "a conflict holds the later changes of its note, not those of others; after resolving, they go in order"
     )
     func conflictHoldsItsNoteOnly() async throws {
-        // Given: two notes; n1 conflicts, then is changed again here
-        api.edit("n1", ["text": "milk"])
+        // Given: two notes; n1 conflicts, then is changed again here, and n2 is changed too
+        let api = TestResourceAPI(
+            collection: "notes",
+            resources: [
+                ["id": "n1", "title": "Shopping", "text": "milk"],
+                ["id": "n2", "title": "Ideas", "text": "a"],
+            ])
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
         let phone = try NotesDevice(folder, "phone", server)
-        _ = await PromiseExpectations.value(of: phone.outbox.ready)
         await phone.pull()
         await phone.edit("n1", ["text": "eggs"])
         api.edit("n1", ["text": "bread"])
         _ = await phone.sync()
         await phone.edit("n1", ["title": "Later"])
+        await phone.edit("n2", ["text": "b"])
 
         // When
         let held = await phone.sync()
         _ = await phone.resolve("n1", keeping: .mine)
         let after = await phone.sync()
 
-        // Then: nothing sent while held; then both, with no second conflict
-        #expect(held?.sent.isEmpty == true)
+        // Then: while n1 is held, only n2 goes; then both of n1's, with no second conflict
+        #expect(held?.sent.map(\.localID) == ["n2"])
+        #expect(api.field("text", of: "n2") == "b")
         // The later change was made on top of this device's own: it goes with the version the first
         // was answered with, needing no merge.
         #expect(after?.sent.count == 2 && after?.conflicted.isEmpty == true && after?.merged.isEmpty == true)

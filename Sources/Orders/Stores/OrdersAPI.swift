@@ -86,11 +86,10 @@ public struct OrdersAPI: OrdersStore {
             try order.validateForStore(.updateOrder)
             var sent = order
             sent.total = order.computedTotal
-            var headers = ["Idempotency-Key": idempotencyKey]
             // Made on top of the shop's version it was read at: another change meanwhile is a 412.
-            if let version = order.version { headers["If-Match"] = "\"\(version)\"" }
             return client.put(
-                "orders/\(APIClient.pathSegment(id))", body: sent, as: Order.self, headers: headers)
+                "orders/\(APIClient.pathSegment(id))", body: sent, as: Order.self,
+                headers: APIClient.writeHeaders(idempotencyKey: idempotencyKey, basedOn: order.version))
         }
         .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .updateOrder, id: id) }
     }
@@ -120,9 +119,12 @@ public struct OrdersAPI: OrdersStore {
         let path = "orders/\(APIClient.pathSegment(id))"
         return client.get(path, as: Order.self)
             .then(on: .inline) { order in
-                var headers = ["Idempotency-Key": idempotencyKey]
-                if let version = version ?? order.version { headers["If-Match"] = "\"\(version)\"" }
-                return client.delete(path, headers: headers).map(on: .inline) { order }
+                client.delete(
+                    path,
+                    headers: APIClient.writeHeaders(
+                        idempotencyKey: idempotencyKey, basedOn: version ?? order.version)
+                )
+                .map(on: .inline) { order }
             }
             .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .deleteOrder, id: id) }
     }

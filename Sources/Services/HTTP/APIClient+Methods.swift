@@ -58,6 +58,21 @@ extension APIClient {
             .map(on: .inline) { try Self.decode(type, from: $0, with: decoder()) }
     }
 
+    /// The header fields of a write: its `Idempotency-Key`, and, for a change made on top of a
+    /// version of the resource, `If-Match` with that version as an entity tag (RFC 9110, 13.1.1),
+    /// so that the API refuses it (412) when the resource changed meanwhile.
+    ///
+    /// - Parameters:
+    ///   - idempotencyKey: The key, the same for every attempt at this write.
+    ///   - version: The version the change was made from; `nil` for none (the write is then
+    ///     unconditional).
+    /// - Returns: The header fields.
+    public static func writeHeaders(idempotencyKey: String, basedOn version: String?) -> [String: String] {
+        var headers = ["Idempotency-Key": idempotencyKey]
+        if let version { headers["If-Match"] = "\"\(version)\"" }
+        return headers
+    }
+
     /// Deletes `path`, ignoring any body in the answer.
     ///
     /// - Parameters:

@@ -32,12 +32,15 @@ extension OfflineCollection {
         return queued(resource.id ?? "") {
             writes.queue(.put, resource, key: key, sent: false)
         } orElse: {
-            client.put(path, body: resource, as: Resource.self, headers: Self.headers(key, resource.version))
-                .then(on: .inline) { writes.keep($0) }
-                .recover(on: .inline, policy: .allErrors) { error -> Promise<Resource> in
-                    guard FailureClass(error).queuesWrite else { throw ServiceRequestError(error) }
-                    return writes.queue(.put, resource, key: key, sent: true)
-                }
+            client.put(
+                path, body: resource, as: Resource.self,
+                headers: APIClient.writeHeaders(idempotencyKey: key, basedOn: resource.version)
+            )
+            .then(on: .inline) { writes.keep($0) }
+            .recover(on: .inline, policy: .allErrors) { error -> Promise<Resource> in
+                guard FailureClass(error).queuesWrite else { throw ServiceRequestError(error) }
+                return writes.queue(.put, resource, key: key, sent: true)
+            }
         }
     }
 
@@ -55,7 +58,8 @@ extension OfflineCollection {
             writes.queueDelete(id, key: key, sent: false)
         } orElse: {
             writes.local(id).then(on: .inline) { kept in
-                client.delete(path, headers: Self.headers(key, kept.version))
+                client.delete(
+                    path, headers: APIClient.writeHeaders(idempotencyKey: key, basedOn: kept.version))
             }
             .then(on: .inline) { writes.table.write { try OfflineRows.remove(collection, id, $0) } }
             .recover(on: .inline, policy: .allErrors) { error -> Promise<Void> in
@@ -63,12 +67,6 @@ extension OfflineCollection {
                 return writes.queueDelete(id, key: key, sent: true)
             }
         }
-    }
-
-    static func headers(_ key: String, _ version: String?) -> [String: String] {
-        var headers = ["Idempotency-Key": key]
-        if let version { headers["If-Match"] = "\"\(version)\"" }
-        return headers
     }
 
     /// Keeps the API's answer as its copy of the resource.

@@ -5,14 +5,12 @@ import Promises
 /// an answer that another writer changed it meanwhile is merged field by field
 /// (``JSONMerge``) or held as a conflict for the user.
 extension OutboxReplay {
-    /// The header fields an entry is sent with: its `Idempotency-Key`, and `If-Match` with the
-    /// version it was made from, as an entity tag (RFC 9110, 13.1.1), for an update or a delete.
+    /// The header fields an entry is sent with (``APIClient/writeHeaders(idempotencyKey:basedOn:)``):
+    /// `If-Match` for an update or a delete made from a version.
     static func headers(of entry: OutboxEntry) -> [String: String] {
-        var headers = ["Idempotency-Key": entry.idempotencyKey]
-        if let version = entry.baseVersion, entry.method == .put || entry.method == .delete {
-            headers["If-Match"] = "\"\(version)\""
-        }
-        return headers
+        APIClient.writeHeaders(
+            idempotencyKey: entry.idempotencyKey,
+            basedOn: entry.method == .put || entry.method == .delete ? entry.baseVersion : nil)
     }
 
     /// Another writer changed the resource: when the two sides changed different fields, the
