@@ -23,6 +23,8 @@ public final class Connection {
     let handle: OpaquePointer
     let path: String
     private var statements: [String: OpaquePointer] = [:]
+    /// The tables changed by this connection's statements since a write last took them.
+    let changedTables = ChangedTables()
 
     init(path: String, flags: Int32) throws {
         var handle: OpaquePointer?
@@ -35,6 +37,7 @@ public final class Connection {
         sqlite3_extended_result_codes(handle, 1)
         self.handle = handle
         self.path = path
+        changedTables.install(on: handle)
     }
 
     deinit {

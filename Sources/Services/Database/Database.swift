@@ -21,12 +21,16 @@ public final class Database: @unchecked Sendable {
     // `@unchecked Sendable` is sound: `connection` is the only mutable state (the SQLite handle and
     // its statement cache). After `init` returns it is only used inside blocks run on `queue`, a
     // serial queue, so no two threads ever use it at once; the other stored properties are `let`
-    // values that are `Sendable`.
-    private let connection: Connection
-    private let queue: DispatchQueue
+    // values that are `Sendable` (`observers` guards its own state).
+    let connection: Connection
+    let queue: DispatchQueue
+    /// The observed reads (see `observe(tables:on:read:onChange:)`).
+    let observers = DatabaseObservers()
 
     /// The file the database lives in, or `:memory:`.
     public let path: String
+    /// Which file `path` named when it was opened, to tell when it is deleted or replaced.
+    let fileIdentity: DatabaseFile.Identity?
 
     /// Opens the database in `url`, creating the file (readable by its owner only) and its folders
     /// if they are missing, and applies `migrations`.
@@ -79,6 +83,7 @@ public final class Database: @unchecked Sendable {
         self.connection = connection
         queue = DispatchQueue(label: "Database \(path)")
         self.path = path
+        fileIdentity = path == ":memory:" ? nil : DatabaseFile.identity(of: path)
     }
 
     /// Runs `body` on the database's queue, for reads.
@@ -94,7 +99,8 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Runs `body` on the database's queue in one transaction: all of its changes are kept if it
-    /// returns, none if it throws.
+    /// returns, none if it throws. Once it committed, the observed reads of the tables it changed
+    /// are read again (see ``observe(tables:on:read:onChange:)``).
     ///
     /// - Parameter body: Writes through the connection; it must not keep it.
     /// - Returns: A promise of what `body` returns, or rejected with what it throws.
@@ -103,7 +109,15 @@ public final class Database: @unchecked Sendable {
     ) -> Promise<Value> {
         Promise { seal in
             queue.async {
-                seal.resolve(Result { try self.connection.transaction { try body(self.connection) } })
+                let connection = self.connection
+                _ = connection.changedTables.take()  // what reads or migrations may have left
+                let result = Result { try connection.transaction { try body(connection) } }
+                let changed = connection.changedTables.take()
+                seal.resolve(result)
+                // Still on the queue, so that the next write waits for the reads it makes stale.
+                if case .success = result, !changed.isEmpty {
+                    for read in self.observers.reads(of: changed) { read.refresh(connection) }
+                }
             }
         }
     }

@@ -70,6 +70,26 @@ struct DatabaseFile {
         Self.removeEmptyFolders(createdFolders)
     }
 
+    /// Which file a path names: its device and inode, or `nil` when there is none.
+    struct Identity: Equatable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// The file `path` names now.
+    static func identity(of path: String) -> Identity? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    }
+
+    /// Whether `path` still names the file that was opened (`identity`): not deleted, nor replaced
+    /// by another file. A database opened without an identity is taken as still there.
+    static func isStillOpened(_ path: String, identity: Identity?) -> Bool {
+        guard let identity else { return true }
+        return Self.identity(of: path) == identity
+    }
+
     private static func owner(of url: URL) -> uid_t? {
         var status = stat()
         return stat(url.path, &status) == 0 ? status.st_uid : nil

@@ -1,0 +1,44 @@
+import Foundation
+
+/// An observation that lasts until it is cancelled or released: of a database read
+/// (``Database/observe(tables:on:read:onChange:)``) or of a sync scheduler's state
+/// (``SyncScheduler/observe(on:_:)``).
+///
+/// Keep it where the screen keeps its state, and capture the screen weakly in the handler: when
+/// the screen goes, the observation goes with it.
+public final class ObservationHandle: Sendable {
+    private let end: @Sendable () -> Void
+
+    /// Makes a handle that runs `end` once, when cancelled or released, whichever comes first.
+    ///
+    /// - Parameter end: Stops the observation.
+    init(end: @escaping @Sendable () -> Void) {
+        let once = Once()
+        self.end = { if once.claim() { end() } }
+    }
+
+    /// Ends the observation: nothing is delivered after it returns. Cancelling twice does
+    /// nothing more.
+    public func cancel() {
+        end()
+    }
+
+    deinit {
+        end()
+    }
+}
+
+/// A flag that is claimed once, whatever the thread.
+final class Once: @unchecked Sendable {
+    // `@unchecked Sendable` is sound: `claimed` is only read or written while holding `lock`.
+    private let lock = NSLock()
+    private var claimed = false
+
+    /// Whether this call is the first.
+    func claim() -> Bool {
+        lock.withLock {
+            defer { claimed = true }
+            return !claimed
+        }
+    }
+}

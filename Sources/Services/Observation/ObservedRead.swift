@@ -1,0 +1,69 @@
+import Foundation
+import Promises
+
+/// One observed read, as the database's registry holds it whatever its value's type.
+protocol ObservedRead: AnyObject, Sendable {
+    /// The lowercased names of the tables it reads; empty for "any table".
+    var tables: Set<String> { get }
+    /// Runs the read again and delivers its value if it changed. Called on the database's queue.
+    func refresh(_ connection: Connection)
+    /// Delivers a failure that is not the read's own (the file was deleted or replaced).
+    func fail(_ error: any Error)
+}
+
+/// An observed read of one type: the read, the last value delivered, and where values go.
+final class ObservationRecord<Value: Equatable & Sendable>: ObservedRead, @unchecked Sendable {
+    // `@unchecked Sendable` is sound: `last` is only read and written by `refresh`, which runs on
+    // the database's serial queue, never on two threads at once; `cancelled` only under `lock`;
+    // every other stored property is a `let` of a `Sendable` type.
+    let tables: Set<String>
+    private let read: @Sendable (Connection) throws -> Value
+    private let dispatcher: any Dispatcher
+    private let onChange: @Sendable (Result<Value, any Error>) -> Void
+    private let lock = NSLock()
+    private var cancelled = false
+    private var last: Value?
+
+    init(
+        tables: Set<String>, dispatcher: any Dispatcher, read: @escaping @Sendable (Connection) throws -> Value,
+        onChange: @escaping @Sendable (Result<Value, any Error>) -> Void
+    ) {
+        self.tables = Set(tables.map { $0.lowercased() })
+        self.dispatcher = dispatcher
+        self.read = read
+        self.onChange = onChange
+    }
+
+    /// Whether the observation was cancelled; nothing is delivered after it was.
+    var isCancelled: Bool { lock.withLock { cancelled } }
+
+    /// Marks it cancelled: nothing is delivered after this returns.
+    func cancel() {
+        lock.withLock { cancelled = true }
+    }
+
+    func refresh(_ connection: Connection) {
+        guard !isCancelled else { return }
+        let result = Result { try read(connection) }
+        switch result {
+        case .success(let value):
+            guard value != last else { return }
+            last = value
+        case .failure:
+            // The next value is delivered even if it equals the one before the failure: the
+            // observer was last told of the failure.
+            last = nil
+        }
+        deliver(result)
+    }
+
+    func fail(_ error: any Error) {
+        deliver(.failure(error))
+    }
+
+    private func deliver(_ result: Result<Value, any Error>) {
+        dispatcher.dispatch { [self] in
+            if !isCancelled { onChange(result) }
+        }
+    }
+}

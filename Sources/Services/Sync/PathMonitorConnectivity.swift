@@ -1,0 +1,49 @@
+// The connectivity seam: Apple platforms watch the device's network path with the Network
+// framework; elsewhere an app injects a monitor (`ManualConnectivity`) or asks the API (`APIProbe`).
+#if canImport(Network)
+    import Foundation
+    import Network
+
+    /// The device's network path, as `NWPathMonitor` sees it: reachable while the path is
+    /// satisfied. Apple platforms only.
+    ///
+    /// A satisfied path does not prove the API answers (a captive portal, a server down): the
+    /// scheduler's sync then fails once and backs off, as the rules say, rather than retrying in a
+    /// loop.
+    public final class PathMonitorConnectivity: ConnectivityMonitor, @unchecked Sendable {
+        // `@unchecked Sendable` is sound: `monitor` is only read or written while holding `lock`,
+        // and `NWPathMonitor` itself may be started and cancelled from any thread.
+        private let lock = NSLock()
+        private var monitor: NWPathMonitor?
+        private let queue = DispatchQueue(label: "PathMonitorConnectivity")
+
+        /// Makes the monitor; it watches nothing until started.
+        public init() {}
+
+        /// Starts watching the network path, telling `onChange` of every change, the current path
+        /// first.
+        ///
+        /// - Parameter onChange: Called on a private queue with each new state.
+        public func start(_ onChange: @escaping @Sendable (Connectivity) -> Void) {
+            let monitor = NWPathMonitor()
+            monitor.pathUpdateHandler = { path in
+                onChange(path.status == .satisfied ? .reachable : .unreachable)
+            }
+            let previous = lock.withLock { () -> NWPathMonitor? in
+                defer { self.monitor = monitor }
+                return self.monitor
+            }
+            previous?.cancel()
+            monitor.start(queue: queue)
+        }
+
+        /// Stops watching.
+        public func stop() {
+            let monitor = lock.withLock { () -> NWPathMonitor? in
+                defer { self.monitor = nil }
+                return self.monitor
+            }
+            monitor?.cancel()
+        }
+    }
+#endif
