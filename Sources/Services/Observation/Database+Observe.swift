@@ -80,7 +80,8 @@ extension Database {
     /// Refreshes every observed read when another connection committed since the last look, and
     /// tells them once when the file was deleted or replaced. Runs on the database's queue.
     private func lookForOtherWriters() {
-        if path != ":memory:", !observers.fileGone, !DatabaseFile.isStillOpened(path, identity: fileIdentity) {
+        if path != ":memory:", !observers.fileGone, !DatabaseFile.isStillOpened(path, identity: fileIdentity)
+        {
             observers.fileGone = true
             let error = DatabaseError(
                 kind: .cannotOpen, message: "the file was deleted or replaced while it was open", path: path)

@@ -25,7 +25,8 @@ final class ObservationRecord<Value: Equatable & Sendable>: ObservedRead, @unche
     private var last: Value?
 
     init(
-        tables: Set<String>, dispatcher: any Dispatcher, read: @escaping @Sendable (Connection) throws -> Value,
+        tables: Set<String>, dispatcher: any Dispatcher,
+        read: @escaping @Sendable (Connection) throws -> Value,
         onChange: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
         self.tables = Set(tables.map { $0.lowercased() })

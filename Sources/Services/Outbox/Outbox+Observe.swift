@@ -17,7 +17,9 @@ extension Outbox {
     ///   - dispatcher: Where `queued` runs.
     ///   - queued: Called after each such change.
     /// - Returns: The observation; it ends when cancelled or released.
-    func observeQueued(on dispatcher: any Dispatcher, _ queued: @escaping @Sendable () -> Void) -> ObservationHandle {
+    func observeQueued(on dispatcher: any Dispatcher, _ queued: @escaping @Sendable () -> Void)
+        -> ObservationHandle
+    {
         let feature = feature
         let last = LastMark()
         return table.database.observe(tables: ["outbox"], on: dispatcher) { connection in

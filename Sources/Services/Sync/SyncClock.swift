@@ -48,7 +48,8 @@ public struct SystemSyncClock: SyncClock {
     ///   - seconds: How long to wait.
     ///   - work: What to run.
     /// - Returns: What cancels it.
-    public func schedule(after seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+    public func schedule(after seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) -> ScheduledWork
+    {
         // Whichever comes first, running or cancelling, claims it; the other does nothing.
         let once = Once()
         let nanoseconds = Int(min(max(0, seconds), 86_400 * 365) * 1_000_000_000)

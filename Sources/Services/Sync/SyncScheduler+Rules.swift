@@ -90,8 +90,10 @@ extension SyncScheduler {
         cancelWakeUp()
         rules.syncing = true
         rules.again = false
+        let running = sync()
+        // Published once the sync has begun, so that whoever sees "syncing" sees it running.
         publish(.syncing)
-        sync().whenSettled(on: queue) { [self] result in finished(result) }
+        running.whenSettled(on: queue) { [self] result in finished(result) }
     }
 
     private func finished(_ result: Result<OutboxSyncReport, any Error>) {
@@ -131,7 +133,9 @@ extension SyncScheduler {
         guard rules.connectivity == .reachable else { return publish(.offline, report: report) }
         if let retryAt {
             rules.failures = 0
-            wait(max(0, retryAt.timeIntervalSince(clock.now)), because: .failed(reason), firm: true, report: report)
+            wait(
+                max(0, retryAt.timeIntervalSince(clock.now)), because: .failed(reason), firm: true,
+                report: report)
         } else {
             let delay = backoff.delay(beforeRetry: rules.failures)
             rules.failures += 1
