@@ -24,7 +24,7 @@ extension Arguments {
                 + option.help.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: 19))
         }
         return """
-            usage: demo melodies [options]
+            usage: demo melodies [watch] [options]
                    demo orders [\(verbs)
                    demo orders create \(synopsis)
                    demo export-sample-api FOLDER
@@ -33,7 +33,9 @@ extension Arguments {
             reached. An order created, changed or deleted while the API cannot be reached is saved in
             the local database and sent when it can: at the next online listing, or with 'orders sync'
             (exit 1 when the shop refused a change). 'orders retry ID' sends a refused change again,
-            'orders discard ID' drops it. 'orders update ID' changes the parts of an order its options
+            'orders discard ID' drops it. 'orders watch' (and 'melodies watch') stays on, shows each
+            change as it is saved, here or by another demo, and sends waiting changes by itself when the
+            API is back; Ctrl-C or a closed input ends it. 'orders update ID' changes the parts of an order its options
             name (those of 'orders create'). A change the shop's copy moved on from meanwhile is merged
             when the two changed different fields, else a conflict: 'orders show ID' puts both side by
             side, 'orders resolve ID --keep-mine | --keep-theirs' settles it. 'export-sample-api FOLDER'

@@ -14,7 +14,9 @@ struct UsageError: Error {
 struct Arguments {
     enum Command {
         case melodies
+        case watchMelodies
         case listOrders
+        case watchOrders
         case showOrder(id: String)
         case createOrder(Order)
         case updateOrder(id: String, changes: [String: [String]])
@@ -42,8 +44,8 @@ struct Arguments {
 
     /// The verbs of `demo orders` and whether each names an order.
     static let orderVerbs: [(verb: String, takesID: Bool)] = [
-        ("list", false), ("show", true), ("update", true), ("delete", true), ("sync", false), ("retry", true),
-        ("discard", true), ("resolve", true),
+        ("list", false), ("watch", false), ("show", true), ("update", true), ("delete", true), ("sync", false),
+        ("retry", true), ("discard", true), ("resolve", true),
     ]
 
     /// The option that fills `field` in `demo orders create`.
@@ -104,6 +106,7 @@ struct Arguments {
         let command: Command
         switch positional {
         case ["melodies"]: command = .melodies
+        case ["melodies", "watch"]: command = .watchMelodies
         case ["orders"]: command = .listOrders
         case ["orders", "create"]: return .createOrder(try order(values))
         case let words where words.count == 3 && words[0] == "orders" && words[1] == "update":
@@ -133,6 +136,7 @@ struct Arguments {
     private static func orderCommand(_ verb: String, id: String) throws -> Command {
         switch verb {
         case "list": .listOrders
+        case "watch": .watchOrders
         case "show": .showOrder(id: id)
         case "delete": .deleteOrder(id: id)
         case "sync": .syncOrders

@@ -45,9 +45,17 @@ struct Demo {
             return await Screens.melodies(
                 LiveMelodyService(api: app.api, database: app.database, reachability: app.reachability),
                 arguments, terminal)
+        case .watchMelodies:
+            guard let app = await App.open(arguments, terminal) else { return 1 }
+            return await WatchScreen.melodies(
+                LiveMelodyService(api: app.api, database: app.database, reachability: app.reachability),
+                arguments, terminal)
         case .listOrders:
             guard let app = await App.open(arguments, terminal) else { return 1 }
             return await Screens.orders(app.worker, app.formatter, arguments, terminal)
+        case .watchOrders:
+            guard let app = await App.open(arguments, terminal) else { return 1 }
+            return await WatchScreen.orders(app, arguments, terminal)
         case .showOrder(let id):
             guard let app = await App.open(arguments, terminal) else { return 1 }
             return await Screens.order(id, app.worker, app.formatter, terminal)

@@ -47,6 +47,13 @@ struct Terminal: Sendable {
         write(styled(Self.escaped(line), style) + "\n", to: FileHandle.standardOutput)
     }
 
+    /// Clears the screen and puts the cursor at its top, on a terminal only: a watching screen
+    /// redraws in place. Elsewhere (a pipe, a file) it writes nothing.
+    func clearScreen() {
+        guard outputIsTerminal else { return }
+        write("\u{1B}[H\u{1B}[2J", to: FileHandle.standardOutput)
+    }
+
     /// Writes one line to standard error, every character shown as text.
     func printError(_ line: String) {
         write(Self.escaped(line) + "\n", to: FileHandle.standardError)

@@ -27,10 +27,15 @@ final class TerminalMelodyListView: MelodyListView {
     /// Whether the last rows were the same as those printed before, and so not printed again.
     private var unchanged = false
 
+    /// Watching (`melodies watch`): a list equal to the one on screen is not shown again, and a
+    /// new one replaces it in place on a terminal.
+    var watching = false
+
     func showMelodyRows(_ rows: [MelodyRow]) {
         unchanged = rows == printedRows
         printedRows = rows
         if unchanged { return }
+        if watching { terminal.clearScreen() }
         terminal.print("Melodies (\(rows.count))", style: .bold)
         let table = Table(
             headers: ["#", "Title", "Artist", "Album", "Time"],
@@ -41,6 +46,7 @@ final class TerminalMelodyListView: MelodyListView {
     }
 
     func showSourceNotice(_ notice: String?) {
+        if unchanged && watching { return }
         if unchanged {
             terminal.print(
                 notice

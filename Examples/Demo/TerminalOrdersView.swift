@@ -28,7 +28,18 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
     /// The orders printed last, so that a refresh that changed nothing is not printed twice.
     private var printedOrders: [ListOrders.FetchOrders.ViewModel.DisplayedOrder]?
 
+    /// Watching (`orders watch`): a view model equal to the one on screen is not shown again, and
+    /// a new one replaces it in place on a terminal.
+    var watching = false
+    private var watched: ListOrders.FetchOrders.ViewModel?
+
     func displayFetchedOrders(viewModel: ListOrders.FetchOrders.ViewModel) {
+        if watching {
+            guard viewModel != watched else { return }
+            watched = viewModel
+            printedOrders = nil
+            terminal.clearScreen()
+        }
         let orders = viewModel.displayedOrders
         if orders == printedOrders {
             terminal.print(

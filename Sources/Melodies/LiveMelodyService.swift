@@ -6,6 +6,8 @@ public import Services
 public struct LiveMelodyService: MelodyService, Sendable {
     private let api: APIClient
     private let fallback: NetworkFallback<MelodyCache>
+    /// The list saved on this device.
+    let cache: MelodyCache
 
     /// Makes the service.
     ///
@@ -17,7 +19,8 @@ public struct LiveMelodyService: MelodyService, Sendable {
         api: APIClient, database: Database, reachability: any NetworkReachability = .assumeReachable
     ) {
         self.api = api
-        fallback = NetworkFallback(cache: MelodyCache(database: database), reachability: reachability)
+        cache = MelodyCache(database: database)
+        fallback = NetworkFallback(cache: cache, reachability: reachability)
     }
 
     /// The melodies, from the API or, offline, from the cache.

@@ -64,17 +64,33 @@ public struct MelodyCache: OfflineCache {
     ///
     /// - Returns: A promise of the cached melodies.
     public func load() -> Promise<Cached<[Melody]>?> {
-        tables.read { connection in
-            guard let savedAt = try connection.cacheStamp("melodies") else { return nil }
-            let melodies = try connection.query(
-                "SELECT id, title, artist, album, duration_seconds FROM melodies ORDER BY position"
-            ) { row in
-                Melody(
-                    id: try row.int("id"), title: try row.string("title"),
-                    artist: try row.string("artist"),
-                    album: try row.string("album"), durationSeconds: try row.int("duration_seconds"))
-            }
-            return Cached(value: melodies, savedAt: savedAt)
+        tables.read(Self.read)
+    }
+
+    /// The saved list and when it was saved, or `nil` when none was.
+    @Sendable static func read(_ connection: Connection) throws -> Cached<[Melody]>? {
+        guard let savedAt = try connection.cacheStamp("melodies") else { return nil }
+        let melodies = try connection.query(
+            "SELECT id, title, artist, album, duration_seconds FROM melodies ORDER BY position"
+        ) { row in
+            Melody(
+                id: try row.int("id"), title: try row.string("title"),
+                artist: try row.string("artist"),
+                album: try row.string("album"), durationSeconds: try row.int("duration_seconds"))
         }
+        return Cached(value: melodies, savedAt: savedAt)
+    }
+
+    /// Observes the saved list: at once, then after every save, by this app or another process
+    /// writing the same file (see `Database/observe(tables:on:read:onChange:)`).
+    ///
+    /// - Parameters:
+    ///   - dispatcher: Where `onChange` runs.
+    ///   - onChange: Gets the saved list (`nil` while none was saved), or why it cannot be read.
+    /// - Returns: The observation; it ends when cancelled or released.
+    public func observe(
+        on dispatcher: any Dispatcher, _ onChange: @escaping @Sendable (Result<Cached<[Melody]>?, any Error>) -> Void
+    ) -> ObservationHandle {
+        tables.database.observe(tables: ["melodies", "cache_stamps"], on: dispatcher, read: Self.read, onChange: onChange)
     }
 }

@@ -44,6 +44,28 @@ extension MelodyListPresenter {
     ///   melodies shown, or rejected with the `ServiceRequestError` shown. A cancellation is not
     ///   shown.
     public func fetchMelodies() -> Promise<[Melody]> {
+        listLoad.run { showingCopy in
+            self.melodyService.getMelodies(policy: self.cachePolicy, showingCopy: showingCopy)
+        }
+    }
+
+    /// Fetches the melodies as ``fetchMelodies()`` does, then keeps the view following the list
+    /// saved on this device: a refresh by another screen or another process on the same file is
+    /// shown as it is saved. Keep the observation for as long as the screen is shown.
+    ///
+    /// - Returns: The fetch's promise and the observation; `nil` when the service keeps no list
+    ///   to watch (it is not `MelodiesWatching`).
+    public func watchMelodies() -> (loaded: Promise<[Melody]>, observation: ObservationHandle?) {
+        let service = melodyService as? any MelodiesWatching
+        return listLoad.watch { showingCopy in
+            self.melodyService.getMelodies(policy: self.cachePolicy, showingCopy: showingCopy)
+        } following: { changed in
+            service?.observeMelodies(changed)
+        }
+    }
+
+    /// The list's load sequence, telling this presenter's view.
+    private var listLoad: ListLoad<[Melody]> {
         let formatter = formatter
         return ListLoad<[Melody]>(
             loading: { self.view?.showLoading($0) },
@@ -52,9 +74,7 @@ extension MelodyListPresenter {
                 self.view?.showLoadError(error: error)
                 self.view?.showErrorMessage(error.userMessage)
             }
-        ).run { showingCopy in
-            self.melodyService.getMelodies(policy: self.cachePolicy, showingCopy: showingCopy)
-        }
+        )
     }
 
     private func show(_ fetched: Fetched<[Melody]>, _ formatter: MelodyListFormatter, refreshing: Bool) {

@@ -66,7 +66,7 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
 
     /// The changes made on this device that wait for the API, in the same file.
     public let outbox: Outbox
-    private let tables: FeatureDatabase
+    let tables: FeatureDatabase
     let makeID: @Sendable () -> String
 
     /// Makes the store and brings its tables up to date.

@@ -64,6 +64,19 @@ public struct OrdersWorker: Sendable {
         ordersStore.updateOrder(order)
     }
 
+    /// Observes the orders when the store can be watched (`OrdersWatching`: the app's database,
+    /// or the API with its offline copy).
+    ///
+    /// - Parameters:
+    ///   - dispatcher: Where `onChange` runs.
+    ///   - onChange: Gets the orders at once and after each change, or why they cannot be read.
+    /// - Returns: The observation, or `nil` when the store keeps nothing to watch (memory, API).
+    public func observeOrders(
+        on dispatcher: any Dispatcher, _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
+    ) -> ObservationHandle? {
+        (ordersStore as? any OrdersWatching)?.observeOrders(on: dispatcher, onChange)
+    }
+
     /// Which orders have changes the shop does not have yet, and how many wait.
     ///
     /// - Returns: A promise of the status.

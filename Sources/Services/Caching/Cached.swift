@@ -17,3 +17,5 @@ public struct Cached<Value: Sendable>: Sendable {
         self.savedAt = savedAt
     }
 }
+
+extension Cached: Equatable where Value: Equatable {}

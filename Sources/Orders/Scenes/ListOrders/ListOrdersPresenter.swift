@@ -11,7 +11,15 @@ public final class ListOrdersPresenter {
     /// Where orders come from.
     public let worker: OrdersWorker
     private let formatter: OrderFormatter
-    private let sourceNotice: SourceNotice
+    let sourceNotice: SourceNotice
+    /// Where the orders on screen came from when they were last fetched, for a watching screen.
+    var fetchedSource: DataSource?
+    /// Whether the screen watches its orders (``watchOrders()``), whether its first fetch still
+    /// runs, and a snapshot that came meanwhile, shown once it ended.
+    var watching = false
+    var watchFetchRuns = false
+    var shownOrders: [Order]?
+    var snapshotDuringFetch: Result<OrdersSnapshot, OrdersStoreError>?
     /// How the list is read: see `CachePolicy`.
     public let cachePolicy: CachePolicy
 
@@ -57,7 +65,11 @@ public final class ListOrdersPresenter {
             }
         }
         .then(on: .inline) { fetched in Self.withSyncStatus(fetched, worker).asPromise() }
-        .map { fetched, status in self.present(fetched, status, refreshing: false) }
+        .map { fetched, status in
+            self.fetchedSource = fetched.source
+            self.shownOrders = fetched.value
+            return self.present(fetched, status, refreshing: false, watching: self.watching)
+        }
         .recover(policy: .allErrors) { error -> Promise<ListOrders.FetchOrders.ViewModel> in
             let storeError = OrdersStoreError.wrapping(error, .fetchOrders)
             if case .storage(let reason) = storeError.reason, reason.isCancelled { throw storeError }
@@ -74,14 +86,16 @@ public final class ListOrdersPresenter {
             .recover(on: .inline) { _ in Guarantee.value((fetched, OutboxStatus.empty)) }
     }
 
+    /// Shows `fetched` with its changes' `status`; a watching screen says when nothing waits.
     @discardableResult
-    private func present(
-        _ fetched: Fetched<[Order]>, _ status: OutboxStatus, refreshing: Bool
+    func present(
+        _ fetched: Fetched<[Order]>, _ status: OutboxStatus, refreshing: Bool, watching: Bool = false
     ) -> ListOrders.FetchOrders.ViewModel {
         presentFetchedOrders(
             response: ListOrders.FetchOrders.Response(
                 orders: fetched.value, source: fetched.source, syncStatus: status),
-            notice: sourceNotice.text(for: fetched, refreshing: refreshing))
+            notice: sourceNotice.text(for: fetched, refreshing: refreshing),
+            syncNotice: OrdersSyncWording.list(status) ?? (watching ? OrdersSyncWording.nothingWaits : nil))
     }
 
     /// Formats the orders and asks the screen to display them.
@@ -92,12 +106,14 @@ public final class ListOrdersPresenter {
     public func presentFetchedOrders(response: ListOrders.FetchOrders.Response)
         -> ListOrders.FetchOrders.ViewModel
     {
-        presentFetchedOrders(response: response, notice: sourceNotice.text(for: response.source))
+        presentFetchedOrders(
+            response: response, notice: sourceNotice.text(for: response.source),
+            syncNotice: OrdersSyncWording.list(response.syncStatus))
     }
 
-    private func presentFetchedOrders(response: ListOrders.FetchOrders.Response, notice: String?)
-        -> ListOrders.FetchOrders.ViewModel
-    {
+    private func presentFetchedOrders(
+        response: ListOrders.FetchOrders.Response, notice: String?, syncNotice: String?
+    ) -> ListOrders.FetchOrders.ViewModel {
         let dates = formatter.dates(response.orders.map(\.date))
         let displayedOrders = zip(response.orders, dates).map { order, date in
             ListOrders.FetchOrders.ViewModel.DisplayedOrder(
@@ -106,8 +122,7 @@ public final class ListOrdersPresenter {
                 syncState: response.syncStatus.state(of: order.id ?? ""))
         }
         let viewModel = ListOrders.FetchOrders.ViewModel(
-            displayedOrders: displayedOrders, notice: notice,
-            syncNotice: OrdersSyncWording.list(response.syncStatus))
+            displayedOrders: displayedOrders, notice: notice, syncNotice: syncNotice)
         output?.displayFetchedOrders(viewModel: viewModel)
         return viewModel
     }

@@ -1,0 +1,91 @@
+import Foundation
+import Melodies
+import Orders
+import Promises
+import Services
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `orders watch` and `melodies watch`: the list, shown again at each change saved on this device
+/// (by this demo, its sync, or another demo on the same file), until Ctrl-C or the end of the
+/// input. Orders are sent by a `SyncScheduler` meanwhile, with an `APIProbe` telling when the
+/// API is back.
+@MainActor
+enum WatchScreen {
+    static func orders(_ app: App, _ arguments: Arguments, _ terminal: Terminal) async -> Int32 {
+        let view = TerminalOrdersView(terminal: terminal, api: arguments.api)
+        view.watching = true
+        let presenter = ListOrdersPresenter(
+            worker: app.worker, output: view, formatter: app.formatter, cachePolicy: arguments.cachePolicy)
+        view.listPresenter = presenter
+        let scheduler = arguments.offline ? nil : app.orders.makeSyncScheduler(connectivity: APIProbe(client: app.api))
+        scheduler?.start()
+        let (_, observation) = presenter.watchOrders()
+        await untilEnded()
+        observation?.cancel()
+        if let scheduler { await scheduler.stop().value }
+        return 0
+    }
+
+    static func melodies(_ service: LiveMelodyService, _ arguments: Arguments, _ terminal: Terminal) async -> Int32 {
+        let view = TerminalMelodyListView(terminal: terminal, api: arguments.api)
+        view.watching = true
+        let presenter = MelodyListPresenterImp(melodyService: service, view: view, cachePolicy: arguments.cachePolicy)
+        view.presenter = presenter
+        let (_, observation) = presenter.watchMelodies()
+        await untilEnded()
+        observation?.cancel()
+        return 0
+    }
+
+    /// Returns at Ctrl-C (SIGINT) or when standard input ends, whichever comes first.
+    private static func untilEnded() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ended = Ended(continuation)
+            signal(SIGINT, SIG_IGN)
+            let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
+            interrupt.setEventHandler { ended.end() }
+            interrupt.resume()
+            ended.keep(interrupt)
+            // Standard input is read on a thread of its own until it ends; what is typed is ignored.
+            Thread.detachNewThread {
+                var buffer = [UInt8](repeating: 0, count: 256)
+                while read(STDIN_FILENO, &buffer, buffer.count) > 0 {}
+                ended.end()
+            }
+        }
+    }
+}
+
+/// Resumes the watch once, whichever way it ends.
+private final class Ended: @unchecked Sendable {
+    // `@unchecked Sendable` is sound: `continuation` and `source` are only read or written while
+    // holding `lock`.
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Void, Never>?
+    private var source: (any DispatchSourceSignal)?
+
+    init(_ continuation: CheckedContinuation<Void, Never>) {
+        self.continuation = continuation
+    }
+
+    func keep(_ source: any DispatchSourceSignal) {
+        lock.withLock { self.source = source }
+    }
+
+    func end() {
+        let (continuation, source) = lock.withLock {
+            defer {
+                self.continuation = nil
+                self.source = nil
+            }
+            return (self.continuation, self.source)
+        }
+        source?.cancel()
+        continuation?.resume()
+    }
+}
