@@ -44,7 +44,8 @@ struct Arguments {
 
     /// The verbs of `demo orders` and whether each names an order.
     static let orderVerbs: [(verb: String, takesID: Bool)] = [
-        ("list", false), ("watch", false), ("show", true), ("update", true), ("delete", true), ("sync", false),
+        ("list", false), ("watch", false), ("show", true), ("update", true), ("delete", true),
+        ("sync", false),
         ("retry", true), ("discard", true), ("resolve", true),
     ]
 

@@ -22,7 +22,8 @@ enum WatchScreen {
         let presenter = ListOrdersPresenter(
             worker: app.worker, output: view, formatter: app.formatter, cachePolicy: arguments.cachePolicy)
         view.listPresenter = presenter
-        let scheduler = arguments.offline ? nil : app.orders.makeSyncScheduler(connectivity: APIProbe(client: app.api))
+        let scheduler =
+            arguments.offline ? nil : app.orders.makeSyncScheduler(connectivity: APIProbe(client: app.api))
         scheduler?.start()
         let (_, observation) = presenter.watchOrders()
         await untilEnded()
@@ -31,10 +32,13 @@ enum WatchScreen {
         return 0
     }
 
-    static func melodies(_ service: LiveMelodyService, _ arguments: Arguments, _ terminal: Terminal) async -> Int32 {
+    static func melodies(_ service: LiveMelodyService, _ arguments: Arguments, _ terminal: Terminal) async
+        -> Int32
+    {
         let view = TerminalMelodyListView(terminal: terminal, api: arguments.api)
         view.watching = true
-        let presenter = MelodyListPresenterImp(melodyService: service, view: view, cachePolicy: arguments.cachePolicy)
+        let presenter = MelodyListPresenterImp(
+            melodyService: service, view: view, cachePolicy: arguments.cachePolicy)
         view.presenter = presenter
         let (_, observation) = presenter.watchMelodies()
         await untilEnded()

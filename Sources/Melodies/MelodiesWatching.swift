@@ -17,7 +17,9 @@ extension LiveMelodyService: MelodiesWatching {
     ///
     /// - Parameter changed: Gets the list at once and after each change.
     /// - Returns: The observation; it ends when cancelled or released.
-    public func observeMelodies(_ changed: @escaping @Sendable (Fetched<[Melody]>) -> Void) -> ObservationHandle {
+    public func observeMelodies(_ changed: @escaping @Sendable (Fetched<[Melody]>) -> Void)
+        -> ObservationHandle
+    {
         cache.observe(on: .inline) { result in
             guard case .success(let cached?) = result else { return }
             changed(Fetched(value: cached.value, source: .stored(savedAt: cached.savedAt)))

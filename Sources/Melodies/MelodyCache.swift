@@ -89,8 +89,10 @@ public struct MelodyCache: OfflineCache {
     ///   - onChange: Gets the saved list (`nil` while none was saved), or why it cannot be read.
     /// - Returns: The observation; it ends when cancelled or released.
     public func observe(
-        on dispatcher: any Dispatcher, _ onChange: @escaping @Sendable (Result<Cached<[Melody]>?, any Error>) -> Void
+        on dispatcher: any Dispatcher,
+        _ onChange: @escaping @Sendable (Result<Cached<[Melody]>?, any Error>) -> Void
     ) -> ObservationHandle {
-        tables.database.observe(tables: ["melodies", "cache_stamps"], on: dispatcher, read: Self.read, onChange: onChange)
+        tables.database.observe(
+            tables: ["melodies", "cache_stamps"], on: dispatcher, read: Self.read, onChange: onChange)
     }
 }

@@ -69,7 +69,7 @@ public final class DeliveryRecorder<Value: Sendable>: @unchecked Sendable {
     /// - Returns: The delivery, or `nil`.
     public func next(
         timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
-        where condition: (Value) -> Bool
+        where condition: @Sendable (Value) -> Bool
     ) async -> Value? {
         while let value = await next(timeout: timeout, sourceLocation: sourceLocation) {
             if condition(value) { return value }

@@ -54,9 +54,12 @@ import OrdersTesting
 
         /// Starts `demo` with `arguments` and this runner's database, its output thrown away, and
         /// returns at once: for a test that kills it.
-        func start(_ arguments: [String], errors: Pipe? = nil) throws -> Process {
+        func start(_ arguments: [String], errors: Pipe? = nil, input: Pipe? = nil, output: Pipe? = nil) throws
+            -> Process
+        {
             let process = prepared(arguments, database: nil, environment: [:])
-            process.standardOutput = FileHandle.nullDevice
+            if let input { process.standardInput = input }
+            process.standardOutput = output ?? FileHandle.nullDevice
             process.standardError = errors ?? FileHandle.nullDevice
             try process.run()
             return process

@@ -63,7 +63,7 @@ struct ScheduledSync {
 
     /// Waits for the state `condition` describes.
     func reach(
-        _ condition: (SyncSchedulerState) -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+        _ condition: @Sendable (SyncSchedulerState) -> Bool, sourceLocation: SourceLocation = #_sourceLocation
     ) async -> SyncSchedulerState? {
         await states.next(sourceLocation: sourceLocation, where: condition)
     }

@@ -36,7 +36,8 @@ public protocol OrdersWatching: Sendable {
     ///   - onChange: Gets the snapshot at once and after each change, or why it cannot be read.
     /// - Returns: The observation; it ends when cancelled or released.
     func observeOrders(
-        on dispatcher: any Dispatcher, _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
+        on dispatcher: any Dispatcher,
+        _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
     ) -> ObservationHandle
 }
 
@@ -51,7 +52,8 @@ extension OrdersSQLiteStore: OrdersWatching {
     ///   - onChange: Gets each snapshot, or why it cannot be read.
     /// - Returns: The observation; it ends when cancelled or released.
     public func observeOrders(
-        on dispatcher: any Dispatcher, _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
+        on dispatcher: any Dispatcher,
+        _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
     ) -> ObservationHandle {
         let outbox = outbox
         return tables.database.observe(tables: Self.observedTables, on: dispatcher) { connection in
@@ -73,7 +75,8 @@ extension FallbackOrdersStore: OrdersWatching {
     ///   - onChange: Gets each snapshot, or why it cannot be read.
     /// - Returns: The observation; it ends when cancelled or released.
     public func observeOrders(
-        on dispatcher: any Dispatcher, _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
+        on dispatcher: any Dispatcher,
+        _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
     ) -> ObservationHandle {
         cache.observeOrders(on: dispatcher, onChange)
     }

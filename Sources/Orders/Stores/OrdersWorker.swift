@@ -72,7 +72,8 @@ public struct OrdersWorker: Sendable {
     ///   - onChange: Gets the orders at once and after each change, or why they cannot be read.
     /// - Returns: The observation, or `nil` when the store keeps nothing to watch (memory, API).
     public func observeOrders(
-        on dispatcher: any Dispatcher, _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
+        on dispatcher: any Dispatcher,
+        _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
     ) -> ObservationHandle? {
         (ordersStore as? any OrdersWatching)?.observeOrders(on: dispatcher, onChange)
     }

@@ -14,7 +14,9 @@ extension ListOrdersPresenter {
     /// and the screen is told once, as by ``fetchOrders(request:)``.
     ///
     /// - Returns: The fetch's promise (as ``fetchOrders(request:)`` gives it) and the observation.
-    public func watchOrders() -> (loaded: Promise<ListOrders.FetchOrders.ViewModel>, observation: ObservationHandle?) {
+    public func watchOrders() -> (
+        loaded: Promise<ListOrders.FetchOrders.ViewModel>, observation: ObservationHandle?
+    ) {
         watching = true
         watchFetchRuns = true
         let loaded = fetchOrders().ensure {

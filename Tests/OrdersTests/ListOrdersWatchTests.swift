@@ -1,0 +1,91 @@
+import Foundation
+import OrdersTesting
+import Testing
+
+/// A list screen that records every view model it is given.
+@MainActor
+final class WatchingOrdersView: ListOrdersDisplayLogic {
+    let shown = DeliveryRecorder<ListOrders.FetchOrders.ViewModel>()
+    let errors = DeliveryRecorder<String>()
+
+    func displayFetchedOrders(viewModel: ListOrders.FetchOrders.ViewModel) { shown.record(viewModel) }
+    func displayFetchOrdersError(message: String) { errors.record(message) }
+}
+
+/// A watching orders list follows its data: changes made here, a sync, another writer.
+@Suite("ListOrdersPresenter: watching")
+@MainActor
+struct ListOrdersWatchTests {
+    @Test(
+        "the screen is told again when an order is saved offline, then when the sync sent it, with the sync notice each time"
+    )
+    func followsChangesAndSync() async throws {
+        // Given: the shop's orders listed once, then a watching screen
+        let device = try DeviceAndShop()
+        _ = await device.listing(device.online)
+        let view = WatchingOrdersView()
+        let presenter = ListOrdersPresenter(
+            worker: OrdersWorker(ordersStore: device.offline), output: view, formatter: pinnedFormatter)
+        let (loaded, observation) = presenter.watchOrders()
+        _ = await PromiseExpectations.value(of: loaded)
+        let first = await view.shown.next()
+        #expect(first?.displayedOrders.count == 2)
+        #expect(first?.syncNotice == OrdersSyncWording.nothingWaits)
+
+        // When: an order is created offline
+        _ = await PromiseExpectations.value(of: device.offline.createOrder(validOrder()))
+        // Then
+        let waiting = await view.shown.next(where: { $0.displayedOrders.count == 3 })
+        #expect(waiting?.syncNotice == "1 change waiting to be sent.")
+        #expect(waiting?.displayedOrders.contains { $0.syncState == .pending } == true)
+
+        // When: the sync sends it
+        _ = await PromiseExpectations.value(of: device.online.sync())
+        // Then
+        let sent = await view.shown.next(where: { $0.syncNotice == OrdersSyncWording.nothingWaits })
+        #expect(sent?.displayedOrders.count == 3)
+        #expect(sent?.displayedOrders.allSatisfy { $0.syncState == .synced } == true)
+        #expect(device.shop.storedOrders.count == 3)
+        observation?.cancel()
+    }
+
+    @Test(
+        "an order written through another connection to the file appears; after cancelling, nothing more is shown"
+    )
+    func anotherWriterAppears() async throws {
+        // Given
+        let device = try DeviceAndShop()
+        _ = await device.listing(device.online)
+        let view = WatchingOrdersView()
+        let presenter = ListOrdersPresenter(
+            worker: OrdersWorker(ordersStore: device.offline), output: view, formatter: pinnedFormatter)
+        let (loaded, observation) = presenter.watchOrders()
+        _ = await PromiseExpectations.value(of: loaded)
+        _ = await view.shown.next()
+        // When: another process's store on the same file saves an order
+        let other = OrdersSQLiteStore(database: try Database(at: device.folder.file("orders.sqlite")))
+        _ = await PromiseExpectations.value(of: other.createOrder(validOrder(email: "other@example.com")))
+        // Then
+        let seen = await view.shown.next(where: { $0.displayedOrders.count == 3 })
+        #expect(seen?.displayedOrders.contains { $0.email == "other@example.com" } == true)
+        observation?.cancel()
+        let count = view.shown.all.count
+        _ = await PromiseExpectations.value(of: other.createOrder(validOrder(email: "late@example.com")))
+        _ = await PromiseExpectations.value(of: device.offline.fetchOrders())
+        #expect(view.shown.all.count == count)
+    }
+
+    @Test("a store that keeps nothing to watch tells the screen once, with no observation")
+    func memoryStoreIsNotWatched() async {
+        // Given
+        let view = WatchingOrdersView()
+        let presenter = ListOrdersPresenter(
+            worker: OrdersWorker(ordersStore: OrdersMemStore(orders: [seedOrder])), output: view,
+            formatter: pinnedFormatter)
+        // When
+        let (loaded, observation) = presenter.watchOrders()
+        // Then
+        #expect(observation == nil)
+        #expect(await PromiseExpectations.value(of: loaded)?.displayedOrders.count == 1)
+    }
+}
