@@ -34,12 +34,12 @@ extension Arguments {
             the local database and sent when it can: at the next online listing, or with 'orders sync'
             (exit 1 when the shop refused a change). 'orders retry ID' sends a refused change again,
             'orders discard ID' drops it. 'orders watch' (and 'melodies watch') stays on, shows each
-            change as it is saved, here or by another demo, and sends waiting changes by itself when the
-            API is back; Ctrl-C or a closed input ends it. 'orders update ID' changes the parts of an order its options
-            name (those of 'orders create'). A change the shop's copy moved on from meanwhile is merged
-            when the two changed different fields, else a conflict: 'orders show ID' puts both side by
-            side, 'orders resolve ID --keep-mine | --keep-theirs' settles it. 'export-sample-api FOLDER'
-            writes a sample API to serve with 'python3 -m http.server'.
+            change as it is saved, here or by another demo, and sends waiting changes by itself when
+            the API is back; Ctrl-C or a closed input ends it. 'orders update ID' changes the parts of
+            an order its options name (those of 'orders create'). A change the shop's copy moved on
+            from meanwhile is merged when the two changed different fields, else a conflict: 'orders
+            show ID' puts both side by side, 'orders resolve ID --keep-mine | --keep-theirs' settles
+            it. 'export-sample-api FOLDER' writes a sample API to serve with 'python3 -m http.server'.
 
             options:
             \(options.joined(separator: "\n"))

@@ -12,40 +12,45 @@
 /// observations which of them to read again after a write commits.
 ///
 /// SQLite reports every row inserted, updated or deleted to an update hook, with its table. One
-/// kind of change would slip past it: a `DELETE` without a `WHERE` clause empties the table in one
-/// step without visiting rows (SQLite's "truncate optimization"), and the hook is not called. An
-/// authorizer that answers `SQLITE_IGNORE` to a delete turns that optimization off (the delete
-/// still runs, row by row), so every change reaches the hook.
+/// kind of change slips past it: a `DELETE` without a `WHERE` clause empties the table in one step
+/// without visiting rows (SQLite's "truncate optimization"), and the hook is not called. Those rows
+/// are still counted by `sqlite3_total_changes`, so a write whose count is larger than what the
+/// hook saw changed a table it cannot name: ``take(totalChanges:)`` then answers `nil`, "any
+/// table". (An authorizer can turn the optimization off instead, but it also runs for `DROP
+/// TABLE`, whose deletes it must not touch.)
 final class ChangedTables {
-    /// The lowercased names of the tables changed since the last ``take()``.
+    /// The lowercased names of the tables changed since the last ``take(totalChanges:)``.
     private var names: Set<String> = []
+    /// How many row changes the hook saw meanwhile.
+    private var seen: Int32 = 0
+    /// `sqlite3_total_changes` when the last ``take(totalChanges:)`` was called.
+    private var counted: Int32 = 0
 
-    /// Starts recording the changes made through `handle`. The hooks hold this object unretained:
+    /// Starts recording the changes made through `handle`. The hook holds this object unretained:
     /// the connection that owns it closes `handle` before it lets it go.
     func install(on handle: OpaquePointer) {
         let context = Unmanaged.passUnretained(self).toOpaque()
+        counted = sqlite3_total_changes(handle)
         sqlite3_update_hook(
             handle,
             { context, _, _, table, _ in
                 guard let context, let table else { return }
                 let changes = Unmanaged<ChangedTables>.fromOpaque(context).takeUnretainedValue()
                 changes.names.insert(String(cString: table).lowercased())
+                changes.seen &+= 1
             }, context)
-        sqlite3_set_authorizer(
-            handle,
-            { _, action, table, _, _, _ in
-                // SQLite's own tables keep their optimizations; a delete from any other table
-                // runs row by row, so that the update hook sees it.
-                guard action == SQLITE_DELETE, let table, !String(cString: table).hasPrefix("sqlite_") else {
-                    return SQLITE_OK
-                }
-                return SQLITE_IGNORE
-            }, nil)
     }
 
-    /// The tables changed since the last call, and forgets them.
-    func take() -> Set<String> {
-        defer { names.removeAll(keepingCapacity: true) }
-        return names
+    /// The tables changed since the last call (`nil` when a change the hook did not see was
+    /// made: any table may have changed), and forgets them.
+    ///
+    /// - Parameter totalChanges: `sqlite3_total_changes` of the connection now.
+    func take(totalChanges: Int32) -> Set<String>? {
+        defer {
+            names.removeAll(keepingCapacity: true)
+            seen = 0
+            counted = totalChanges
+        }
+        return totalChanges &- counted > seen ? nil : names
     }
 }

@@ -110,12 +110,14 @@ public final class Database: @unchecked Sendable {
         Promise { seal in
             queue.async {
                 let connection = self.connection
-                _ = connection.changedTables.take()  // what reads or migrations may have left
+                // What reads or migrations may have left is not this write's.
+                _ = connection.changedTables.take(totalChanges: sqlite3_total_changes(connection.handle))
                 let result = Result { try connection.transaction { try body(connection) } }
-                let changed = connection.changedTables.take()
+                let changed = connection.changedTables.take(
+                    totalChanges: sqlite3_total_changes(connection.handle))
                 seal.resolve(result)
                 // Still on the queue, so that the next write waits for the reads it makes stale.
-                if case .success = result, !changed.isEmpty {
+                if case .success = result, changed?.isEmpty != true {
                     for read in self.observers.reads(of: changed) { read.refresh(connection) }
                 }
             }
