@@ -88,4 +88,55 @@ struct ListOrdersWatchTests {
         #expect(observation == nil)
         #expect(await PromiseExpectations.value(of: loaded)?.displayedOrders.count == 1)
     }
+
+    @Test("a change seen while the first fetch runs is shown once the fetch has been shown")
+    func changeDuringTheFetch() async {
+        // Given: a store whose fetch waits for the test, and which reports a change meanwhile
+        let store = HeldFetchStore()
+        let view = WatchingOrdersView()
+        let presenter = ListOrdersPresenter(
+            worker: OrdersWorker(ordersStore: store), output: view, formatter: pinnedFormatter)
+        let (loaded, observation) = presenter.watchOrders()
+        await store.observed.next()
+        // When: the fetch ends with one order, while the store holds two
+        store.finishFetch([seedOrder])
+        _ = await PromiseExpectations.value(of: loaded)
+        // Then: the fetch's list, then the change
+        #expect(await view.shown.next()?.displayedOrders.count == 1)
+        #expect(await view.shown.next()?.displayedOrders.count == 2)
+        observation?.cancel()
+    }
+}
+
+/// A store whose fetch the test ends, and whose watched orders are two from the start.
+final class HeldFetchStore: OrdersStore, OrdersWatching, @unchecked Sendable {
+    // `@unchecked Sendable` is sound: `fetch` is set in `init` and only settled afterwards.
+    private let fetch = Promise<[Order]>.pending()
+    let observed = DeliveryRecorder<Void>()
+
+    func finishFetch(_ orders: [Order]) { fetch.seal.fulfill(orders) }
+    func fetchOrders() -> Promise<[Order]> { fetch.promise }
+    func fetchOrder(id: String) -> Promise<Order> {
+        Promise(error: OrdersStoreError(.fetchOrder, .notFound(id: id)))
+    }
+    func createOrder(_ order: Order) -> Promise<Order> { .value(order) }
+    func updateOrder(_ order: Order) -> Promise<Order> { .value(order) }
+    func deleteOrder(id: String) -> Promise<Order> {
+        Promise(error: OrdersStoreError(.deleteOrder, .notFound(id: id)))
+    }
+
+    func observeOrders(
+        on dispatcher: any Dispatcher,
+        _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
+    ) -> ObservationHandle {
+        var other = seedOrder
+        other.id = "def456"
+        let snapshot = OrdersSnapshot(orders: [seedOrder, other], syncStatus: .empty, savedAt: Date())
+        let observed = observed
+        dispatcher.dispatch {
+            onChange(.success(snapshot))
+            observed.record(())
+        }
+        return ObservationHandle(end: {})
+    }
 }

@@ -111,11 +111,14 @@ struct DatabaseObservationTests {
             results.record((try? result.get().joined(separator: ",")) ?? "error")
         }
         #expect(await results.next() == "")
-        // When
+        // When: a failing read, then the value from before the failure again, then another
         await Self.insert("1", "fail", into: database)
+        _ = await PromiseExpectations.value(
+            of: database.write { try $0.execute("DELETE FROM notes WHERE id = '1'") })
         await Self.insert("1", "fine", into: database)
-        // Then
+        // Then: each delivered, the repeated value too (the observer last saw the error)
         #expect(await results.next() == "error")
+        #expect(await results.next() == "")
         #expect(await results.next() == "fine")
         handle.cancel()
     }
@@ -137,6 +140,7 @@ struct DatabaseObservationTests {
         #expect(weakDatabase == nil)
         handle.cancel()
         #expect(observers.count == 0)
+        #expect(!observers.isPolling)
 
         // Given: another database, observed by a handle that is released
         let second = try open("second.sqlite")

@@ -51,6 +51,33 @@ struct SyncSchedulerSourcesTests {
     }
 
     @Test(
+        "a change queued while one is sent (the outbox no longer, yet no more, than before) brings one more sync"
+    )
+    func changeQueuedWhileOneIsDelivered() async throws {
+        // Given: one change waiting, and a sync running
+        let (database, outbox) = try notes()
+        await Self.queue("a", in: database, outbox)
+        let subject = ScheduledSync()
+        subject.scheduler.follow(outbox)
+        subject.scheduler.start()
+        _ = await subject.reach { $0 == .syncing }
+        // When: in one transaction the waiting change is delivered and another is queued
+        _ = await PromiseExpectations.value(
+            of: database.write { connection in
+                try connection.execute("DELETE FROM outbox WHERE local_id = 'a'")
+                try outbox.record(.post, "notes", body: Data("{}".utf8), localID: "b", in: connection)
+            })
+        _ = await PromiseExpectations.value(of: database.read { _ in })
+        await subject.decided()
+        subject.sync.finish()
+        // Then: one more sync for it
+        _ = await subject.reach { $0 == .idle }
+        _ = await subject.reach { $0 == .syncing }
+        #expect(subject.sync.calls == 2)
+        subject.scheduler.stop()
+    }
+
+    @Test(
         "after a sync found the API unreachable, the probe says so and asks on the backoff schedule until it answers"
     )
     func probeAsksUntilAnswered() async {

@@ -68,6 +68,11 @@ struct ScheduledSync {
         await states.next(sourceLocation: sourceLocation, where: condition)
     }
 
+    /// Waits until every trigger given so far has been decided.
+    func decided() async {
+        await scheduler.decided().value
+    }
+
     /// Waits until it waits, and gives how long from now, to the millisecond (a `Date` holds
     /// seconds since 2001 in a `Double`, so 0.2 s from now is 0.20000004 s away).
     func waitSeconds(sourceLocation: SourceLocation = #_sourceLocation) async -> TimeInterval? {
@@ -195,7 +200,9 @@ struct SyncSchedulerTests {
         #expect(await subject.waitSeconds() == 120)
         subject.scheduler.appBecameActive()
         subject.scheduler.changeQueued()
+        await subject.decided()
         subject.clock.advance(119)
+        await subject.decided()
         #expect(subject.clock.wakeUps == [until])
         #expect(subject.sync.calls == 1)
         subject.clock.advance(1)
@@ -231,6 +238,7 @@ struct SyncSchedulerTests {
         _ = await subject.reach { $0 == .idle }
         #expect(subject.clock.wakeUps.isEmpty)
         subject.clock.advance(3600)
+        await subject.decided()
         #expect(subject.sync.calls == 1)
     }
 
@@ -245,6 +253,7 @@ struct SyncSchedulerTests {
         subject.scheduler.changeQueued()
         subject.scheduler.appBecameActive()
         subject.clock.advance(3600)
+        await subject.decided()
         // Then: nothing, until connectivity returns
         #expect(subject.sync.calls == 0)
         #expect(subject.clock.wakeUps.isEmpty)
@@ -306,6 +315,7 @@ struct SyncSchedulerTests {
         subject.scheduler.changeQueued()
         subject.scheduler.appBecameActive()
         subject.clock.advance(3600)
+        await subject.decided()
         #expect(subject.clock.wakeUps.isEmpty)
         #expect(subject.sync.calls == 1)
     }

@@ -42,6 +42,9 @@ final class DatabaseObservers: @unchecked Sendable {
         stopped?.cancel()
     }
 
+    /// Whether the timer runs (while any read is observed).
+    var isPolling: Bool { lock.withLock { timer != nil } }
+
     /// How many reads are observed.
     var count: Int { lock.withLock { records.count } }
 

@@ -9,10 +9,11 @@ import Foundation
 public final class ObservationHandle: Sendable {
     private let end: @Sendable () -> Void
 
-    /// Makes a handle that runs `end` once, when cancelled or released, whichever comes first.
+    /// Makes a handle that runs `end` once, when cancelled or released, whichever comes first: for
+    /// an observation of your own (a test double of a watched store, say).
     ///
     /// - Parameter end: Stops the observation.
-    init(end: @escaping @Sendable () -> Void) {
+    public init(end: @escaping @Sendable () -> Void) {
         let once = Once()
         self.end = { if once.claim() { end() } }
     }

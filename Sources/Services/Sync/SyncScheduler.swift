@@ -138,6 +138,12 @@ public final class SyncScheduler: @unchecked Sendable {
         queue.async { self.rules.followed.append(handle) }
     }
 
+    /// Fulfilled once everything asked of the scheduler before this call has been decided: what
+    /// a test waits for before it checks that a trigger changed nothing.
+    func decided() -> Guarantee<Void> {
+        Guarantee { resolve in queue.async { resolve(()) } }
+    }
+
     /// Publishes a new state and tells the watchers; `lastReport` too, when a sync ended.
     func publish(_ state: SyncSchedulerState, report newReport: OutboxSyncReport? = nil) {
         let watchers = lock.withLock { () -> [Watcher] in
