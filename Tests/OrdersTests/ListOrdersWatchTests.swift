@@ -16,18 +16,27 @@ final class WatchingOrdersView: ListOrdersDisplayLogic {
 @Suite("ListOrdersPresenter: watching")
 @MainActor
 struct ListOrdersWatchTests {
-    @Test(
-        "the screen is told again when an order is saved offline, then when the sync sent it, with the sync notice each time"
-    )
-    func followsChangesAndSync() async throws {
-        // Given: the shop's orders listed once, then a watching screen
-        let device = try DeviceAndShop()
+    /// The shop's orders listed once on `device`, then a screen watching them offline, its first
+    /// fetch ended. Keep the presenter: it drives the screen.
+    static func watching(_ device: DeviceAndShop) async -> (
+        WatchingOrdersView, ListOrdersPresenter, ObservationHandle?
+    ) {
         _ = await device.listing(device.online)
         let view = WatchingOrdersView()
         let presenter = ListOrdersPresenter(
             worker: OrdersWorker(ordersStore: device.offline), output: view, formatter: pinnedFormatter)
         let (loaded, observation) = presenter.watchOrders()
         _ = await PromiseExpectations.value(of: loaded)
+        return (view, presenter, observation)
+    }
+
+    @Test(
+        "the screen is told again when an order is saved offline, then when the sync sent it, with the sync notice each time"
+    )
+    func followsChangesAndSync() async throws {
+        // Given: the shop's orders listed once, then a watching screen
+        let device = try DeviceAndShop()
+        let (view, presenter, observation) = await Self.watching(device)
         let first = await view.shown.next()
         #expect(first?.displayedOrders.count == 2)
         #expect(first?.syncNotice == OrdersSyncWording.nothingWaits)
@@ -46,7 +55,7 @@ struct ListOrdersWatchTests {
         #expect(sent?.displayedOrders.count == 3)
         #expect(sent?.displayedOrders.allSatisfy { $0.syncState == .synced } == true)
         #expect(device.shop.storedOrders.count == 3)
-        observation?.cancel()
+        withExtendedLifetime(presenter) { observation?.cancel() }
     }
 
     @Test(
@@ -55,12 +64,7 @@ struct ListOrdersWatchTests {
     func anotherWriterAppears() async throws {
         // Given
         let device = try DeviceAndShop()
-        _ = await device.listing(device.online)
-        let view = WatchingOrdersView()
-        let presenter = ListOrdersPresenter(
-            worker: OrdersWorker(ordersStore: device.offline), output: view, formatter: pinnedFormatter)
-        let (loaded, observation) = presenter.watchOrders()
-        _ = await PromiseExpectations.value(of: loaded)
+        let (view, presenter, observation) = await Self.watching(device)
         _ = await view.shown.next()
         // When: another process's store on the same file saves an order
         let other = OrdersSQLiteStore(database: try Database(at: device.folder.file("orders.sqlite")))
@@ -68,7 +72,7 @@ struct ListOrdersWatchTests {
         // Then
         let seen = await view.shown.next(where: { $0.displayedOrders.count == 3 })
         #expect(seen?.displayedOrders.contains { $0.email == "other@example.com" } == true)
-        observation?.cancel()
+        withExtendedLifetime(presenter) { observation?.cancel() }
         let count = view.shown.all.count
         _ = await PromiseExpectations.value(of: other.createOrder(validOrder(email: "late@example.com")))
         _ = await PromiseExpectations.value(of: device.offline.fetchOrders())

@@ -45,6 +45,7 @@ final class ChangedTables {
     /// made: any table may have changed), and forgets them.
     ///
     /// - Parameter totalChanges: `sqlite3_total_changes` of the connection now.
+    /// - Returns: The lowercased table names, or `nil` for "any table".
     func take(totalChanges: Int32) -> Set<String>? {
         defer {
             names.removeAll(keepingCapacity: true)
