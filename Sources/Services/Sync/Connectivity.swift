@@ -11,7 +11,7 @@ public enum Connectivity: Sendable, Equatable {
 ///
 /// | platform | monitor |
 /// | --- | --- |
-/// | Apple platforms | ``PathMonitorConnectivity`` (`NWPathMonitor`): the device's network path |
+/// | Apple platforms | `PathMonitorConnectivity` (`NWPathMonitor`): the device's network path |
 /// | anywhere | ``APIProbe``: asks the API itself, on the backoff schedule, after a sync found it unreachable |
 /// | anywhere | ``ManualConnectivity``: the app says it, from whatever signal it has |
 /// | anywhere | ``AssumeConnected``: never tells anything; failed syncs back off and try again |
