@@ -169,24 +169,6 @@ public struct Outbox: Sendable {
         try OutboxTable.entries(feature, localID, connection)
     }
 
-    /// Each changed resource's state and how many changes wait or were refused.
-    ///
-    /// - Returns: A promise of the status.
-    public func status() -> Promise<OutboxStatus> {
-        entries().map(on: .inline) { OutboxStatus(entries: $0) }
-    }
-
-    /// The status, read inside the caller's transaction or observed read: what a screen that
-    /// watches its data reads with its rows (``Database/observe(tables:on:read:onChange:)`` with
-    /// the `outbox` table among its tables).
-    ///
-    /// - Parameter connection: The connection of the caller's read.
-    /// - Returns: The status.
-    /// - Throws: ``DatabaseError``.
-    public func status(in connection: Connection) throws -> OutboxStatus {
-        OutboxStatus(entries: try OutboxTable.entries(feature, nil, connection))
-    }
-
     /// Sends the waiting entries in order, each with its idempotency key, until the end or until
     /// the API cannot take more; see the table in ``Outbox``. A sync asked for while one runs gets
     /// that one's report.
