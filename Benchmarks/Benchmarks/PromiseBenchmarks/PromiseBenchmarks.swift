@@ -189,6 +189,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(chain)
     }
 
+    googlePromisesBenchmarks()
     dataPathBenchmarks()
     outboxBenchmarks()
 }

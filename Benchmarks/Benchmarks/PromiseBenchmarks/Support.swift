@@ -37,9 +37,15 @@ actor ActorCounter {
 /// Waits for `semaphore` off the cooperative pool, so an async benchmark does not block a thread
 /// the work it waits for may need.
 func wait(for semaphore: DispatchSemaphore) async {
+    await blocking { semaphore.wait() }
+}
+
+/// Runs `work`, which blocks its thread (it waits on semaphores), on a thread of its own rather
+/// than the cooperative pool's, and returns once it is done.
+func blocking(_ work: @escaping @Sendable () -> Void) async {
     await withCheckedContinuation { continuation in
         DispatchQueue.global().async {
-            semaphore.wait()
+            work()
             continuation.resume()
         }
     }
