@@ -6,19 +6,11 @@ struct Table {
     /// Columns that must not be truncated (identifiers, amounts).
     var fixed: Set<Int> = []
 
-    func lines(fitting width: Int?) -> [String] {
-        var widths = headers.indices.map { column in
-            ([headers[column]] + rows.map { $0[column] }).map(\.count).max() ?? 0
-        }
-        if let width {
-            let separators = 2 * (widths.count - 1)
-            while widths.reduce(separators, +) > width {
-                let flexible = widths.indices.filter { !fixed.contains($0) && widths[$0] > 4 }
-                guard let widest = flexible.max(by: { widths[$0] < widths[$1] }) else { break }
-                widths[widest] -= 1
-            }
-        }
-        return ([headers] + rows).map { cells in
+    /// The header line, then one line per row, each made as it is read: a list of 100,000 orders
+    /// is printed without a second copy of it in memory.
+    func lines(fitting width: Int?) -> some Sequence<String> {
+        let widths = columnWidths(fitting: width)
+        return ([headers] + rows).lazy.map { cells in
             cells.indices.map { column in
                 let cell = Self.truncate(cells[column], to: widths[column])
                 return column == cells.count - 1 ? cell : cell.padding(to: widths[column])
@@ -27,13 +19,39 @@ struct Table {
         }
     }
 
+    /// Each column's width: its widest cell, less what fitting `width` takes from the widest
+    /// flexible columns.
+    private func columnWidths(fitting width: Int?) -> [Int] {
+        var widths = headers.map(\.displayWidth)
+        for row in rows {
+            for (column, cell) in row.enumerated() where column < widths.count {
+                widths[column] = max(widths[column], cell.displayWidth)
+            }
+        }
+        guard let width else { return widths }
+        let separators = 2 * (widths.count - 1)
+        while widths.reduce(separators, +) > width {
+            let flexible = widths.indices.filter { !fixed.contains($0) && widths[$0] > 4 }
+            guard let widest = flexible.max(by: { widths[$0] < widths[$1] }) else { break }
+            widths[widest] -= 1
+        }
+        return widths
+    }
+
     private static func truncate(_ text: String, to width: Int) -> String {
-        text.count <= width ? text : String(text.prefix(max(0, width - 1))) + "…"
+        text.displayWidth <= width ? text : String(text.prefix(max(0, width - 1))) + "…"
     }
 }
 
 extension String {
+    /// How many characters the text shows: its byte count when it is ASCII (most cells), which
+    /// is cheap, else its count of characters.
+    var displayWidth: Int {
+        utf8.allSatisfy { $0 < 0x80 } ? utf8.count : count
+    }
+
     func padding(to width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
+        let shown = displayWidth
+        return shown >= width ? self : self + String(repeating: " ", count: width - shown)
     }
 }

@@ -23,7 +23,7 @@ struct TerminalOutputTests {
     @Test("a table pads every column but the last, so no line ends in spaces")
     func noTrailingSpaces() {
         let table = Table(headers: ["#", "Title"], rows: [["1", "A"], ["12", "Longer title"]])
-        let lines = table.lines(fitting: nil)
+        let lines = Array(table.lines(fitting: nil))
         #expect(lines == ["#   Title", "1   A", "12  Longer title"])
         #expect(lines.allSatisfy { !$0.hasSuffix(" ") })
     }
@@ -33,8 +33,8 @@ struct TerminalOutputTests {
         let table = Table(
             headers: ["#", "Title", "Time"], rows: [["10", "A very long melody title indeed", "26:00"]],
             fixed: [0, 2])
-        let roomy = table.lines(fitting: 20)
-        let cramped = table.lines(fitting: 12)  // narrower than the fixed columns need
+        let roomy = Array(table.lines(fitting: 20))
+        let cramped = Array(table.lines(fitting: 12))  // narrower than the fixed columns need
         #expect(roomy.allSatisfy { $0.count <= 20 })
         #expect(roomy[1].contains("…"))
         for line in [roomy[1], cramped[1]] {

@@ -29,12 +29,23 @@ public struct PaymentMethod: Codable, Equatable, Hashable, Sendable {
 
     /// The card's last four digits, or fewer if it has fewer.
     public var lastFourDigits: String {
-        String(creditCardNumber.filter(\.isNumber).suffix(4))
+        let bytes = creditCardNumber.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            return String(creditCardNumber.filter(\.isNumber).suffix(4))
+        }
+        // ASCII, the usual case, read from the end as bytes: a listing asks this of every order.
+        var lastFour: [UInt8] = []
+        for byte in bytes.reversed() where (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+            lastFour.append(byte)
+            if lastFour.count == 4 { break }
+        }
+        return String(decoding: lastFour.reversed(), as: UTF8.self)
     }
 
     /// The card number as it may be shown: `•••• 1111`.
     public var maskedCardNumber: String {
-        lastFourDigits.isEmpty ? "" : "•••• \(lastFourDigits)"
+        let lastFour = lastFourDigits
+        return lastFour.isEmpty ? "" : "•••• " + lastFour
     }
 }
 

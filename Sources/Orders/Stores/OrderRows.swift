@@ -148,7 +148,6 @@ enum OrderRows {
     private static let shipmentColumns = [
         "shipment_street1", "shipment_street2", "shipment_city", "shipment_state", "shipment_zip",
     ]
-    private static let posix = Locale(identifier: "en_US_POSIX")
 
     private static func address(_ row: ColumnReader, _ columns: [String]) throws -> Address {
         Address(
@@ -159,7 +158,7 @@ enum OrderRows {
 
     private static func decimal(_ row: ColumnReader, _ column: String) throws -> Decimal {
         let text = try row.string(column)
-        guard let value = Decimal(string: text, locale: posix) else {
+        guard let value = Decimal.reading(storedText: text) else {
             throw ServiceRequestError.decodingFailed(type: "Decimal", reason: "\(column): \(text)")
         }
         return value
