@@ -65,12 +65,14 @@ enum OrderRows {
         case all
         case id(String)
         case device
+        /// The API's copy as the last listing left it.
+        case api
 
         var orders: String {
             switch self {
             case .all: "SELECT * FROM orders WHERE deleted = 0 ORDER BY date DESC, id"
             case .id: "SELECT * FROM orders WHERE id = ? AND deleted = 0 ORDER BY date DESC, id"
-            case .device: "SELECT * FROM orders WHERE origin = ? AND deleted = 0 ORDER BY date DESC, id"
+            case .device, .api: "SELECT * FROM orders WHERE origin = ? AND deleted = 0 ORDER BY date DESC, id"
             }
         }
 
@@ -80,7 +82,7 @@ enum OrderRows {
                 "SELECT order_id, name, quantity, unit_price FROM order_items ORDER BY order_id, position"
             case .id:
                 "SELECT order_id, name, quantity, unit_price FROM order_items WHERE order_id = ? ORDER BY position"
-            case .device:
+            case .device, .api:
                 """
                 SELECT order_id, name, quantity, unit_price FROM order_items
                 WHERE order_id IN (SELECT id FROM orders WHERE origin = ?) ORDER BY order_id, position
@@ -93,6 +95,7 @@ enum OrderRows {
             case .all: []
             case .id(let id): [.text(id)]
             case .device: [.text(Origin.device)]
+            case .api: [.text(Origin.api)]
             }
         }
     }
@@ -131,6 +134,14 @@ enum OrderRows {
             try connection.query("SELECT id FROM orders WHERE origin = ?", [.text(Origin.device)]) {
                 try $0.string("id")
             })
+    }
+
+    /// Whether `orders` are the orders `stored` holds, in any order: a listing that would rewrite
+    /// the API's copy as it is.
+    static func isSame(_ orders: [Order], as stored: [Order]) -> Bool {
+        guard orders.count == stored.count else { return false }
+        let byID = Dictionary(stored.map { ($0.id ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+        return orders.allSatisfy { byID[$0.id ?? ""] == $0 }
     }
 
     /// The order as it reads back from the file: card reduced to its last four digits, no CVV.

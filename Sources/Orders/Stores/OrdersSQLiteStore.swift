@@ -169,7 +169,8 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
 
     /// Replaces the offline copy with `value`, as fetched from the API, in one transaction. Orders
     /// changed on this device keep their local version until the API confirmed the change: an
-    /// order deleted here stays hidden, one updated here keeps its new values.
+    /// order deleted here stays hidden, one updated here keeps its new values. A listing equal to
+    /// the copy rewrites nothing: only the time it was confirmed is written.
     ///
     /// - Parameters:
     ///   - value: The orders, with the API's identifiers and totals.
@@ -177,13 +178,20 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     /// - Returns: A promise fulfilled once they are stored.
     public func save(_ value: [Order], at date: Date) -> Promise<Void> {
         write { connection in
-            try connection.execute("DELETE FROM orders WHERE origin = ?", [.text(OrderRows.Origin.api)])
             var kept = try OrderRows.changedIDs(connection)
+            var copy: [Order] = []
+            copy.reserveCapacity(value.count)
             for order in value {
-                var stored = order
+                var stored = OrderRows.asStored(order)
                 stored.id = order.id ?? UUID().uuidString
                 guard kept.insert(stored.id ?? "").inserted else { continue }
-                try OrderRows.insert(stored, connection, origin: OrderRows.Origin.api)
+                copy.append(stored)
+            }
+            if try !OrderRows.isSame(copy, as: OrderRows.orders(connection, .api)) {
+                try connection.execute("DELETE FROM orders WHERE origin = ?", [.text(OrderRows.Origin.api)])
+                for order in copy {
+                    try OrderRows.insert(order, connection, origin: OrderRows.Origin.api)
+                }
             }
             try connection.setCacheStamp("orders", to: date)
         }

@@ -1,0 +1,84 @@
+import Foundation
+import OrdersTesting
+import Testing
+
+@Suite("The offline copy rewritten only when the listing changed")
+struct OrdersCopyRewriteTests {
+    let folder = TemporaryFolder("OrdersTests")
+
+    /// Two orders as the API lists them: identifiers, totals, versions and full card numbers.
+    func listing() -> [Order] {
+        (1...2).map { index in
+            var order = validOrder()
+            order.id = "srv-\(index)"
+            order.total = order.computedTotal
+            order.version = "1"
+            return order
+        }
+    }
+
+    /// Makes the file count every row written to or deleted from `orders` and `order_items`, in a
+    /// table of its own, by triggers.
+    func countWrites(_ database: Database) async {
+        _ = await PromiseExpectations.value(
+            of: database.write { connection in
+                try connection.execute("CREATE TABLE row_writes (row_table TEXT NOT NULL)")
+                for table in ["orders", "order_items"] {
+                    for event in ["INSERT", "UPDATE", "DELETE"] {
+                        try connection.execute(
+                            """
+                            CREATE TRIGGER count_\(table)_\(event) AFTER \(event) ON \(table)
+                            BEGIN INSERT INTO row_writes VALUES ('\(table)'); END
+                            """)
+                    }
+                }
+            })
+    }
+
+    /// How many rows were written or deleted since ``countWrites(_:)``.
+    func writes(_ database: Database) async -> Int? {
+        await PromiseExpectations.value(
+            of: database.read {
+                try $0.query("SELECT row_table FROM row_writes") { try $0.string("row_table") }.count
+            })
+    }
+
+    @Test("a listing equal to the copy keeps every row and only moves the time it was confirmed")
+    func equalListingRewritesNothing() async throws {
+        // Given a copy saved from a listing
+        let database = try Database(at: folder.file("orders.sqlite"))
+        let store = OrdersSQLiteStore(database: database)
+        let first = Date(timeIntervalSince1970: 1_000)
+        let later = Date(timeIntervalSince1970: 2_000)
+        _ = await PromiseExpectations.value(of: store.save(listing(), at: first))
+        await countWrites(database)
+
+        // When the same listing arrives again, in another order
+        _ = await PromiseExpectations.value(of: store.save(listing().reversed(), at: later))
+
+        // Then no order row was written or deleted, and the copy is known to be as fresh as the listing
+        #expect(await writes(database) == 0)
+        let loaded = await PromiseExpectations.value(of: store.load())
+        #expect(loaded??.savedAt == later)
+        #expect(loaded??.value.compactMap(\.id).sorted() == ["srv-1", "srv-2"])
+    }
+
+    @Test("a listing that differs in one field replaces the copy")
+    func changedListingReplacesCopy() async throws {
+        // Given a copy saved from a listing
+        let database = try Database(at: folder.file("orders.sqlite"))
+        let store = OrdersSQLiteStore(database: database)
+        _ = await PromiseExpectations.value(of: store.save(listing(), at: Date()))
+        await countWrites(database)
+
+        // When one order's version moved on in the API
+        var changed = listing()
+        changed[1].version = "2"
+        _ = await PromiseExpectations.value(of: store.save(changed, at: Date()))
+
+        // Then the copy was written again, with the new version
+        #expect(await writes(database) ?? 0 > 0)
+        let orders = await PromiseExpectations.value(of: store.fetchOrders())
+        #expect(orders?.first { $0.id == "srv-2" }?.version == "2")
+    }
+}
