@@ -6,7 +6,8 @@ import sys
 
 SCALES = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}
 TIME_UNITS = {"ns": 1e-6, "μs": 1e-3, "us": 1e-3, "ms": 1, "s": 1e3}
-BASELINES = {"1": "queue.async", "2": "queue.async", "3": "queue.async", "5": "raw sqlite3", "7": "GCD", "8": "GCD"}
+BASELINES = {"1": "queue.async", "2": "queue.async", "3": "queue.async", "5": "raw sqlite3", "7": "GCD", "8": "GCD", "9": "raw sqlite3",
+             "10": "bare GET"}
 TARGETS = {"1": 1.5, "2": 1.5, "3": 2.0, "5": 1.3}
 
 
@@ -25,7 +26,7 @@ def median(path):
 def main(folder):
     runs = {}
     for path in pathlib.Path(folder).glob("*.percentiles.tsv"):
-        match = re.match(r"Current_run\.[^.]+\.(.+)\.(wallClock|mallocCountTotal|mallocBytesCount)\.histogram", path.name)
+        match = re.match(r"Current_run\.[^.]+\.(.+)\.(wallClock|mallocCountTotal|mallocBytesCount|peakMemoryResident)\.histogram", path.name)
         if not match:
             continue
         name = match.group(1).replace("___", " / ").replace("_", " ")
@@ -35,8 +36,8 @@ def main(folder):
         group, _, implementation = name.partition(" / ")
         groups.setdefault(group, {})[implementation] = metrics
     width = max([48] + [len(group) + 3 + len(name) for group in groups for name in groups[group]])
-    print(f"| {'benchmark':<{width}} | {'median':>12} | {'mallocs':>9} | {'ratio':>6} | target |")
-    print(f"|{'-' * (width + 2)}|{'-' * 14}|{'-' * 11}|{'-' * 8}|--------|")
+    print(f"| {'benchmark':<{width}} | {'median':>24} | {'mallocs':>9} | {'ratio':>6} | target |")
+    print(f"|{'-' * (width + 2)}|{'-' * 26}|{'-' * 11}|{'-' * 8}|--------|")
     for group in sorted(groups):
         number = group.split(" ")[0]
         implementations = groups[group]
@@ -49,10 +50,13 @@ def main(folder):
                 shown = f"{bytes_:,.0f} B" if bytes_ is not None else ""
             else:
                 shown = f"{time:,.2f} ms"
+            peak = metrics.get("peakMemoryResident")
+            if peak is not None:
+                shown += f", peak {peak / 1e6:,.0f} MB"
             ratio = f"{time / baseline:.2f}x" if time is not None and baseline else ""
             is_baseline = implementation == BASELINES.get(number)
             target = "" if is_baseline or number not in TARGETS or not ratio else f"≤{TARGETS[number]}x"
-            print(f"| {group + ' / ' + implementation:<{width}} | {shown:>12} | {mallocs or 0:>9,.0f} | {ratio:>6} | {target:>6} |")
+            print(f"| {group + ' / ' + implementation:<{width}} | {shown:>24} | {mallocs or 0:>9,.0f} | {ratio:>6} | {target:>6} |")
     memory = groups.get("4 memory", {})
     base = memory.get("pending promise, settled", {})
     one = memory.get("pending promise + 1 handler", {})

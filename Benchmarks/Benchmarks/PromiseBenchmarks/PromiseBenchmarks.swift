@@ -192,6 +192,7 @@ let benchmarks: @Sendable () -> Void = {
     googlePromisesBenchmarks()
     dataPathBenchmarks()
     outboxBenchmarks()
+    scaleBenchmarks()
 }
 
 /// The countdown baseline's results, only touched on the benchmark's serial queue.
