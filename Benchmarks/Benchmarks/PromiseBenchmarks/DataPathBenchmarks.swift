@@ -16,15 +16,8 @@ func dataPathBenchmarks() {
     let orders = sampleOrders(count)
 
     Benchmark("5 format 10k orders / ListOrdersPresenter", configuration: timing) { _ in
-        let viewModel = await MainActor.run {
-            let presenter = ListOrdersPresenter(
-                worker: OrdersWorker(ordersStore: OrdersMemStore(orders: [])),
-                formatter: OrderFormatter(
-                    locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC") ?? .current,
-                    currencyCode: "USD"))
-            return presenter.presentFetchedOrders(response: ListOrders.FetchOrders.Response(orders: orders))
-        }
-        blackHole(viewModel)
+        let shown = await present(orders)
+        precondition(shown == count)
     }
 
     Benchmark("5 orders write+fetch 10k / OrdersSQLiteStore", configuration: timing) { benchmark in

@@ -100,7 +100,7 @@ private final class LoopbackShop: Sendable {
 
 /// The orders as the list screen formats them; returns how many rows it shows.
 @MainActor
-private func present(_ orders: [Order]) -> Int {
+func present(_ orders: [Order]) -> Int {
     let presenter = ListOrdersPresenter(
         worker: OrdersWorker(ordersStore: OrdersMemStore(orders: [])),
         formatter: OrderFormatter(
