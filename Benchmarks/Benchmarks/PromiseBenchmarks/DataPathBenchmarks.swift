@@ -119,6 +119,9 @@ final class RawOrders {
         sqlite3_open_v2(
             file.path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         sqlite3_exec(handle, "PRAGMA journal_mode = WAL", nil, nil, nil)
+        // The store that wrote the file may still be closing it (checkpointing its WAL): wait for
+        // it rather than read half the rows when a step comes back busy.
+        sqlite3_busy_timeout(handle, 10_000)
     }
 
     deinit {

@@ -5,9 +5,9 @@ import OrdersTesting
 import Promises
 import Services
 
-/// The data path at scale: 100,000 orders listed from the offline copy, and 16,000 from the
-/// loopback shop beside the floor they cannot go under (a bare GET of the same answer on the same
-/// HTTP client).
+/// The data path at scale: 100,000 orders listed from the offline copy, 16,000 from the loopback
+/// shop, each beside the floor it cannot go under (the raw sqlite3 read; a bare GET of the same
+/// answer on the same HTTP client).
 func scaleBenchmarks() {
     let timing = Benchmark.Configuration(
         metrics: [.wallClock, .peakMemoryResident], timeUnits: .milliseconds, warmupIterations: 1,
@@ -30,6 +30,16 @@ func scaleBenchmarks() {
         let shown = await present(orders)
         benchmark.stopMeasurement()
         precondition(shown == scaleCount)
+    }
+
+    Benchmark("9 list 100k offline orders / raw sqlite3", configuration: seeded) { benchmark in
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try await hundredThousandOrders(in: folder)
+        benchmark.startMeasurement()
+        let orders = try RawOrders(file: file).fetch()
+        benchmark.stopMeasurement()
+        precondition(orders.count == scaleCount)
     }
 
     Benchmark("10 16k orders from the loopback shop / listed, shown and saved", configuration: timing) {
