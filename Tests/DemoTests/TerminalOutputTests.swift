@@ -28,6 +28,18 @@ struct TerminalOutputTests {
         #expect(lines.allSatisfy { !$0.hasSuffix(" ") })
     }
 
+    @Test("a cell with accented letters or symbols is padded by the characters it shows, not its bytes")
+    func nonASCIIWidth() {
+        // Given a column whose widest cell is not ASCII
+        let table = Table(headers: ["Name", "Total"], rows: [["Café €", "1"], ["Tea", "2"]])
+
+        // When it is laid out
+        let lines = Array(table.lines(fitting: nil))
+
+        // Then the next column starts at the same place on every line
+        #expect(lines == ["Name    Total", "Café €  1", "Tea     2"])
+    }
+
     @Test("a narrow terminal shortens the flexible columns and leaves the fixed ones whole")
     func fixedColumnsStayWhole() {
         let table = Table(

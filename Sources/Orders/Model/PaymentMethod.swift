@@ -35,7 +35,7 @@ public struct PaymentMethod: Codable, Equatable, Hashable, Sendable {
         }
         // ASCII, the usual case, read from the end as bytes: a listing asks this of every order.
         var lastFour: [UInt8] = []
-        for byte in bytes.reversed() where (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+        for byte in bytes.reversed() where byte.isASCIIDigit {
             lastFour.append(byte)
             if lastFour.count == 4 { break }
         }

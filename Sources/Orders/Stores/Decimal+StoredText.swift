@@ -29,7 +29,7 @@ extension Decimal {
                 continue
             }
             // 18 digits always fit in a UInt64; longer amounts go to the general parser.
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), digits < 18 else { return nil }
+            guard byte.isASCIIDigit, digits < 18 else { return nil }
             digits += 1
             significand = significand * 10 + UInt64(byte - UInt8(ascii: "0"))
             if seenPoint { fractionDigits += 1 }
