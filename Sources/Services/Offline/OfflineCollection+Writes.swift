@@ -9,16 +9,37 @@ extension OfflineCollection {
     /// - Parameter resource: The new resource.
     /// - Returns: A promise of the resource as kept (with the API's identifier, or a local one).
     public func create(_ resource: Resource) -> Promise<Resource> {
-        let (client, collection, writes, key) = (client, collection, self, UUID().uuidString)
+        let (client, collection) = (client, collection)
+        let draft = {
+            var draft = resource
+            draft.id = nil
+            return draft
+        }()
+        return create(resource) { key in
+            client.post(collection, body: draft, as: Resource.self, headers: ["Idempotency-Key": key])
+        }
+        .recover(on: .inline, policy: .allErrors) { throw ServiceRequestError($0) }
+    }
+
+    /// Creates `resource` in the API with `send` (for a feature whose API is reached its own way);
+    /// kept here and queued, as ``create(_:)`` does, when `send` fails because the API cannot be
+    /// reached (``FailureClass/queuesWrite``). Any other failure of `send` is returned as it is.
+    ///
+    /// - Parameters:
+    ///   - resource: The new resource, as it is kept and queued.
+    ///   - send: Sends it with the idempotency key given, which a queued change keeps.
+    /// - Returns: A promise of the resource as kept.
+    public func create(
+        _ resource: Resource,
+        sending send: @escaping @Sendable (_ idempotencyKey: String) -> Promise<Resource>
+    ) -> Promise<Resource> {
+        let (writes, key) = (self, UUID().uuidString)
         guard reachability.isReachable else { return writes.queue(.post, resource, key: key, sent: false) }
-        var draft = resource
-        draft.id = nil
-        return client.post(collection, body: draft, as: Resource.self, headers: ["Idempotency-Key": key])
-            .then(on: .inline) { writes.keep($0) }
-            .recover(on: .inline, policy: .allErrors) { error -> Promise<Resource> in
-                guard FailureClass(error).queuesWrite else { throw ServiceRequestError(error) }
-                return writes.queue(.post, resource, key: key, sent: true)
-            }
+        return writes.keeping(send(key)).recover(on: .inline, policy: .allErrors) {
+            error -> Promise<Resource> in
+            guard FailureClass(error).queuesWrite else { throw error }
+            return writes.queue(.post, resource, key: key, sent: true)
+        }
     }
 
     /// Replaces `resource` (by its `id`) in the API, with `If-Match` of its `version`: refused with
@@ -28,17 +49,32 @@ extension OfflineCollection {
     /// - Parameter resource: The resource as the user changed it.
     /// - Returns: A promise of the resource as kept.
     public func update(_ resource: Resource) -> Promise<Resource> {
-        let (client, path, writes, key) = (client, path(of: resource.id ?? ""), self, UUID().uuidString)
+        let (client, path) = (client, path(of: resource.id ?? ""))
+        return update(resource) { key in
+            client.put(
+                path, body: resource, as: Resource.self,
+                headers: APIClient.writeHeaders(idempotencyKey: key, basedOn: resource.version))
+        }
+        .recover(on: .inline, policy: .allErrors) { throw ServiceRequestError($0) }
+    }
+
+    /// Replaces `resource` in the API with `send`; kept here and queued as ``update(_:)`` does.
+    /// Any other failure of `send` is returned as it is.
+    ///
+    /// - Parameters:
+    ///   - resource: The resource as the user changed it, as it is kept and queued.
+    ///   - send: Sends it (with `If-Match` of its version) and the idempotency key given.
+    /// - Returns: A promise of the resource as kept.
+    public func update(
+        _ resource: Resource,
+        sending send: @escaping @Sendable (_ idempotencyKey: String) -> Promise<Resource>
+    ) -> Promise<Resource> {
+        let (writes, key) = (self, UUID().uuidString)
         return queued(resource.id ?? "") {
             writes.queue(.put, resource, key: key, sent: false)
         } orElse: {
-            client.put(
-                path, body: resource, as: Resource.self,
-                headers: APIClient.writeHeaders(idempotencyKey: key, basedOn: resource.version)
-            )
-            .then(on: .inline) { writes.keep($0) }
-            .recover(on: .inline, policy: .allErrors) { error -> Promise<Resource> in
-                guard FailureClass(error).queuesWrite else { throw ServiceRequestError(error) }
+            writes.keeping(send(key)).recover(on: .inline, policy: .allErrors) { error -> Promise<Resource> in
+                guard FailureClass(error).queuesWrite else { throw error }
                 return writes.queue(.put, resource, key: key, sent: true)
             }
         }
@@ -51,106 +87,150 @@ extension OfflineCollection {
     /// - Parameter id: Its identifier.
     /// - Returns: A promise fulfilled once it is gone here.
     public func delete(id: String) -> Promise<Void> {
-        let (client, path, writes, key, collection) = (
-            client, path(of: id), self, UUID().uuidString, collection
-        )
+        let (client, path) = (client, path(of: id))
+        return delete(id: id) { key, version in
+            client.delete(path, headers: APIClient.writeHeaders(idempotencyKey: key, basedOn: version))
+                .map(on: .inline) { nil }
+        }
+        .map(on: .inline) { _ in }
+        .recover(on: .inline, policy: .allErrors) { throw ServiceRequestError($0) }
+    }
+
+    /// Deletes resource `id` in the API with `send`; hidden here and queued as ``delete(id:)``
+    /// does. Any other failure of `send` is returned as it is.
+    ///
+    /// - Parameters:
+    ///   - id: Its identifier.
+    ///   - send: Sends the delete with the idempotency key given and `If-Match` of the version
+    ///     kept here (`nil` when none is); gives the API's copy if it learned it.
+    /// - Returns: A promise of the resource as it was, the API's copy if `send` gave it, else as
+    ///   kept here; `nil` when neither had it.
+    public func delete(
+        id: String,
+        sending send: @escaping @Sendable (_ idempotencyKey: String, _ version: String?) -> Promise<Resource?>
+    ) -> Promise<Resource?> {
+        let (writes, key, storage) = (self, UUID().uuidString, storage)
         return queued(id) {
-            writes.queueDelete(id, key: key, sent: false)
+            writes.queueDelete(id, key: key, sent: false).map(on: .inline) { $0 }
         } orElse: {
-            writes.local(id).then(on: .inline) { kept in
-                client.delete(
-                    path, headers: APIClient.writeHeaders(idempotencyKey: key, basedOn: kept.version))
-            }
-            .then(on: .inline) { writes.table.write { try OfflineRows.remove(collection, id, $0) } }
-            .recover(on: .inline, policy: .allErrors) { error -> Promise<Void> in
-                guard FailureClass(error).queuesWrite else { throw ServiceRequestError(error) }
-                return writes.queueDelete(id, key: key, sent: true)
-            }
+            writes.local(id).map(on: .inline) { Optional($0) }
+                .recover(on: .inline) { _ in Guarantee<Resource?>.value(nil) }.asPromise()
+                .then(on: .inline) { kept in
+                    send(key, kept?.version).then(on: .inline) { answer in
+                        // The API deleted it: a copy here that cannot follow is not an error.
+                        storage.tables.write { try storage.remove(id: id, from: nil, in: $0) }
+                            .map(on: .inline) { answer ?? kept }
+                            .recover(on: .inline) { _ in Guarantee.value(answer ?? kept) }.asPromise()
+                    }
+                }
+                .recover(on: .inline, policy: .allErrors) { error -> Promise<Resource?> in
+                    guard FailureClass(error).queuesWrite else { throw error }
+                    return writes.queueDelete(id, key: key, sent: true).map(on: .inline) { $0 }
+                }
         }
     }
 
-    /// Keeps the API's answer as its copy of the resource.
-    func keep(_ resource: Resource) -> Promise<Resource> {
-        let collection = collection
-        return table.write { connection in
-            try OfflineRows.put(
-                try APIClient.encode(resource), id: resource.id ?? "", origin: OfflineRows.api, collection,
-                connection)
-            return resource
+    /// Keeps the API's answer to a write as its copy of the resource; a copy here that cannot be
+    /// written does not undo what the API accepted.
+    func keeping(_ write: Promise<Resource>) -> Promise<Resource> {
+        let storage = storage
+        return write.then(on: .inline) { resource in
+            storage.tables.write { try storage.put(resource, from: .api, in: $0) }
+                .map(on: .inline) { resource }
+                .recover(on: .inline) { _ in Guarantee.value(resource) }.asPromise()
         }
     }
 
     /// Writes `resource` here and queues its POST or PUT, in one transaction; a PUT is based on the
     /// copy kept here (its version and JSON).
     func queue(_ method: HTTPMethod, _ resource: Resource, key: String, sent: Bool) -> Promise<Resource> {
-        let (collection, outbox, makeID, path) = (collection, outbox, makeID, path(of:))
-        return table.write { connection in
+        let (collection, storage, makeID, path) = (collection, storage, makeID, path(of:))
+        return storage.tables.write { connection in
             var kept = resource
             var base: Data?
             if method == .post {
                 kept.id = makeID()
             } else {
-                guard let row = try OfflineRows.one(collection, resource.id ?? "", connection), !row.deleted
+                guard let row = try storage.resource(id: resource.id ?? "", in: connection), !row.deleted
                 else {
                     throw ServiceRequestError.noData
                 }
-                base = row.json
-                kept.version = try APIClient.decode(Resource.self, from: row.json).version
+                base = try APIClient.encode(row.value)
+                kept.version = row.value.version
             }
             let id = kept.id ?? ""
-            let json = try APIClient.encode(kept)
-            try OfflineRows.put(json, id: id, origin: OfflineRows.device, collection, connection)
-            try outbox.record(
-                method, method == .post ? collection : path(id), body: json, localID: id, idempotencyKey: key,
+            try storage.put(kept, from: .device, in: connection)
+            try storage.outbox.record(
+                method, method == .post ? collection : path(id), json: kept, localID: id, idempotencyKey: key,
                 mayHaveArrived: sent, baseVersion: kept.version, base: base, in: connection)
             return kept
         }
     }
 
     /// Hides resource `id` here and queues its DELETE; one the API never had goes.
-    func queueDelete(_ id: String, key: String, sent: Bool) -> Promise<Void> {
-        let (collection, outbox, path) = (collection, outbox, path(of: id))
-        return table.write { connection in
-            guard let row = try OfflineRows.one(collection, id, connection), !row.deleted else {
+    func queueDelete(_ id: String, key: String, sent: Bool) -> Promise<Resource> {
+        let (storage, path) = (storage, path(of: id))
+        return storage.tables.write { connection in
+            guard let row = try storage.resource(id: id, in: connection), !row.deleted else {
                 throw ServiceRequestError.noData
             }
-            let version = try APIClient.decode(Resource.self, from: row.json).version
-            let recorded = try outbox.record(
+            let recorded = try storage.outbox.record(
                 .delete, path, body: nil, localID: id, idempotencyKey: key, mayHaveArrived: sent,
-                baseVersion: version, base: row.json, in: connection)
+                baseVersion: row.value.version, base: try APIClient.encode(row.value), in: connection)
             if recorded == .cancelledOut {
-                try OfflineRows.remove(collection, id, connection)
+                try storage.remove(id: id, from: nil, in: connection)
             } else {
-                try OfflineRows.markDeleted(collection, id, connection)
+                try storage.markDeleted(id: id, in: connection)
             }
+            return row.value
         }
     }
 
     /// Makes the copy here what the API holds once it accepted `entry`; the API's identifier for a
     /// created resource.
     static func delivered(
-        _ entry: OutboxEntry, _ answer: Data, _ collection: String, _ outbox: Outbox, _ connection: Connection
+        _ entry: OutboxEntry, _ answer: Data, _ storage: AnyOfflineStorage<Resource>, _ connection: Connection
     ) throws -> String? {
-        let settled = try outbox.entries(for: entry.localID, in: connection).isEmpty
+        let id = entry.localID
+        let settled = try storage.outbox.entries(for: id, in: connection).isEmpty
         let answered = try? APIClient.decode(Resource.self, from: answer)
         switch entry.method {
         case .post:
-            guard let answered, let remoteID = answered.id, !remoteID.isEmpty else { return nil }
+            guard var answered, let remoteID = answered.id, !remoteID.isEmpty else {
+                // Delivered, answer unreadable: the API has it, under an identifier this device
+                // cannot learn. Not refused (a retry would only get the same answer): the copy here
+                // becomes the API's, so the next listing puts the API's own row in its place
+                // instead of listing it twice.
+                if let row = try storage.resource(id: id, in: connection) {
+                    try storage.put(row.value, from: .api, in: connection)
+                }
+                return nil
+            }
+            if remoteID != id {
+                try storage.remove(id: remoteID, from: nil, in: connection)
+            }
             if settled {
-                try OfflineRows.remove(collection, entry.localID, connection)
-                try OfflineRows.put(answer, id: remoteID, origin: OfflineRows.api, collection, connection)
-            } else if let row = try OfflineRows.one(collection, entry.localID, connection) {
+                try storage.remove(id: id, from: nil, in: connection)
+                answered.id = remoteID
+                try storage.put(answered, from: .api, in: connection)
+            } else if let row = try storage.resource(id: id, in: connection) {
                 // Later changes of it wait: its local version stays, under the API's identifier.
-                var local = try APIClient.decode(Resource.self, from: row.json)
+                var local = row.value
                 local.id = remoteID
-                try OfflineRows.rename(
-                    collection, entry.localID, to: remoteID, json: try APIClient.encode(local), connection)
+                try storage.remove(id: id, from: nil, in: connection)
+                try storage.put(local, from: .device, in: connection)
+                if row.deleted { try storage.markDeleted(id: remoteID, in: connection) }
             }
             return remoteID
-        case .put where settled && answered != nil:
-            try OfflineRows.put(answer, id: entry.localID, origin: OfflineRows.api, collection, connection)
+        case .put where settled:
+            if var answered {
+                answered.id = id
+                try storage.put(answered, from: .api, in: connection)
+            } else if let row = try storage.resource(id: id, in: connection) {
+                try storage.put(row.value, from: .api, in: connection)
+            }
         case .delete where settled:
-            try OfflineRows.remove(collection, entry.localID, connection)
+            try storage.remove(id: id, from: nil, in: connection)
         default:
             break
         }
@@ -169,25 +249,21 @@ struct OfflineCopy<Resource: OfflineResource>: OfflineCache {
     }
 
     func save(_ value: [Resource], at date: Date) -> Promise<Void> {
-        let name = collection.collection
-        return collection.table.write { connection in
-            let fresh = try value.map { (id: $0.id ?? "", json: try APIClient.encode($0)) }
-            try OfflineRows.replaceAPICopy(fresh, name, connection)
-            try connection.setCacheStamp("offline:\(name)", to: date)
+        let storage = collection.storage
+        return storage.tables.write { connection in
+            try storage.replaceAPICopy(with: value, in: connection)
+            try connection.setCacheStamp(storage.copyStamp, to: date)
         }
     }
 
     func load() -> Promise<Cached<[Resource]>?> {
-        let (name, outbox) = (collection.collection, collection.outbox)
-        return collection.table.read { connection in
+        let storage = collection.storage
+        return storage.tables.read { connection in
             guard
-                let savedAt = try connection.cacheStamp("offline:\(name)")
-                    ?? outbox.newestChange(in: connection)
+                let savedAt = try connection.cacheStamp(storage.copyStamp)
+                    ?? storage.outbox.newestChange(in: connection)
             else { return nil }
-            let resources = try OfflineRows.all(name, connection).map {
-                try APIClient.decode(Resource.self, from: $0)
-            }
-            return Cached(value: resources, savedAt: savedAt)
+            return Cached(value: try storage.resources(in: connection), savedAt: savedAt)
         }
     }
 }

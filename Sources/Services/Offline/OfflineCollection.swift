@@ -25,11 +25,11 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     public let collection: String
     let client: APIClient
     let reachability: any NetworkReachability
-    let table: FeatureDatabase
+    let storage: AnyOfflineStorage<Resource>
     let makeID: @Sendable () -> String
     let now: @Sendable () -> Date
 
-    /// Makes the collection `collection` of the API `client` reaches, kept in `database`.
+    /// Makes the collection `collection` of the API `client` reaches, kept in `database` as JSON.
     ///
     /// - Parameters:
     ///   - database: The app's database; the collection's rows share one table with other
@@ -45,15 +45,31 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
         makeID: @escaping @Sendable () -> String = { "local-" + UUID().uuidString },
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.collection = collection
+        self.init(
+            storage: JSONOfflineStorage<Resource>(database: database, collection: collection, now: now),
+            client: client, reachability: reachability, makeID: makeID, now: now)
+    }
+
+    /// Makes the collection kept in a feature's own tables: `storage`'s outbox names its path.
+    ///
+    /// - Parameters:
+    ///   - storage: The feature's tables and outbox.
+    ///   - client: The API's client.
+    ///   - reachability: Whether to try the API at all; by default always.
+    ///   - makeID: The identifier of a resource created here, until the API gives its own.
+    ///   - now: The clock that dates the copy.
+    public init<Storage: OfflineStorage>(
+        storage: Storage, client: APIClient, reachability: any NetworkReachability = .assumeReachable,
+        makeID: @escaping @Sendable () -> String = { "local-" + UUID().uuidString },
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) where Storage.Resource == Resource {
+        self.storage = AnyOfflineStorage(storage)
         self.client = client
         self.reachability = reachability
         self.makeID = makeID
         self.now = now
-        outbox = Outbox(database: database, feature: collection, now: now)
-        table = FeatureDatabase(
-            database, schema: "offline_resources", migrations: OfflineRows.migrations,
-            waitingFor: [outbox.ready])
+        outbox = storage.outbox
+        collection = storage.outbox.feature
     }
 
     /// The resources as `policy` reads them, with this device's changes; online, the changes that
@@ -67,15 +83,29 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
         policy: CachePolicy = .networkFirst,
         showingCopy: @escaping @Sendable (Fetched<[Resource]>) -> Void = { _ in }
     ) -> Promise<Fetched<[Resource]>> {
-        let (client, collection, copy) = (client, collection, OfflineCopy(self))
+        let (client, collection) = (client, collection)
+        return list(policy: policy, showingCopy: showingCopy) { client.get(collection, as: [Resource].self) }
+    }
+
+    /// The resources as `policy` reads them, asking the API with `fetch`: for a feature whose API
+    /// lists differently (another path, its own errors, an order of its own).
+    ///
+    /// - Parameters:
+    ///   - policy: How the read uses the copy and the API.
+    ///   - showingCopy: With ``CachePolicy/cacheThenNetwork``, given the copy at once.
+    ///   - fetch: Lists the resources in the API.
+    /// - Returns: A promise of the resources and where they came from.
+    public func list(
+        policy: CachePolicy, showingCopy: @escaping @Sendable (Fetched<[Resource]>) -> Void,
+        fetching fetch: @escaping @Sendable () -> Promise<[Resource]>
+    ) -> Promise<Fetched<[Resource]>> {
+        let copy = OfflineCopy(self)
         let fallback = NetworkFallback(cache: copy, reachability: reachability, now: now)
         let synced: Promise<Void> =
             reachability.isReachable && policy != .cacheOnly
             ? sync().asVoid().recover(on: .inline) { _ in Guarantee.value(()) }.asPromise() : .value(())
         return synced.then(on: .inline) {
-            fallback.fetch(policy: policy, showingCopy: showingCopy) {
-                client.get(collection, as: [Resource].self)
-            }
+            fallback.fetch(policy: policy, showingCopy: showingCopy, fetch)
         }
         .then(on: .inline) { fetched -> Promise<Fetched<[Resource]>> in
             // Fresh from the API and saved: listed from the copy, with the changes made here.
@@ -91,14 +121,37 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     /// - Returns: A promise of the resource; rejected with ``ServiceRequestError/noData`` when
     ///   neither has it.
     public func fetch(id: String) -> Promise<Resource> {
-        let (client, path, local) = (client, path(of: id), self)
+        let (client, path) = (client, path(of: id))
+        return fetch(id: id) { client.get(path, as: Resource.self) }
+            .recover(on: .inline, policy: .allErrors) { throw ServiceRequestError($0) }
+    }
+
+    /// One resource, asking the API with `fetch` when no change of it waits; the copy's when the
+    /// API cannot be reached, or `fetch`'s error when the copy does not have it either (offline,
+    /// ``ServiceRequestError/noData``).
+    ///
+    /// - Parameters:
+    ///   - id: Its identifier.
+    ///   - fetch: Reads it from the API.
+    /// - Returns: A promise of the resource.
+    public func fetch(id: String, fetching fetch: @escaping @Sendable () -> Promise<Resource>) -> Promise<
+        Resource
+    > {
+        let local = self
         return queued(id) {
             local.local(id)
         } orElse: {
-            client.get(path, as: Resource.self).recover(on: .inline, policy: .allErrors) {
-                error -> Promise<Resource> in
-                guard FailureClass(error).showsSavedCopy else { throw ServiceRequestError(error) }
-                return local.local(id)
+            fetch().recover(on: .inline, policy: .allErrors) { error -> Promise<Resource> in
+                let failure = FailureClass(error)
+                guard failure.showsSavedCopy else { throw error }
+                return local.local(id).recover(on: .inline, policy: .allErrors) {
+                    missing -> Promise<Resource> in
+                    // Not kept here either: offline, "no data"; otherwise what the API said.
+                    guard failure.kind != .offline, ServiceRequestError(missing) == .noData else {
+                        throw missing
+                    }
+                    throw error
+                }
             }
         }
     }
@@ -107,10 +160,9 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     ///
     /// - Returns: A promise of what was sent, merged, refused or conflicted, and what waits.
     public func sync() -> Promise<OutboxSyncReport> {
-        let collection = collection
-        let outbox = outbox
+        let (outbox, storage) = (outbox, storage)
         return outbox.sync(with: client) { entry, answer, connection in
-            try Self.delivered(entry, answer, collection, outbox, connection)
+            try Self.delivered(entry, answer, storage, connection)
         }
     }
 
@@ -133,10 +185,10 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     /// - Parameter id: The resource's identifier.
     /// - Returns: A promise of the changes dropped.
     public func discard(id: String) -> Promise<[OutboxEntry]> {
-        let collection = collection
+        let storage = storage
         return outbox.discard(localID: id) { entries, connection in
             let created = entries.contains { $0.method == .post }
-            try OfflineRows.remove(collection, id, connection, onlyFrom: created ? nil : OfflineRows.device)
+            try storage.remove(id: id, from: created ? nil : .device, in: connection)
         }
     }
 
@@ -148,13 +200,15 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     ///   - keeping: The side to keep.
     /// - Returns: A promise of how many changes were resolved or dropped.
     public func resolve(id: String, keeping: Outbox.Keeping) -> Promise<Int> {
-        let collection = collection
+        let storage = storage
         return outbox.resolve(localID: id, keeping: keeping, recreatingAt: collection) { theirs, connection in
-            if let theirs {
-                try OfflineRows.put(theirs, id: id, origin: OfflineRows.api, collection, connection)
-            } else {
-                try OfflineRows.remove(collection, id, connection)
+            // Without the API's copy (it sent none, or one this device cannot read), the row goes
+            // until the next listing brings it.
+            guard let theirs, var copy = try? APIClient.decode(Resource.self, from: theirs) else {
+                return try storage.remove(id: id, from: nil, in: connection)
             }
+            copy.id = id
+            try storage.put(copy, from: .api, in: connection)
         }
     }
 
@@ -165,12 +219,12 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
 
     /// The resource as kept here.
     func local(_ id: String) -> Promise<Resource> {
-        let collection = collection
-        return table.read { connection in
-            guard let row = try OfflineRows.one(collection, id, connection), !row.deleted else {
+        let storage = storage
+        return storage.tables.read { connection in
+            guard let row = try storage.resource(id: id, in: connection), !row.deleted else {
                 throw ServiceRequestError.noData
             }
-            return try APIClient.decode(Resource.self, from: row.json)
+            return row.value
         }
     }
 
@@ -182,7 +236,7 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     ) -> Promise<Value> {
         guard reachability.isReachable else { return local() }
         let outbox = outbox
-        return table.read { try !outbox.entries(for: id, in: $0).isEmpty }.then(on: .inline) {
+        return storage.tables.read { try !outbox.entries(for: id, in: $0).isEmpty }.then(on: .inline) {
             $0 ? local() : remote()
         }
     }

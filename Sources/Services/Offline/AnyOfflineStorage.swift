@@ -1,0 +1,49 @@
+/// Any ``OfflineStorage`` of `Resource`, for an ``OfflineCollection`` to hold whatever storage it
+/// was made with (a constrained `any OfflineStorage<Resource>` needs iOS 16 / macOS 13 at run time).
+struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
+    let tables: FeatureDatabase
+    let outbox: Outbox
+    let copyStamp: String
+    private let all: @Sendable (Connection) throws -> [Resource]
+    private let one: @Sendable (String, Connection) throws -> (value: Resource, deleted: Bool)?
+    private let write: @Sendable (Resource, OfflineOrigin, Connection) throws -> Void
+    private let mark: @Sendable (String, Connection) throws -> Void
+    private let drop: @Sendable (String, OfflineOrigin?, Connection) throws -> Void
+    private let replace: @Sendable ([Resource], Connection) throws -> Void
+
+    init<Storage: OfflineStorage>(_ storage: Storage) where Storage.Resource == Resource {
+        tables = storage.tables
+        outbox = storage.outbox
+        copyStamp = storage.copyStamp
+        all = { try storage.resources(in: $0) }
+        one = { try storage.resource(id: $0, in: $1) }
+        write = { try storage.put($0, from: $1, in: $2) }
+        mark = { try storage.markDeleted(id: $0, in: $1) }
+        drop = { try storage.remove(id: $0, from: $1, in: $2) }
+        replace = { try storage.replaceAPICopy(with: $0, in: $1) }
+    }
+
+    func resources(in connection: Connection) throws -> [Resource] {
+        try all(connection)
+    }
+
+    func resource(id: String, in connection: Connection) throws -> (value: Resource, deleted: Bool)? {
+        try one(id, connection)
+    }
+
+    func put(_ resource: Resource, from origin: OfflineOrigin, in connection: Connection) throws {
+        try write(resource, origin, connection)
+    }
+
+    func markDeleted(id: String, in connection: Connection) throws {
+        try mark(id, connection)
+    }
+
+    func remove(id: String, from origin: OfflineOrigin?, in connection: Connection) throws {
+        try drop(id, origin, connection)
+    }
+
+    func replaceAPICopy(with fresh: [Resource], in connection: Connection) throws {
+        try replace(fresh, connection)
+    }
+}

@@ -1,0 +1,36 @@
+/// Where an ``OfflineCollection`` keeps its resources: the tables of the copy, and the outbox its
+/// changes wait in, in the same database.
+///
+/// ``OfflineCollection/init(database:collection:client:reachability:makeID:now:)`` keeps any
+/// resource as JSON in a table shared by collections; a feature with tables of its own (columns
+/// to query, data it must not write, such as a full card number) conforms its tables to this and
+/// gets every rule of the collection on them (``OfflineCollection/init(storage:client:reachability:makeID:now:)``).
+///
+/// Every method runs inside the transaction the collection opened on ``tables``: the resource and
+/// its outbox entry are written together or not at all.
+public protocol OfflineStorage: Sendable {
+    /// The resource kept.
+    associatedtype Resource: OfflineResource
+
+    /// The feature's tables, brought up to date before any read or write.
+    var tables: FeatureDatabase { get }
+    /// Where the changes made here wait for the API; its ``Outbox/feature`` is the collection's
+    /// path, such as `notes`.
+    var outbox: Outbox { get }
+    /// The name the copy's date is kept under (``Connection/setCacheStamp(_:to:)``).
+    var copyStamp: String { get }
+
+    /// The resources shown, in the order shown: those deleted here left out.
+    func resources(in connection: Connection) throws -> [Resource]
+    /// One resource, deleted here or not, and whether it was; `nil` when none has `id`.
+    func resource(id: String, in connection: Connection) throws -> (value: Resource, deleted: Bool)?
+    /// Writes `resource` under its `id` as coming from `origin`, replacing any row with that id
+    /// (and a deletion mark).
+    func put(_ resource: Resource, from origin: OfflineOrigin, in connection: Connection) throws
+    /// Marks resource `id` deleted here: hidden, kept until the API deleted it too.
+    func markDeleted(id: String, in connection: Connection) throws
+    /// Removes resource `id`; with `origin`, only when its row came from there.
+    func remove(id: String, from origin: OfflineOrigin?, in connection: Connection) throws
+    /// Replaces the API's copy by `fresh`, as listed, leaving the rows changed here alone.
+    func replaceAPICopy(with fresh: [Resource], in connection: Connection) throws
+}
