@@ -108,6 +108,35 @@ struct DatabaseTests {
         #expect(titles == ["Before"])
     }
 
+    @Test("text and blobs come back byte for byte: a NUL inside text, an empty blob, non-ASCII text")
+    func valuesRoundTripExactly() async throws {
+        // Given
+        let database = try Database.inMemory(migrations: [
+            Migration(version: 1, sql: "CREATE TABLE kept (text TEXT, blob BLOB)")
+        ])
+        let texts = ["Evil\u{00}FORGED", "", "Café €\u{202E}", "\u{00}"]
+
+        // When
+        _ = await PromiseExpectations.value(
+            of: database.write { connection in
+                for text in texts {
+                    try connection.execute(
+                        "INSERT INTO kept (text, blob) VALUES (?, ?)", [.text(text), .blob(Data())])
+                }
+            })
+        let rows = await PromiseExpectations.value(
+            of: database.read {
+                try $0.query("SELECT text, blob, typeof(blob) AS kind FROM kept ORDER BY rowid") {
+                    (try $0.string("text"), try $0.data("blob"), try $0.string("kind"))
+                }
+            })
+
+        // Then
+        #expect(rows?.map(\.0) == texts)
+        #expect(rows?.map(\.1) == Array(repeating: Data(), count: texts.count))
+        #expect(rows?.map(\.2) == Array(repeating: "blob", count: texts.count))
+    }
+
     @Test("a row's values are found by column name, among names of the same length and long ones")
     func columnsAreFoundByName() async throws {
         // Given

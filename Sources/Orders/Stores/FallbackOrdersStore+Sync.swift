@@ -9,20 +9,15 @@ extension FallbackOrdersStore {
     ///
     /// - Returns: A promise of what was sent, what the shop refused and why, and what still waits.
     public func sync() -> Promise<OutboxSyncReport> {
-        let outbox = cache.outbox
-        let client = api.client
-        return cache.queueUnsentDeviceOrders().then(on: .inline) { _ in
-            outbox.sync(with: client) { entry, answer, connection in
-                try OrdersSQLiteStore.applyDelivered(entry, answer: answer, outbox: outbox, connection)
-            }
-        }
+        let orders = orders
+        return cache.queueUnsentDeviceOrders().then(on: .inline) { _ in orders.sync() }
     }
 
     /// Each changed order's `SyncState` and how many changes wait or were refused.
     ///
     /// - Returns: A promise of the status.
     public func syncStatus() -> Promise<OutboxStatus> {
-        cache.outbox.status()
+        orders.status()
     }
 
     /// Sends an order's refused changes again, then syncs.
@@ -32,7 +27,7 @@ extension FallbackOrdersStore {
     ///   refused change.
     public func retry(id: String) -> Promise<OutboxSyncReport> {
         let store = self
-        return cache.outbox.retry(localID: id).then(on: .inline) { count -> Promise<OutboxSyncReport> in
+        return orders.retry(id: id).then(on: .inline) { count -> Promise<OutboxSyncReport> in
             guard count > 0 else { throw OrdersStoreError(.updateOrder, .notFound(id: id)) }
             return store.sync()
         }
@@ -45,7 +40,7 @@ extension FallbackOrdersStore {
     /// - Returns: A promise of the changes dropped; rejected with `notFound` when the order has no
     ///   refused change.
     public func discard(id: String) -> Promise<[OutboxEntry]> {
-        cache.outbox.discard(localID: id, reverting: OrdersSQLiteStore.revertDiscarded)
+        orders.discard(id: id)
             .map(on: .inline) { entries in
                 guard !entries.isEmpty else { throw OrdersStoreError(.deleteOrder, .notFound(id: id)) }
                 return entries
@@ -64,11 +59,8 @@ extension FallbackOrdersStore {
     ///   conflict.
     public func resolve(id: String, keeping: Outbox.Keeping) -> Promise<OutboxSyncReport> {
         let store = self
-        return cache.outbox.resolve(localID: id, keeping: keeping, recreatingAt: "orders") {
-            theirs, connection in
-            try OrdersSQLiteStore.applyTheirs(id, theirs, connection)
-        }
-        .then(on: .inline) { count -> Promise<OutboxSyncReport> in
+        return orders.resolve(id: id, keeping: keeping).then(on: .inline) {
+            count -> Promise<OutboxSyncReport> in
             guard count > 0 else { throw OrdersStoreError(.updateOrder, .notFound(id: id)) }
             return store.sync()
         }

@@ -22,8 +22,9 @@ public import Services
 public struct FallbackOrdersStore: OrdersStore {
     let api: OrdersAPI
     let cache: OrdersSQLiteStore
+    /// The orders as any resource kept offline: every rule of the table above is the collection's.
+    let orders: OfflineCollection<Order>
     private let reachability: any NetworkReachability
-    private let fallback: NetworkFallback<OrdersSQLiteStore>
 
     /// Makes the store.
     ///
@@ -37,7 +38,8 @@ public struct FallbackOrdersStore: OrdersStore {
         self.api = api
         self.cache = cache
         self.reachability = reachability
-        fallback = NetworkFallback(cache: cache, reachability: reachability)
+        orders = OfflineCollection(
+            storage: cache.offline, client: api.client, reachability: reachability, makeID: cache.makeID)
     }
 
     /// All orders, newest first, fresh or from the offline copy, with this device's changes.
@@ -65,21 +67,14 @@ public struct FallbackOrdersStore: OrdersStore {
     public func fetchOrdersWithSource(
         policy: CachePolicy, showingCopy: @escaping @Sendable (Fetched<[Order]>) -> Void
     ) -> Promise<Fetched<[Order]>> {
-        let api = api
-        let cache = cache
-        let fallback = fallback
-        let synced: Promise<Void> =
+        let (api, orders) = (api, orders)
+        let unsent: Promise<Void> =
             reachability.isReachable && policy != .cacheOnly
-            ? sync().asVoid().recover(on: .inline) { _ in Guarantee.value(()) }.asPromise()
+            ? cache.queueUnsentDeviceOrders().asVoid().recover(on: .inline) { _ in Guarantee.value(()) }
+                .asPromise()
             : .value(())
-        return synced.then(on: .inline) {
-            fallback.fetch(policy: policy, showingCopy: showingCopy) { api.fetchOrders() }
-        }
-        .then(on: .inline) { fetched -> Promise<Fetched<[Order]>> in
-            guard fetched.source == .network else { return .value(fetched) }
-            return cache.applyingLocalChanges(to: fetched.value).map(on: .inline) { orders in
-                fetched.map { _ in orders }
-            }
+        return unsent.then(on: .inline) {
+            orders.list(policy: policy, showingCopy: showingCopy) { api.fetchOrders() }
         }
         .failing(as: .fetchOrders)
     }
@@ -92,20 +87,7 @@ public struct FallbackOrdersStore: OrdersStore {
     /// - Returns: A promise of the order, or rejected with `notFound`.
     public func fetchOrder(id: String) -> Promise<Order> {
         let api = api
-        let cache = cache
-        return queued(id) {
-            cache.fetchOrder(id: id)
-        } orElse: {
-            api.fetchOrder(id: id).recover(on: .inline) { error -> Promise<Order> in
-                guard let failure = Self.failure(error), failure.showsSavedCopy else { throw error }
-                // Not kept here either: offline, "not found"; otherwise what the API said.
-                return cache.fetchOrder(id: id).recover(on: .inline) { missing -> Promise<Order> in
-                    guard failure.kind != .offline, case .notFound = (missing as? OrdersStoreError)?.reason
-                    else { throw missing }
-                    throw error
-                }
-            }
-        }
+        return orders.fetch(id: id) { api.fetchOrder(id: id) }.failing(as: .fetchOrder, id: id)
     }
 
     /// Sends a new order to the API and keeps it in the offline copy; when the API cannot be
@@ -115,14 +97,12 @@ public struct FallbackOrdersStore: OrdersStore {
     /// - Parameter order: The order; its `id` and `total` are ignored.
     /// - Returns: A promise of the order as stored.
     public func createOrder(_ order: Order) -> Promise<Order> {
-        let cache = cache
-        let key = UUID().uuidString
-        guard reachability.isReachable else { return cache.queueCreate(order, idempotencyKey: key) }
-        return mirrored(api.createOrder(order, idempotencyKey: key)).recover(on: .inline) {
-            error -> Promise<Order> in
-            guard Self.failure(error)?.queuesWrite == true else { throw error }
-            return cache.queueCreate(order, idempotencyKey: key, mayHaveArrived: true)
+        let (api, orders) = (api, orders)
+        return firstly {
+            try order.validateForStore(.createOrder)
+            return orders.create(Self.kept(order)) { key in api.createOrder(order, idempotencyKey: key) }
         }
+        .failing(as: .createOrder)
     }
 
     /// Replaces an order in the API and in the database; when the API cannot be reached, or the
@@ -131,20 +111,12 @@ public struct FallbackOrdersStore: OrdersStore {
     /// - Parameter order: The order, with the `id` of the one to replace.
     /// - Returns: A promise of the order as stored.
     public func updateOrder(_ order: Order) -> Promise<Order> {
-        let api = api
-        let cache = cache
-        // One key for the attempt online and the change queued after it: an answer that never
-        // came leaves the shop able to tell the repeat.
-        let key = UUID().uuidString
-        return queued(order.id ?? "") {
-            cache.queueUpdate(order, idempotencyKey: key)
-        } orElse: {
-            mirrored(api.updateOrder(order, idempotencyKey: key)).recover(on: .inline) {
-                error -> Promise<Order> in
-                guard Self.failure(error)?.queuesWrite == true else { throw error }
-                return cache.queueUpdate(order, idempotencyKey: key, mayHaveArrived: true)
-            }
+        let (api, orders) = (api, orders)
+        return firstly {
+            try order.validateForStore(.updateOrder)
+            return orders.update(Self.kept(order)) { key in api.updateOrder(order, idempotencyKey: key) }
         }
+        .failing(as: .updateOrder, id: order.id ?? "")
     }
 
     /// Deletes an order in the API and in the database; when the API cannot be reached, or the
@@ -154,52 +126,35 @@ public struct FallbackOrdersStore: OrdersStore {
     /// - Returns: A promise of the deleted order.
     public func deleteOrder(id: String) -> Promise<Order> {
         let api = api
-        let cache = cache
-        let key = UUID().uuidString
-        return queued(id) {
-            cache.queueDelete(id: id, idempotencyKey: key)
-        } orElse: {
-            cache.version(of: id).recover(on: .inline) { _ in Guarantee.value(nil) }.asPromise()
-                .then(on: .inline) { version in api.deleteOrder(id: id, idempotencyKey: key, version: version)
-                }
-                .then(on: .inline) { deleted in
-                    cache.deleteOrder(id: id).map(on: .inline) { _ in deleted }
-                        .recover(on: .inline) { _ in Guarantee.value(deleted) }
-                        .asPromise()
-                }
-                .recover(on: .inline) { error -> Promise<Order> in
-                    guard Self.failure(error)?.queuesWrite == true else { throw error }
-                    return cache.queueDelete(id: id, idempotencyKey: key, mayHaveArrived: true)
-                }
+        return orders.delete(id: id) { key, version in
+            api.deleteOrder(id: id, idempotencyKey: key, version: version).map(on: .inline) { Optional($0) }
         }
+        .map(on: .inline) { deleted in
+            guard let deleted else { throw ServiceRequestError.noData }
+            return deleted
+        }
+        .failing(as: .deleteOrder, id: id)
     }
 
-    /// `local()` when the order has changes queued (they must go first), else `remote()`.
-    private func queued<Value: Sendable>(
-        _ id: String, _ local: @escaping @Sendable () -> Promise<Value>,
-        orElse remote: @escaping @Sendable () -> Promise<Value>
-    ) -> Promise<Value> {
-        guard reachability.isReachable else { return local() }
-        return cache.hasQueuedChanges(id: id).then(on: .inline) { $0 ? local() : remote() }
+    /// The order as this device keeps it and queues it: the total computed, and the card as
+    /// stored here, masked: card data is never written to the device, so a change made offline
+    /// never carries it (a real shop takes payment through a processor's token).
+    static func kept(_ order: Order) -> Order {
+        var kept = OrderRows.asStored(order)
+        kept.total = order.computedTotal
+        return kept
     }
+}
 
-    /// Once the API accepted `write`, puts its answer in the offline copy; a failing database does
-    /// not undo what the API accepted.
-    private func mirrored(_ write: Promise<Order>) -> Promise<Order> {
-        let cache = cache
-        return write.then(on: .inline) { order in
-            cache.keepAPICopy(of: order)
-                .map(on: .inline) { order }
-                .recover(on: .inline) { _ in Guarantee.value(order) }
-                .asPromise()
+extension Promise {
+    /// Rejects with an ``OrdersStoreError`` of `operation`; an order kept neither here nor in the
+    /// API (`ServiceRequestError/noData`) is `notFound`.
+    func failing(as operation: OrdersStoreError.Operation, id: String) -> Promise<Value> {
+        recover(on: .inline, policy: .allErrors) { error -> Promise<Value> in
+            if error as? ServiceRequestError == .noData {
+                throw OrdersStoreError(operation, .notFound(id: id))
+            }
+            throw OrdersStoreError.wrapping(error, operation)
         }
-    }
-
-    /// What a failure of the API means (`FailureClass`), or `nil` for the store's own errors.
-    private static func failure(_ error: any Error) -> FailureClass? {
-        guard let error = error as? OrdersStoreError, case .storage(let reason) = error.reason else {
-            return nil
-        }
-        return FailureClass(reason)
     }
 }

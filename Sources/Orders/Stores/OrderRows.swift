@@ -6,14 +6,6 @@ import Services
 /// Of the card, only the last four digits and the expiration month are written; an order read back
 /// carries the card as `•••• 1234` and an empty CVV (see ``asStored(_:)``).
 enum OrderRows {
-    /// Where a row came from.
-    enum Origin {
-        /// Changed on this device (created, updated or deleted) and not yet confirmed by the API.
-        static let device = "device"
-        /// The API's copy, replaced by each fresh listing.
-        static let api = "api"
-    }
-
     /// The columns of an order row, in the order `insert` binds them.
     private static let insertOrder = """
         INSERT INTO orders (id, date, email, first_name, last_name, phone,
@@ -24,7 +16,7 @@ enum OrderRows {
         """
 
     /// Writes `order` and its items under its `id`.
-    static func insert(_ order: Order, _ connection: Connection, origin: String) throws {
+    static func insert(_ order: Order, _ connection: Connection, origin: OfflineOrigin) throws {
         let id = order.id ?? ""
         let billing = order.billingAddress
         let shipment = order.shipmentAddress
@@ -40,7 +32,8 @@ enum OrderRows {
                 .text(shipment.zip),
                 .text(order.paymentMethod.lastFourDigits),
                 .real(order.paymentMethod.expirationDate.timeIntervalSince1970),
-                SQLValue(order.shipmentMethod.speed.rawValue), .text("\(order.total)"), .text(origin),
+                SQLValue(order.shipmentMethod.speed.rawValue), .text("\(order.total)"),
+                .text(origin.rawValue),
                 order.version.map(SQLValue.text) ?? .null,
             ])
         for (position, item) in order.items.enumerated() {
@@ -54,16 +47,18 @@ enum OrderRows {
     }
 
     /// Replaces the row with `order`'s id (if any) by `order`.
-    static func replace(_ order: Order, _ connection: Connection, origin: String) throws {
+    static func replace(_ order: Order, _ connection: Connection, origin: OfflineOrigin) throws {
         try connection.execute("DELETE FROM orders WHERE id = ?", [.text(order.id ?? "")])
         try insert(order, connection, origin: origin)
     }
 
     /// Which orders a read wants; each has its statements written out, values bound. Orders
-    /// deleted on this device and waiting to be deleted in the API are never read.
+    /// deleted on this device and waiting to be deleted in the API are read by `row` only.
     enum Filter {
         case all
         case id(String)
+        /// The order with this id, deleted here or not.
+        case row(String)
         case device
         /// The API's copy as the last listing left it.
         case api
@@ -72,6 +67,7 @@ enum OrderRows {
             switch self {
             case .all: "SELECT * FROM orders WHERE deleted = 0 ORDER BY date DESC, id"
             case .id: "SELECT * FROM orders WHERE id = ? AND deleted = 0 ORDER BY date DESC, id"
+            case .row: "SELECT * FROM orders WHERE id = ?"
             case .device, .api: "SELECT * FROM orders WHERE origin = ? AND deleted = 0 ORDER BY date DESC, id"
             }
         }
@@ -80,7 +76,7 @@ enum OrderRows {
             switch self {
             case .all:
                 "SELECT order_id, name, quantity, unit_price FROM order_items ORDER BY order_id, position"
-            case .id:
+            case .id, .row:
                 "SELECT order_id, name, quantity, unit_price FROM order_items WHERE order_id = ? ORDER BY position"
             case .device, .api:
                 """
@@ -93,9 +89,9 @@ enum OrderRows {
         var parameters: [SQLValue] {
             switch self {
             case .all: []
-            case .id(let id): [.text(id)]
-            case .device: [.text(Origin.device)]
-            case .api: [.text(Origin.api)]
+            case .id(let id), .row(let id): [.text(id)]
+            case .device: [.text(OfflineOrigin.device.rawValue)]
+            case .api: [.text(OfflineOrigin.api.rawValue)]
             }
         }
     }
@@ -131,7 +127,9 @@ enum OrderRows {
     /// The identifiers of the orders changed on this device, deleted ones included.
     static func changedIDs(_ connection: Connection) throws -> Set<String> {
         Set(
-            try connection.query("SELECT id FROM orders WHERE origin = ?", [.text(Origin.device)]) {
+            try connection.query(
+                "SELECT id FROM orders WHERE origin = ?", [.text(OfflineOrigin.device.rawValue)]
+            ) {
                 try $0.string("id")
             })
     }

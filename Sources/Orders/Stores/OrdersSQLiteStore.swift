@@ -128,7 +128,7 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
         var created = order
         created.id = id
         created.total = order.computedTotal
-        try OrderRows.insert(created, connection, origin: OrderRows.Origin.device)
+        try OrderRows.insert(created, connection, origin: .device)
         return created
     }
 
@@ -146,7 +146,7 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
             }
             var updated = order
             updated.total = order.computedTotal
-            try OrderRows.insert(updated, connection, origin: OrderRows.Origin.device)
+            try OrderRows.insert(updated, connection, origin: .device)
             return OrderRows.asStored(updated)
         }
         .failing(as: .updateOrder)
@@ -177,29 +177,16 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     ///   - date: When they were fetched.
     /// - Returns: A promise fulfilled once they are stored.
     public func save(_ value: [Order], at date: Date) -> Promise<Void> {
-        write { connection in
-            var kept = try OrderRows.changedIDs(connection)
-            var copy: [Order] = []
-            copy.reserveCapacity(value.count)
-            for order in value {
-                var stored = OrderRows.asStored(order)
-                stored.id = order.id ?? UUID().uuidString
-                guard kept.insert(stored.id ?? "").inserted else { continue }
-                copy.append(stored)
-            }
-            if try !OrderRows.isSame(copy, as: OrderRows.orders(connection, .api)) {
-                try connection.execute("DELETE FROM orders WHERE origin = ?", [.text(OrderRows.Origin.api)])
-                for order in copy {
-                    try OrderRows.insert(order, connection, origin: OrderRows.Origin.api)
-                }
-            }
-            try connection.setCacheStamp("orders", to: date)
+        let offline = offline
+        return write { connection in
+            try offline.replaceAPICopy(with: value, in: connection)
+            try connection.setCacheStamp(offline.copyStamp, to: date)
         }
     }
 
-    /// Puts one order the API accepted into the offline copy, replacing any row with its id.
-    func keepAPICopy(of order: Order) -> Promise<Void> {
-        write { try OrderRows.replace(order, $0, origin: OrderRows.Origin.api) }
+    /// The tables as the storage of the orders' `OfflineCollection`.
+    var offline: OrdersOfflineStorage {
+        OrdersOfflineStorage(tables: tables, outbox: outbox)
     }
 
     /// The orders created or changed on this device and not (yet) confirmed by the API, newest
@@ -210,28 +197,14 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
         read { try OrderRows.orders($0, .device) }.failing(as: .fetchOrders)
     }
 
-    /// `orders`, as the API listed them, with this device's changes applied: deleted ones left
-    /// out, changed and created ones as they are here; newest first.
-    ///
-    /// - Parameter orders: The API's orders.
-    /// - Returns: A promise of the orders as the screen shows them.
-    func applyingLocalChanges(to orders: [Order]) -> Promise<[Order]> {
-        read { connection in
-            let changed = try OrderRows.changedIDs(connection)
-            let local = try OrderRows.orders(connection, .device)
-            return (orders.filter { !changed.contains($0.id ?? "") } + local).sorted { $0.date > $1.date }
-        }
-        .failing(as: .fetchOrders)
-    }
-
     /// The orders saved by ``save(_:at:)`` and when, or `nil` if the listing was never cached.
     ///
     /// - Returns: A promise of the cached orders.
     public func load() -> Promise<Cached<[Order]>?> {
-        let outbox = outbox
+        let (outbox, stamp) = (outbox, offline.copyStamp)
         return read { connection in
             // Never filled from the API: the orders made here are still the copy to show.
-            guard let savedAt = try connection.cacheStamp("orders") ?? outbox.newestChange(in: connection)
+            guard let savedAt = try connection.cacheStamp(stamp) ?? outbox.newestChange(in: connection)
             else { return nil }
             return Cached(value: try OrderRows.orders(connection, .all), savedAt: savedAt)
         }

@@ -37,7 +37,9 @@ public struct ColumnReader: ColumnValues {
             return .real(sqlite3_column_double(statement, index))
         case SQLITE_TEXT:
             guard let text = sqlite3_column_text(statement, index) else { return .text("") }
-            return .text(String(cString: text))
+            // By its length in bytes: a NUL inside the text is part of it.
+            let count = Int(sqlite3_column_bytes(statement, index))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(statement, index))
             guard let bytes = sqlite3_column_blob(statement, index), count > 0 else { return .blob(Data()) }

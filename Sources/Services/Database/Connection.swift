@@ -174,10 +174,16 @@ public final class Connection {
         case .real(let real):
             sqlite3_bind_double(statement, index, real)
         case .text(let text):
-            sqlite3_bind_text(statement, index, text, -1, sqliteTransient)
+            // By its length in bytes: a NUL inside the text is kept, not taken for its end.
+            sqlite3_bind_text64(
+                statement, index, text, sqlite3_uint64(text.utf8.count), sqliteTransient, UInt8(SQLITE_UTF8))
+        case .blob(let data) where data.isEmpty:
+            // An empty buffer may have no address, which SQLite would bind as NULL.
+            sqlite3_bind_zeroblob(statement, index, 0)
         case .blob(let data):
             data.withUnsafeBytes { bytes in
-                sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), sqliteTransient)
+                sqlite3_bind_blob64(
+                    statement, index, bytes.baseAddress, sqlite3_uint64(bytes.count), sqliteTransient)
             }
         }
     }

@@ -160,8 +160,10 @@ extension OfflineCollection {
             }
             let id = kept.id ?? ""
             try storage.put(kept, from: .device, in: connection)
+            var body = kept
+            if method == .post { body.id = nil }  // the API names it, as online
             try storage.outbox.record(
-                method, method == .post ? collection : path(id), json: kept, localID: id, idempotencyKey: key,
+                method, method == .post ? collection : path(id), json: body, localID: id, idempotencyKey: key,
                 mayHaveArrived: sent, baseVersion: kept.version, base: base, in: connection)
             return kept
         }
@@ -183,87 +185,6 @@ extension OfflineCollection {
                 try storage.markDeleted(id: id, in: connection)
             }
             return row.value
-        }
-    }
-
-    /// Makes the copy here what the API holds once it accepted `entry`; the API's identifier for a
-    /// created resource.
-    static func delivered(
-        _ entry: OutboxEntry, _ answer: Data, _ storage: AnyOfflineStorage<Resource>, _ connection: Connection
-    ) throws -> String? {
-        let id = entry.localID
-        let settled = try storage.outbox.entries(for: id, in: connection).isEmpty
-        let answered = try? APIClient.decode(Resource.self, from: answer)
-        switch entry.method {
-        case .post:
-            guard var answered, let remoteID = answered.id, !remoteID.isEmpty else {
-                // Delivered, answer unreadable: the API has it, under an identifier this device
-                // cannot learn. Not refused (a retry would only get the same answer): the copy here
-                // becomes the API's, so the next listing puts the API's own row in its place
-                // instead of listing it twice.
-                if let row = try storage.resource(id: id, in: connection) {
-                    try storage.put(row.value, from: .api, in: connection)
-                }
-                return nil
-            }
-            if remoteID != id {
-                try storage.remove(id: remoteID, from: nil, in: connection)
-            }
-            if settled {
-                try storage.remove(id: id, from: nil, in: connection)
-                answered.id = remoteID
-                try storage.put(answered, from: .api, in: connection)
-            } else if let row = try storage.resource(id: id, in: connection) {
-                // Later changes of it wait: its local version stays, under the API's identifier.
-                var local = row.value
-                local.id = remoteID
-                try storage.remove(id: id, from: nil, in: connection)
-                try storage.put(local, from: .device, in: connection)
-                if row.deleted { try storage.markDeleted(id: remoteID, in: connection) }
-            }
-            return remoteID
-        case .put where settled:
-            if var answered {
-                answered.id = id
-                try storage.put(answered, from: .api, in: connection)
-            } else if let row = try storage.resource(id: id, in: connection) {
-                try storage.put(row.value, from: .api, in: connection)
-            }
-        case .delete where settled:
-            try storage.remove(id: id, from: nil, in: connection)
-        default:
-            break
-        }
-        return nil
-    }
-}
-
-/// The collection's copy, as ``NetworkFallback`` keeps it: fresh listings replace the API's rows
-/// and keep those changed here; the copy is dated by its last listing, or by the newest change
-/// made here when it has none.
-struct OfflineCopy<Resource: OfflineResource>: OfflineCache {
-    let collection: OfflineCollection<Resource>
-
-    init(_ collection: OfflineCollection<Resource>) {
-        self.collection = collection
-    }
-
-    func save(_ value: [Resource], at date: Date) -> Promise<Void> {
-        let storage = collection.storage
-        return storage.tables.write { connection in
-            try storage.replaceAPICopy(with: value, in: connection)
-            try connection.setCacheStamp(storage.copyStamp, to: date)
-        }
-    }
-
-    func load() -> Promise<Cached<[Resource]>?> {
-        let storage = collection.storage
-        return storage.tables.read { connection in
-            guard
-                let savedAt = try connection.cacheStamp(storage.copyStamp)
-                    ?? storage.outbox.newestChange(in: connection)
-            else { return nil }
-            return Cached(value: try storage.resources(in: connection), savedAt: savedAt)
         }
     }
 }

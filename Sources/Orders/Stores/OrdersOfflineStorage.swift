@@ -1,0 +1,58 @@
+import Foundation
+import Services
+
+/// The `orders` and `order_items` tables as the storage of the orders' `OfflineCollection`: the
+/// offline copy in columns (the card reduced to its last four digits, see ``OrderRows``), newest
+/// first, with the changes that wait in the same file.
+struct OrdersOfflineStorage: OfflineStorage {
+    let tables: FeatureDatabase
+    let outbox: Outbox
+
+    /// Kept under the name the store always used, so that a copy saved before stays dated.
+    var copyStamp: String { "orders" }
+
+    func resources(in connection: Connection) throws -> [Order] {
+        try OrderRows.orders(connection, .all)
+    }
+
+    func resource(id: String, in connection: Connection) throws -> (value: Order, deleted: Bool)? {
+        guard let order = try OrderRows.orders(connection, .row(id)).first else { return nil }
+        let deleted = try connection.scalar("SELECT deleted FROM orders WHERE id = ?", [.text(id)])
+        return (order, deleted != .integer(0))
+    }
+
+    func put(_ order: Order, from origin: OfflineOrigin, in connection: Connection) throws {
+        try OrderRows.replace(order, connection, origin: origin)
+    }
+
+    func markDeleted(id: String, in connection: Connection) throws {
+        try connection.execute(
+            "UPDATE orders SET deleted = 1, origin = ? WHERE id = ?",
+            [.text(OfflineOrigin.device.rawValue), .text(id)])
+    }
+
+    func remove(id: String, from origin: OfflineOrigin?, in connection: Connection) throws {
+        let origin: SQLValue = origin.map { .text($0.rawValue) } ?? .null
+        try connection.execute(
+            "DELETE FROM orders WHERE id = ? AND (?2 IS NULL OR origin = ?2)", [.text(id), origin])
+    }
+
+    /// Orders changed here keep their local version (one deleted here stays hidden). A listing
+    /// equal to the copy rewrites nothing.
+    func replaceAPICopy(with fresh: [Order], in connection: Connection) throws {
+        var kept = try OrderRows.changedIDs(connection)
+        var copy: [Order] = []
+        copy.reserveCapacity(fresh.count)
+        for order in fresh {
+            var stored = OrderRows.asStored(order)
+            stored.id = order.id ?? UUID().uuidString
+            guard kept.insert(stored.id ?? "").inserted else { continue }
+            copy.append(stored)
+        }
+        guard try !OrderRows.isSame(copy, as: OrderRows.orders(connection, .api)) else { return }
+        try connection.execute("DELETE FROM orders WHERE origin = ?", [.text(OfflineOrigin.api.rawValue)])
+        for order in copy {
+            try OrderRows.insert(order, connection, origin: .api)
+        }
+    }
+}
