@@ -107,10 +107,15 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
         return synced.then(on: .inline) {
             fallback.fetch(policy: policy, showingCopy: showingCopy, fetch)
         }
-        .then(on: .inline) { fetched -> Promise<Fetched<[Resource]>> in
-            // Fresh from the API and saved: listed from the copy, with the changes made here.
+        .then(on: .inline) { [storage] fetched -> Promise<Fetched<[Resource]>> in
+            // Fresh from the API and saved: with changes made here, listed from the copy, where
+            // they are laid over the answer; without, the answer is the copy.
             guard fetched.source == .network, fetched.cacheWriteError == nil else { return .value(fetched) }
-            return copy.load().map(on: .inline) { loaded in fetched.map { _ in loaded?.value ?? [] } }
+            return storage.tables.read { try storage.outbox.newestChange(in: $0) != nil }
+                .then(on: .inline) { changed -> Promise<Fetched<[Resource]>> in
+                    guard changed else { return .value(fetched) }
+                    return copy.load().map(on: .inline) { loaded in fetched.map { _ in loaded?.value ?? [] } }
+                }
         }
     }
 
