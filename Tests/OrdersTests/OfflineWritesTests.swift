@@ -213,6 +213,30 @@ struct OfflineWritesTests {
         #expect(!text.contains("4012"))
         #expect(!text.contains("987"))
         #expect(text.contains("1881"))
+        #expect(!text.contains(#""id""#), "the shop names it; the local identifier stays here: \(text)")
+    }
+
+    @Test("an order deleted offline is gone here: it can be neither fetched, changed nor deleted again")
+    func deletedOfflineIsGone() async throws {
+        // Given
+        let device = try DeviceAndShop()
+        _ = await device.listing(device.online)
+        _ = await PromiseExpectations.value(of: device.offline.deleteOrder(id: "shop-amy"))
+
+        // When
+        let fetched = await PromiseExpectations.error(of: device.offline.fetchOrder(id: "shop-amy"))
+        let updated = await PromiseExpectations.error(of: device.offline.updateOrder(DeviceAndShop.amy))
+        let deleted = await PromiseExpectations.error(of: device.offline.deleteOrder(id: "shop-amy"))
+
+        // Then
+        for error in [fetched, updated, deleted] {
+            guard case .notFound(let id)? = (error as? OrdersStoreError)?.reason else {
+                Issue.record("expected notFound, got \(String(describing: error))")
+                continue
+            }
+            #expect(id == "shop-amy")
+        }
+        #expect(await device.keys().count == 1)
     }
 }
 

@@ -65,6 +65,28 @@ struct UnknownOutcomeTests {
         }
     }
 
+    @Test("an order deleted here while its create was in flight stays hidden when the shop names it")
+    func deletionSurvivesTheRename() async throws {
+        // Given: a create whose answer was lost, deleted here while it may be in the shop; the shop
+        // will refuse the delete, so the order keeps its mark under the shop's identifier
+        let device = try DeviceAndShop()
+        device.shop.loseAnswer(to: "POST /orders", with: .reset)
+        let created = try #require(
+            await PromiseExpectations.value(
+                of: device.online.createOrder(validOrder(email: "gone@example.com"))))
+        _ = await PromiseExpectations.value(of: device.offline.deleteOrder(id: created.id ?? ""))
+        device.shop.refuse(matching: { $0.method == "DELETE" }, status: 409, body: #"{"error": "kept"}"#)
+
+        // When
+        let report = await PromiseExpectations.value(of: device.online.sync())
+        let listed = await device.listing(device.offline)
+
+        // Then: the create arrived once, the delete waits refused, and the order is not shown
+        #expect(device.shop.storedOrders.filter { $0.email == "gone@example.com" }.count == 1)
+        #expect(report?.refused.count == 1, "\(String(describing: report))")
+        #expect(!listed.values.contains { $0.email == "gone@example.com" }, "\(listed.keys.sorted())")
+    }
+
     static var renamedAmy: Order {
         var amy = DeviceAndShop.amy
         amy.lastName = "Appleton"
