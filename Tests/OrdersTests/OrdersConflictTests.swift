@@ -81,6 +81,37 @@ struct OrdersConflictTests {
         }
     }
 
+    @Test("keeping mine after a 412 without the shop's copy reads the copy first: sent over its version")
+    func keepMineAfterBodiless412() async throws {
+        // Given: a conflict whose 412 came without the shop's order; a change sent without
+        // If-Match would be refused, so only one made on top of the shop's version gets through
+        let device = try await deviceWithCopy()
+        _ = await PromiseExpectations.value(of: device.offline.updateOrder(renamedAmy(last: "Mine")))
+        device.shop.editOnServer("shop-amy") { $0.lastName = "Theirs" }
+        device.shop.refuse(matching: { $0.headers["if-match"] == #""1""# }, status: 412, body: "")
+        device.shop.refuse(
+            matching: { $0.method == "PUT" && $0.headers["if-match"] == nil }, status: 428, body: "")
+        let synced = await PromiseExpectations.value(of: device.online.sync())
+
+        // When
+        let offline = await PromiseExpectations.error(
+            of: device.offline.resolve(id: "shop-amy", keeping: .mine))
+        let heldOffline = await PromiseExpectations.value(of: device.online.syncStatus())?.conflicted
+        let report = await PromiseExpectations.value(
+            of: device.online.resolve(id: "shop-amy", keeping: .mine))
+
+        // Then
+        #expect(synced?.conflicted.map(\.localID) == ["shop-amy"])
+        #expect(
+            (offline as? OrdersStoreError)?.serviceRequestError == .noNetwork,
+            "\(String(describing: offline))")
+        #expect(heldOffline == 1)
+        #expect(
+            report?.sent.count == 1 && report?.conflicted.isEmpty == true, "\(String(describing: report))")
+        let shop = device.shop.storedOrders.first { $0.id == "shop-amy" }
+        #expect(shop?.lastName == "Mine" && shop?.version == "3")
+    }
+
     @Test("a delete here of an order changed in the shop is a conflict; an edit of one deleted there too")
     func deleteAndEditConflict() async throws {
         // Given

@@ -56,7 +56,8 @@ extension FallbackOrdersStore {
     ///   - id: The order's identifier.
     ///   - keeping: Which side to keep.
     /// - Returns: A promise of the sync's report; rejected with `notFound` when the order has no
-    ///   conflict.
+    ///   conflict, and, keeping mine after a `412` that came without the shop's order, with the
+    ///   error of reading it (offline, say) while nothing changes.
     public func resolve(id: String, keeping: Outbox.Keeping) -> Promise<OutboxSyncReport> {
         let store = self
         return orders.resolve(id: id, keeping: keeping).then(on: .inline) {
@@ -64,5 +65,6 @@ extension FallbackOrdersStore {
             guard count > 0 else { throw OrdersStoreError(.updateOrder, .notFound(id: id)) }
             return store.sync()
         }
+        .failing(as: .updateOrder)
     }
 }

@@ -199,14 +199,32 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
 
     /// Settles a conflict: this device's change sent again over the API's version (or the
     /// resource created again), or the API's copy taken (see ``Outbox/resolve(localID:keeping:recreatingAt:applyingTheirs:)``).
+    /// Keeping mine after a `412` that came without the API's copy reads the copy first
+    /// (``Outbox/resolveKeepingMine(localID:recreatingAt:fetchingTheirs:)``): the change is sent
+    /// with `If-Match` of the version it now knows, never unconditionally; offline, it fails and
+    /// nothing changes.
     ///
     /// - Parameters:
     ///   - id: The resource's identifier.
     ///   - keeping: The side to keep.
     /// - Returns: A promise of how many changes were resolved or dropped.
     public func resolve(id: String, keeping: Outbox.Keeping) -> Promise<Int> {
-        let storage = storage
-        return outbox.resolve(localID: id, keeping: keeping, recreatingAt: collection) { theirs, connection in
+        let (storage, client, path, reachable) = (storage, client, path(of: id), reachability.isReachable)
+        guard keeping == .theirs else {
+            return outbox.resolveKeepingMine(localID: id, recreatingAt: collection) {
+                guard reachable else { return Promise(error: ServiceRequestError.noNetwork) }
+                return client.get(path, as: Resource.self).map(on: .inline) {
+                    Optional(try APIClient.encode($0))
+                }
+                .recover(on: .inline, policy: .allErrors) { error -> Promise<Data?> in
+                    guard FailureClass(error).status == 404 || FailureClass(error).status == 410 else {
+                        throw ServiceRequestError(error)
+                    }
+                    return .value(nil)
+                }
+            }
+        }
+        return outbox.resolve(localID: id, keeping: .theirs, recreatingAt: collection) { theirs, connection in
             // Without the API's copy (it sent none, or one this device cannot read), the row goes
             // until the next listing brings it.
             guard let theirs, var copy = try? APIClient.decode(Resource.self, from: theirs) else {

@@ -11,12 +11,55 @@ extension Outbox {
         case theirs
     }
 
+    /// Settles a conflict keeping this device's change over the API's current copy, fetched first
+    /// with `fetchTheirs` when the conflict does not hold one (the API answered `412` without a
+    /// body, or with one that is not a JSON object): the change is never sent again without
+    /// knowing what it overwrites. When the fetch fails nothing changes and the promise is
+    /// rejected with its error; `nil` from it means the API no longer has the resource.
+    ///
+    /// - Parameters:
+    ///   - localID: The resource's identifier on this device.
+    ///   - recreatingAt: Where the resource is created again when the API deleted it.
+    ///   - fetchTheirs: Reads the API's copy as JSON; `nil` when it is gone.
+    /// - Returns: A promise of how many changes were resolved; 0 when the resource has no conflict.
+    public func resolveKeepingMine(
+        localID: String, recreatingAt: String? = nil,
+        fetchingTheirs fetchTheirs: @escaping @Sendable () -> Promise<Data?>
+    ) -> Promise<Int> {
+        let (feature, table, outbox) = (feature, table, self)
+        let resolve: @Sendable () -> Promise<Int> = {
+            outbox.resolve(localID: localID, keeping: .mine, recreatingAt: recreatingAt) { _, _ in }
+        }
+        return table.read { connection -> OutboxEntry? in
+            let held = try OutboxTable.entries(feature, localID, connection).first(where: \.isConflicted)
+            guard let held, case .conflicted(let theirs, false) = held.state, !Self.isObject(theirs) else {
+                return nil
+            }
+            return held
+        }
+        .then(on: .inline) { missing -> Promise<Int> in
+            guard let missing else { return resolve() }
+            return fetchTheirs().then(on: .inline) { theirs in
+                table.write {
+                    try OutboxTable.hold(missing, theirs: theirs, deletedOnServer: theirs == nil, $0)
+                }
+            }
+            .then(on: .inline) { resolve() }
+        }
+    }
+
+    /// Whether `json` is a JSON object: an API's copy a change can be based on.
+    static func isObject(_ json: Data?) -> Bool {
+        guard let json else { return false }
+        return (try? JSONSerialization.jsonObject(with: json)) is [String: Any]
+    }
+
     /// Settles a conflict (``OutboxEntry/State/conflicted(theirs:deletedOnServer:)``) the way the
     /// user chose, in one transaction; the changes held behind it go with the next sync.
     ///
     /// | the API's side | keeping mine | keeping theirs |
     /// | --- | --- | --- |
-    /// | changed | the change is sent again with `If-Match` of the API's version (without one when the API did not send its copy) | every change of the resource dropped; `applyingTheirs` gets the API's copy (`nil` when it did not send it: fetch it) |
+    /// | changed | the change is sent again with `If-Match` of the API's version (without one when the API did not send its copy: ``resolveKeepingMine(localID:recreatingAt:fetchingTheirs:)`` reads it first) | every change of the resource dropped; `applyingTheirs` gets the API's copy (`nil` when it did not send it: fetch it) |
     /// | deleted | an update becomes a POST to `recreatingAt` with its body; a delete is done | every change dropped; `applyingTheirs` gets `nil` |
     ///
     /// - Parameters:
