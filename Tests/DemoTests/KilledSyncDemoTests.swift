@@ -51,5 +51,45 @@ import Testing
             }
             #expect(lost == 0 && duplicated == 0)
         }
+
+        @Test(
+            "resolve killed (kill -9) while the shop holds the change it sends, and sync run again: sent once"
+        )
+        func killedMidResolve() async throws {
+            for afterApplying in [false, true] {
+                // Given: a conflict (the shop's first write answers 412), and a shop that holds the
+                // second write: the change `resolve --keep-mine` sends
+                let demo = DemoRunner()
+                let shop = TestOrdersShop(orders: Order.samples)
+                let held = HeldRequest(number: 2, afterApplying: afterApplying)
+                let server = try TestHTTPServer(responder: { held.respond($0, shop) })
+                defer { server.stop() }
+                let api = ["--api", server.baseURL.absoluteString]
+                _ = try await demo.run(["orders"] + api)
+                _ = try await demo.run(["orders", "update", "abc123", "--last-name", "Mine", "--offline"])
+                shop.editOnServer("abc123") { $0.lastName = "Theirs" }
+                let synced = try await demo.run(["orders", "sync"] + api)
+
+                // When: killed while the shop holds the resolved change, then synced again
+                let process = try demo.start(["orders", "resolve", "abc123", "--keep-mine"] + api)
+                let reached = await DemoRunner.offThePool { held.waitUntilHeld() }
+                kill(process.processIdentifier, SIGKILL)
+                await DemoRunner.waitForExit(process)
+                held.release()
+                let again = try await demo.run(["orders", "sync"] + api)
+
+                // Then: mine is in the shop, applied once; nothing waits, no conflict is left
+                let label = afterApplying ? "killed after the shop applied it" : "killed before"
+                #expect(synced.output.contains("Conflict: update order abc123"), "\(label): \(synced.output)")
+                #expect(reached, "\(label): resolve never sent the change")
+                #expect(process.terminationReason == .uncaughtSignal, "\(label)")
+                #expect(
+                    again.status == 0 && again.output.contains("Nothing waits"), "\(label): \(again.output)")
+                #expect(shop.storedOrders.first { $0.id == "abc123" }?.lastName == "Mine", "\(label)")
+                #expect(
+                    shop.applied.filter { $0.hasPrefix("PUT /orders/abc123") }.count == 1,
+                    "\(label): \(shop.applied)")
+            }
+        }
     }
 #endif
