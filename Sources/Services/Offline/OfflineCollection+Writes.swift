@@ -35,11 +35,7 @@ extension OfflineCollection {
     ) -> Promise<Resource> {
         let (writes, key) = (self, UUID().uuidString)
         guard reachability.isReachable else { return writes.queue(.post, resource, key: key, sent: false) }
-        return writes.keeping(send(key)).recover(on: .inline, policy: .allErrors) {
-            error -> Promise<Resource> in
-            guard FailureClass(error).queuesWrite else { throw error }
-            return writes.queue(.post, resource, key: key, sent: true)
-        }
+        return writes.sent(.post, resource, key: key, by: send)
     }
 
     /// Replaces `resource` (by its `id`) in the API, with `If-Match` of its `version`: refused with
@@ -73,10 +69,7 @@ extension OfflineCollection {
         return queued(resource.id ?? "") {
             writes.queue(.put, resource, key: key, sent: false)
         } orElse: {
-            writes.keeping(send(key)).recover(on: .inline, policy: .allErrors) { error -> Promise<Resource> in
-                guard FailureClass(error).queuesWrite else { throw error }
-                return writes.queue(.put, resource, key: key, sent: true)
-            }
+            writes.sent(.put, resource, key: key, by: send)
         }
     }
 
@@ -127,6 +120,19 @@ extension OfflineCollection {
                     guard FailureClass(error).queuesWrite else { throw error }
                     return writes.queueDelete(id, key: key, sent: true).map(on: .inline) { $0 }
                 }
+        }
+    }
+
+    /// `send`'s answer kept as the API's copy; when the API could not be reached, the change kept
+    /// here and queued under the same key (it may have arrived).
+    func sent(
+        _ method: HTTPMethod, _ resource: Resource, key: String,
+        by send: @Sendable (_ idempotencyKey: String) -> Promise<Resource>
+    ) -> Promise<Resource> {
+        let writes = self
+        return keeping(send(key)).recover(on: .inline, policy: .allErrors) { error -> Promise<Resource> in
+            guard FailureClass(error).queuesWrite else { throw error }
+            return writes.queue(method, resource, key: key, sent: true)
         }
     }
 
