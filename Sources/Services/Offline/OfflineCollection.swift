@@ -139,9 +139,9 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     ///   - id: Its identifier.
     ///   - fetch: Reads it from the API.
     /// - Returns: A promise of the resource.
-    public func fetch(id: String, fetching fetch: @escaping @Sendable () -> Promise<Resource>) -> Promise<
-        Resource
-    > {
+    public func fetch(
+        id: String, fetching fetch: @escaping @Sendable () -> Promise<Resource>
+    ) -> Promise<Resource> {
         let local = self
         return queued(id) {
             local.local(id)
