@@ -7,41 +7,74 @@ public import Foundation
 ///
 /// | it does | how |
 /// | --- | --- |
-/// | identifiers | a create gets `<collection>-<n>` |
+/// | identifiers | a create gets `<collection>-<n>`, or what `naming` makes of `n` |
 /// | versions | every resource carries `"version"` (`"1"`, then one more per change) in its JSON, and `ETag: "<version>"` on single answers |
 /// | conditional writes | a PUT or DELETE with `If-Match` of another version is answered `412` with the current copy; of a resource that is gone, `404`; without `If-Match`, applied (or `428` when ``requiresIfMatch``) |
 /// | repeats | a write whose `Idempotency-Key` it has seen is not applied again and gets the first answer |
-/// | another device | ``edit(_:_:)`` and ``delete(_:)`` change it behind the client's back |
+/// | what it keeps | what `accepting` makes of a body: the place to refuse an invalid one (`400`) or fill in what the server computes |
+/// | another device | ``edit(_:_:)``, ``edit(_:as:_:)`` and ``delete(_:)`` change it behind the client's back |
+/// | faults | ``refuse(_:status:body:)``, ``garble(_:)``, ``loseAnswer(to:with:)``, ``flap(_:)``, ``isDown`` |
+///
+/// It counts what it applied (``writes``), so a test can check that every change arrived exactly
+/// once. Resources are kept as `JSONSerialization` objects: numbers keep up to 17 significant
+/// digits.
 ///
 /// ```swift
 /// let api = TestResourceAPI(collection: "notes")
 /// let server = try TestHTTPServer(responder: api.respond)
 /// ```
 public final class TestResourceAPI: @unchecked Sendable {
-    // `@unchecked Sendable` is sound: every stored `var` is only read or written while holding
-    // `lock`, and `lock` is itself thread-safe; `collection` is a `let`.
-    private let lock = NSLock()
-    private let collection: String
-    private var stored: [String: [String: Any]] = [:]
-    private var nextID = 1
-    private var answered: [String: TestHTTPServer.Reply] = [:]
-    private var appliedWrites: [String] = []
-    private var appliedKeys: Set<String> = []
-    private var unconditionalWrites = 0
-    private var ifMatchRequired = false
+    // `@unchecked Sendable` is sound: every stored `var` (here and the `Faults` it holds) is only
+    // read or written while holding `lock`, and `lock` is itself thread-safe; the `let`s are
+    // `Sendable` values or `@Sendable` closures.
+    let lock = NSLock()
+    let collection: String
+    let naming: @Sendable (Int) -> String
+    let accepting: @Sendable (Data) -> Data?
+    var stored: [String: [String: Any]] = [:]
+    var nextID = 1
+    var answered: [String: TestHTTPServer.Reply] = [:]
+    var appliedWrites: [Write] = []
+    var unconditionalWrites = 0
+    var ifMatchRequired = false
+    var faults = Faults()
 
-    /// Makes the API of `collection`, holding `resources` (JSON objects with an `"id"`), each at
-    /// version 1.
+    /// One write the API applied.
+    public struct Write: Hashable, Sendable, CustomStringConvertible {
+        /// The method, such as `PUT`.
+        public let method: String
+        /// The path, such as `/notes/n1`.
+        public let path: String
+        /// Its `Idempotency-Key`, or `nil` when it was sent without one.
+        public let key: String?
+
+        /// `METHOD /path key`, the key `-` when none was sent.
+        public var description: String { "\(method) \(path) \(key ?? "-")" }
+    }
+
+    /// Makes the API of `collection`, holding `resources`, each with an `"id"` and at its
+    /// `"version"` or version 1.
     ///
     /// - Parameters:
     ///   - collection: The first path segment, such as `notes`.
-    ///   - resources: The resources it starts with.
-    public init(collection: String, resources: [[String: String]] = []) {
+    ///   - resources: The resources it starts with: anything that encodes as a JSON object with an
+    ///     `"id"`, such as `["id": "n1", "text": "Milk"]` or a feature's model values.
+    ///   - naming: The identifier of the `n`th resource created, from 1.
+    ///   - accepting: What the API keeps of a body sent to create or update a resource, or `nil` to
+    ///     refuse it with `400`: by default the body as sent.
+    public init(
+        collection: String, resources: [any Encodable] = [],
+        naming: (@Sendable (Int) -> String)? = nil,
+        accepting: @escaping @Sendable (Data) -> Data? = { $0 }
+    ) {
         self.collection = collection
+        self.naming = naming ?? { "\(collection)-\($0)" }
+        self.accepting = accepting
         for resource in resources {
-            guard let id = resource["id"] else { continue }
-            var object: [String: Any] = resource
-            object["version"] = "1"
+            guard var object = (try? APIClient.encode(resource)).flatMap(Self.object),
+                let id = object["id"] as? String
+            else { continue }
+            object["version"] = object["version"] ?? "1"
             stored[id] = object
         }
     }
@@ -52,15 +85,20 @@ public final class TestResourceAPI: @unchecked Sendable {
         set { lock.withLock { ifMatchRequired = newValue } }
     }
 
-    /// Every write it applied, in order, as `METHOD /path`; a repeat of a key it had seen, and a
-    /// write it refused, are not listed.
-    public var applied: [String] {
+    /// Every write it applied, in order; a repeat of a key it had seen, and a write it refused, are
+    /// not listed.
+    public var writes: [Write] {
         lock.withLock { appliedWrites }
+    }
+
+    /// Every write it applied, in order, as `METHOD /path`.
+    public var applied: [String] {
+        writes.map { "\($0.method) \($0.path)" }
     }
 
     /// The `Idempotency-Key` of every write it applied.
     public var keysApplied: Set<String> {
-        lock.withLock { appliedKeys }
+        Set(writes.compactMap(\.key))
     }
 
     /// How many updates and deletes it applied without `If-Match`: each may have overwritten a
@@ -75,6 +113,19 @@ public final class TestResourceAPI: @unchecked Sendable {
     /// - Returns: The JSON object, keys sorted.
     public func resource(_ id: String) -> Data? {
         lock.withLock { stored[id].flatMap(Self.json) }
+    }
+
+    /// Every resource it holds, decoded as `type` the way `APIClient` decodes answers; one that
+    /// does not decode is left out.
+    ///
+    /// - Parameter type: The feature's model type.
+    /// - Returns: The resources, in the order of their identifiers.
+    public func resources<Resource: Decodable>(as type: Resource.Type) -> [Resource] {
+        lock.withLock {
+            stored.keys.sorted().compactMap { id in
+                stored[id].flatMap(Self.json).flatMap { try? APIClient.decode(type, from: $0) }
+            }
+        }
     }
 
     /// The text field `field` of resource `id`, or `nil`.
@@ -92,132 +143,33 @@ public final class TestResourceAPI: @unchecked Sendable {
         lock.withLock { stored.keys.sorted() }
     }
 
-    /// Changes resource `id` as another device would: sets `fields` and moves its version on.
-    ///
-    /// - Parameters:
-    ///   - id: The identifier.
-    ///   - fields: The text fields to set.
-    public func edit(_ id: String, _ fields: [String: String]) {
-        lock.withLock {
-            guard var object = stored[id] else { return }
-            for (key, value) in fields { object[key] = value }
-            object["version"] = Self.next(object["version"])
-            stored[id] = object
-        }
-    }
-
-    /// Deletes resource `id` as another device would.
-    ///
-    /// - Parameter id: The identifier.
-    public func delete(_ id: String) {
-        lock.withLock { _ = stored.removeValue(forKey: id) }
-    }
-
     /// Answers one request; hand it to ``TestHTTPServer/init(_:port:responder:)``.
     ///
     /// - Parameter request: The request.
     /// - Returns: The reply.
     public func respond(_ request: TestHTTPServer.Request) -> TestHTTPServer.Reply {
         lock.withLock {
+            let (refusal, resetAfterApplying) = faults.before(request)
+            if let refusal { return refusal }
             let key = request.headers["idempotency-key"]
             if request.method != "GET", let key, let answer = answered[key] { return answer }
             let (reply, applied) = apply(request)
             if applied {
-                appliedWrites.append("\(request.method) \(request.path)")
-                if let key {
-                    answered[key] = reply
-                    appliedKeys.insert(key)
-                }
+                appliedWrites.append(Write(method: request.method, path: request.path, key: key))
+                if let key { answered[key] = reply }
                 if request.method != "POST" && request.headers["if-match"] == nil { unconditionalWrites += 1 }
             }
-            return reply
+            return resetAfterApplying ? .reset : faults.after(request, reply: reply)
         }
     }
 
-    /// The reply, and whether it changed anything.
-    private func apply(_ request: TestHTTPServer.Request) -> (TestHTTPServer.Reply, Bool) {
-        let parts = request.path.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
-        guard parts.first == collection else { return (Self.error(404, "not found"), false) }
-        switch (request.method, parts.count) {
-        case ("GET", 1):
-            let all = stored.keys.sorted().compactMap { stored[$0] }
-            let body =
-                (try? JSONSerialization.data(withJSONObject: all, options: [.sortedKeys])) ?? Data("[]".utf8)
-            return (.status(200, body: String(decoding: body, as: UTF8.self)), false)
-        case ("GET", 2):
-            return (stored[parts[1]].map { (Self.answer(200, $0)) } ?? Self.error(404, "not found"), false)
-        case ("POST", 1):
-            guard var object = Self.object(request.body) else { return (Self.error(400, "not JSON"), false) }
-            let id = "\(collection)-\(nextID)"
-            nextID += 1
-            object["id"] = id
-            object["version"] = "1"
-            stored[id] = object
-            return (Self.answer(201, object), true)
-        case ("PUT", 2), ("DELETE", 2):
-            return write(request, id: parts[1])
-        default:
-            return (Self.error(405, "not allowed"), false)
-        }
-    }
-
-    /// A conditional PUT or DELETE.
-    private func write(_ request: TestHTTPServer.Request, id: String) -> (TestHTTPServer.Reply, Bool) {
-        if request.headers["if-match"] == nil && ifMatchRequired {
-            return (Self.error(428, "If-Match required"), false)
-        }
-        guard let current = stored[id] else { return (Self.error(404, "not found"), false) }
-        guard Self.ifMatch(request, allows: current["version"] as? String) else {
-            return (Self.answer(412, current), false)
-        }
-        if request.method == "DELETE" {
-            stored[id] = nil
-            return (.status(204, body: ""), true)
-        }
-        guard var object = Self.object(request.body) else { return (Self.error(400, "not JSON"), false) }
-        object["id"] = id
-        object["version"] = Self.next(current["version"])
-        stored[id] = object
-        return (Self.answer(200, object), true)
-    }
-
-    /// Whether a request's `If-Match` allows a write over `version`: no `If-Match`, `*`, or the
-    /// entity tag of that version (`"3"` and `W/"3"` are version `3`; anything else is taken as
-    /// sent). For test APIs of their own, such as the orders shop.
+    /// What ``respond(_:)`` answers, as a status and a body, for
+    /// ``TestHTTPServer/init(_:port:handler:)``; a reply without a status (a reset, say) is `503`.
     ///
-    /// - Parameters:
-    ///   - request: The request.
-    ///   - version: The resource's current version.
-    /// - Returns: Whether the write may be applied.
-    public static func ifMatch(_ request: TestHTTPServer.Request, allows version: String?) -> Bool {
-        guard var tag = request.headers["if-match"]?.trimmingCharacters(in: .whitespaces) else { return true }
-        if tag.hasPrefix("W/") { tag.removeFirst(2) }
-        if tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\"") {
-            tag = String(tag.dropFirst().dropLast())
-        }
-        return tag == "*" || tag == version
-    }
-
-    private static func next(_ version: Any?) -> String {
-        String((Int(version as? String ?? "") ?? 0) + 1)
-    }
-
-    private static func object(_ body: Data) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
-    }
-
-    private static func json(_ object: [String: Any]) -> Data? {
-        try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-    }
-
-    private static func answer(_ status: Int, _ object: [String: Any]) -> TestHTTPServer.Reply {
-        let version = object["version"] as? String ?? ""
-        return .status(
-            status, body: String(decoding: json(object) ?? Data(), as: UTF8.self),
-            headers: ["ETag": "\"\(version)\""])
-    }
-
-    private static func error(_ status: Int, _ message: String) -> TestHTTPServer.Reply {
-        .status(status, body: #"{"error": "\#(message)"}"#)
+    /// - Parameter request: The request.
+    /// - Returns: The status and the body.
+    public func handle(_ request: TestHTTPServer.Request) -> (status: Int, body: String) {
+        guard case .status(let status, let body, _, _) = respond(request) else { return (503, "{}") }
+        return (status, body)
     }
 }

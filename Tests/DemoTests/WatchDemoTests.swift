@@ -16,21 +16,22 @@ import Testing
             "orders watch sends the waiting changes by itself once the API is up, shows them sent, shows another demo's order, and ends with 0 when its input closes"
         )
         func watchSyncsAndFollows() async throws {
-            // Given: three orders created while the shop is down, on a port kept for it
+            // Given: three orders created while the shop is down. It answers 503 rather than
+            // being stopped: a port left free may be taken by another test's server meanwhile.
             let demo = DemoRunner()
             let shop = TestOrdersShop(orders: Order.samples)
-            let reserved = try TestHTTPServer(responder: shop.respond)
-            let port = reserved.port
-            reserved.stop()
-            let api = "http://127.0.0.1:\(port)/"
+            shop.isDown = true
+            let server = try TestHTTPServer(responder: shop.respond)
+            defer { server.stop() }
+            let api = server.baseURL.absoluteString
             try await OfflineWritesDemoTests.queueCreates(3, in: demo.database)
 
             // When: the watch starts while the shop is down
             let watch = try WatchedProcess(demo, ["orders", "watch", "--api", api])
             #expect(await watch.output(containing: "3 changes waiting to be sent."))
+            #expect(shop.writes.isEmpty)
             // ... and the shop comes up
-            let server = try TestHTTPServer(port: port, responder: shop.respond)
-            defer { server.stop() }
+            shop.isDown = false
 
             // Then: each change reaches the shop once, and the screen says nothing waits
             #expect(await watch.output(containing: OrdersSyncWording.nothingWaits))

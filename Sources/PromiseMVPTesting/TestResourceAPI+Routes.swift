@@ -1,0 +1,142 @@
+import Foundation
+
+/// The routes of ``TestResourceAPI``, and what another device changes behind the client's back.
+/// Every method that touches its state is called with its lock held, or takes it.
+extension TestResourceAPI {
+    /// Changes resource `id` as another device would: sets `fields` and moves its version on.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier.
+    ///   - fields: The text fields to set.
+    public func edit(_ id: String, _ fields: [String: String]) {
+        lock.withLock {
+            guard var object = stored[id] else { return }
+            for (key, value) in fields { object[key] = value }
+            keep(object, as: id, after: object["version"])
+        }
+    }
+
+    /// Changes resource `id` as another device would, through the feature's model: `change`
+    /// applies to it decoded as `type`, what the API keeps of it (`accepting`) is stored, and its
+    /// version moves on. Nothing happens when it is gone or does not decode as `type`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier.
+    ///   - type: The feature's model type.
+    ///   - change: What the other device changed.
+    public func edit<Resource: Codable>(
+        _ id: String, as type: Resource.Type, _ change: (inout Resource) -> Void
+    ) {
+        lock.withLock {
+            guard let current = stored[id], let json = Self.json(current),
+                var resource = try? APIClient.decode(type, from: json)
+            else { return }
+            change(&resource)
+            guard let body = try? APIClient.encode(resource), let object = accepted(body) else { return }
+            keep(object, as: id, after: current["version"])
+        }
+    }
+
+    /// Deletes resource `id` as another device would.
+    ///
+    /// - Parameter id: The identifier.
+    public func delete(_ id: String) {
+        lock.withLock { _ = stored.removeValue(forKey: id) }
+    }
+
+    /// The reply, and whether it changed anything.
+    func apply(_ request: TestHTTPServer.Request) -> (TestHTTPServer.Reply, Bool) {
+        let parts = request.path.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
+        guard parts.first == collection else { return (Self.error(404, "not found"), false) }
+        switch (request.method, parts.count) {
+        case ("GET", 1):
+            let all = stored.keys.sorted().compactMap { stored[$0] }
+            let body =
+                (try? JSONSerialization.data(withJSONObject: all, options: [.sortedKeys])) ?? Data("[]".utf8)
+            return (.status(200, body: String(decoding: body, as: UTF8.self)), false)
+        case ("GET", 2):
+            return (stored[parts[1]].map { (Self.answer(200, $0)) } ?? Self.error(404, "not found"), false)
+        case ("POST", 1):
+            guard let object = accepted(request.body) else {
+                return (Self.error(400, "not a valid resource"), false)
+            }
+            let id = naming(nextID)
+            nextID += 1
+            return (Self.answer(201, keep(object, as: id, after: nil)), true)
+        case ("PUT", 2), ("DELETE", 2):
+            return write(request, id: parts[1])
+        default:
+            return (Self.error(405, "not allowed"), false)
+        }
+    }
+
+    /// A conditional PUT or DELETE.
+    private func write(_ request: TestHTTPServer.Request, id: String) -> (TestHTTPServer.Reply, Bool) {
+        if request.headers["if-match"] == nil && ifMatchRequired {
+            return (Self.error(428, "If-Match required"), false)
+        }
+        guard let current = stored[id] else { return (Self.error(404, "not found"), false) }
+        guard Self.ifMatch(request, allows: current["version"] as? String) else {
+            return (Self.answer(412, current), false)
+        }
+        if request.method == "DELETE" {
+            stored[id] = nil
+            return (.status(204, body: ""), true)
+        }
+        guard let object = accepted(request.body) else {
+            return (Self.error(400, "not a valid resource"), false)
+        }
+        return (Self.answer(200, keep(object, as: id, after: current["version"])), true)
+    }
+
+    /// What the API keeps of `body`, as a JSON object, or `nil` when it refuses it.
+    private func accepted(_ body: Data) -> [String: Any]? {
+        accepting(body).flatMap(Self.object)
+    }
+
+    /// Stores `object` as resource `id`, at the version after `version` (1 when there was none).
+    @discardableResult
+    private func keep(_ object: [String: Any], as id: String, after version: Any?) -> [String: Any] {
+        var object = object
+        object["id"] = id
+        object["version"] = String((Int(version as? String ?? "") ?? 0) + 1)
+        stored[id] = object
+        return object
+    }
+
+    /// Whether a request's `If-Match` allows a write over `version`: no `If-Match`, `*`, or the
+    /// entity tag of that version (`"3"` and `W/"3"` are version `3`; anything else is taken as
+    /// sent). For test APIs of their own.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - version: The resource's current version.
+    /// - Returns: Whether the write may be applied.
+    public static func ifMatch(_ request: TestHTTPServer.Request, allows version: String?) -> Bool {
+        guard var tag = request.headers["if-match"]?.trimmingCharacters(in: .whitespaces) else { return true }
+        if tag.hasPrefix("W/") { tag.removeFirst(2) }
+        if tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\"") {
+            tag = String(tag.dropFirst().dropLast())
+        }
+        return tag == "*" || tag == version
+    }
+
+    static func object(_ body: Data) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+    }
+
+    static func json(_ object: [String: Any]) -> Data? {
+        try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    }
+
+    private static func answer(_ status: Int, _ object: [String: Any]) -> TestHTTPServer.Reply {
+        let version = object["version"] as? String ?? ""
+        return .status(
+            status, body: String(decoding: json(object) ?? Data(), as: UTF8.self),
+            headers: ["ETag": "\"\(version)\""])
+    }
+
+    static func error(_ status: Int, _ message: String) -> TestHTTPServer.Reply {
+        .status(status, body: #"{"error": "\#(message)"}"#)
+    }
+}

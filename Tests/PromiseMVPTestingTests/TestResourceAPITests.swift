@@ -1,0 +1,156 @@
+import Foundation
+import PromiseMVPTesting
+import Promises
+import Testing
+
+/// The in-memory resource API over a real socket: what it keeps, and the failures it makes on
+/// purpose, each applied or not as documented.
+@Suite("TestResourceAPI")
+struct TestResourceAPITests {
+    struct Note: Codable, Equatable, Sendable {
+        var id: String?
+        var text: String
+        var length: Int?
+        var version: String?
+    }
+
+    /// An API for `notes` that names its resources `t-N` and keeps a note's length, refusing
+    /// bodies that are not notes; and a client for it that never retries.
+    struct Subject {
+        let api = Self.makeAPI()
+        let server: TestHTTPServer
+        let client: APIClient
+
+        init() throws {
+            server = try TestHTTPServer(responder: api.respond)
+            client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)
+        }
+
+        static func makeAPI() -> TestResourceAPI {
+            TestResourceAPI(
+                collection: "notes", resources: [Note(id: "n1", text: "Milk")], naming: { "t-\($0)" },
+                accepting: { body in
+                    guard var note = try? APIClient.decode(Note.self, from: body) else { return nil }
+                    note.length = note.text.count
+                    return try? APIClient.encode(note)
+                })
+        }
+
+        func create(_ text: String, key: String = UUID().uuidString) -> Promise<Note> {
+            client.post("notes", body: Note(text: text), as: Note.self, headers: ["Idempotency-Key": key])
+        }
+    }
+
+    @Test("a create is named by `naming` and kept as `accepting` makes it; a body it refuses gets 400")
+    func namingAndAccepting() async throws {
+        // Given
+        let subject = try Subject()
+        defer { subject.server.stop() }
+
+        // When
+        let created = await PromiseExpectations.value(of: subject.create("Eggs"))
+        let refused = await PromiseExpectations.error(
+            of: subject.client.post("notes", body: ["title": "no text"], as: Note.self))
+
+        // Then
+        #expect(created == Note(id: "t-1", text: "Eggs", length: 4, version: "1"))
+        #expect(
+            (refused as? APIError).map { if case .httpStatus(400, _) = $0 { true } else { false } } == true)
+        #expect(subject.api.ids == ["n1", "t-1"])
+        #expect(subject.api.resources(as: Note.self).map(\.text) == ["Milk", "Eggs"])
+    }
+
+    @Test("an edit through the model goes through `accepting` and moves the version on")
+    func editThroughTheModel() {
+        // Given
+        let api = Subject.makeAPI()
+        // When
+        api.edit("n1", as: Note.self) { $0.text = "Oat milk" }
+        // Then
+        #expect(api.resources(as: Note.self) == [Note(id: "n1", text: "Oat milk", length: 8, version: "2")])
+    }
+
+    @Test("a refused request is answered as told and not applied, until it is allowed")
+    func refuseThenAllow() async throws {
+        // Given
+        let subject = try Subject()
+        defer { subject.server.stop() }
+        subject.api.refuse("POST /notes", status: 409, body: #"{"error": "no"}"#)
+        subject.api.refuse(matching: { $0.method == "PUT" }, status: 500, body: "{}")
+
+        // When
+        let refused = await PromiseExpectations.error(of: subject.create("Eggs"))
+        let failed = await PromiseExpectations.error(
+            of: subject.client.put("notes/n1", body: Note(text: "x"), as: Note.self))
+        subject.api.allow("POST /notes")
+        let created = await PromiseExpectations.value(of: subject.create("Eggs"))
+
+        // Then
+        #expect(refused as? APIError == .httpStatus(409, body: #"{"error": "no"}"#))
+        #expect(failed as? APIError == .httpStatus(500, body: "{}"))
+        #expect(created?.id == "t-1")
+        #expect(subject.api.applied == ["POST /notes"])
+    }
+
+    @Test("a garbled answer and a lost one are applied; the repeat under the same key is not applied again")
+    func garbledAndLostAnswers() async throws {
+        // Given
+        let subject = try Subject()
+        defer { subject.server.stop() }
+        subject.api.garble("PUT /notes/n1")
+        subject.api.loseAnswer(to: "POST /notes", with: .closeWithoutAnswer)
+
+        // When
+        let garbled = await PromiseExpectations.error(
+            of: subject.client.put("notes/n1", body: Note(text: "Oat milk"), as: Note.self))
+        let lost = await PromiseExpectations.error(of: subject.create("Eggs", key: "k1"))
+        let repeated = await PromiseExpectations.value(of: subject.create("Eggs", key: "k1"))
+        let next = await PromiseExpectations.value(of: subject.create("Tea", key: "k2"))
+
+        // Then
+        #expect(garbled is APIError)
+        #expect(lost != nil)
+        #expect(repeated?.id == "t-1")
+        #expect(next?.id == "t-2", "only the next answer is lost")
+        #expect(
+            subject.api.writes.map(\.description) == ["PUT /notes/n1 -", "POST /notes k1", "POST /notes k2"])
+        #expect(subject.api.field("text", of: "n1") == "Oat milk")
+    }
+
+    @Test("down, every request is answered 503 and nothing applied; up again, requests are applied")
+    func downThenUp() async throws {
+        // Given
+        let subject = try Subject()
+        defer { subject.server.stop() }
+        subject.api.isDown = true
+
+        // When
+        let down = await PromiseExpectations.error(of: subject.create("Eggs"))
+        subject.api.isDown = false
+        let up = await PromiseExpectations.value(of: subject.create("Eggs"))
+
+        // Then
+        #expect((down as? APIError).map { if case .httpStatus(503, _) = $0 { true } else { false } } == true)
+        #expect(up?.id == "t-1")
+        #expect(subject.api.applied == ["POST /notes"])
+    }
+
+    @Test("flapping, of every four requests the first gets 503 unapplied and the third is applied and reset")
+    func flapping() async throws {
+        // Given
+        let subject = try Subject()
+        defer { subject.server.stop() }
+        subject.api.flap(true)
+
+        // When
+        var outcomes: [Bool] = []
+        for index in 1...4 {
+            let answered = subject.create("n\(index)").map { _ in true }.recover { _ in Promise.value(false) }
+            outcomes.append(await PromiseExpectations.value(of: answered) == true)
+        }
+
+        // Then
+        #expect(outcomes == [false, true, false, true])
+        #expect(subject.api.resources(as: Note.self).map(\.text) == ["Milk", "n2", "n3", "n4"])
+    }
+}
