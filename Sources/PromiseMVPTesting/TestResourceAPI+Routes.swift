@@ -10,9 +10,9 @@ extension TestResourceAPI {
     ///   - fields: The text fields to set.
     public func edit(_ id: String, _ fields: [String: String]) {
         lock.withLock {
-            guard var object = stored[id] else { return }
+            guard let current = stored[id], var object = Self.object(current.json) else { return }
             for (key, value) in fields { object[key] = value }
-            keep(object, as: id, after: object["version"])
+            keep(object, as: id, after: current.version)
         }
     }
 
@@ -28,12 +28,13 @@ extension TestResourceAPI {
         _ id: String, as type: Resource.Type, _ change: (inout Resource) -> Void
     ) {
         lock.withLock {
-            guard let current = stored[id], let json = Self.json(current),
-                var resource = try? APIClient.decode(type, from: json)
-            else { return }
+            guard let current = stored[id], var resource = try? APIClient.decode(type, from: current.json)
+            else {
+                return
+            }
             change(&resource)
             guard let body = try? APIClient.encode(resource), let object = accepted(body) else { return }
-            keep(object, as: id, after: current["version"])
+            keep(object, as: id, after: current.version)
         }
     }
 
@@ -50,9 +51,12 @@ extension TestResourceAPI {
         guard parts.first == collection else { return (Self.error(404, "not found"), false) }
         switch (request.method, parts.count) {
         case ("GET", 1):
-            let all = stored.keys.sorted().compactMap { stored[$0] }
-            let body =
-                (try? JSONSerialization.data(withJSONObject: all, options: [.sortedKeys])) ?? Data("[]".utf8)
+            var body = Data("[".utf8)
+            for (index, id) in stored.keys.sorted().enumerated() {
+                if index > 0 { body.append(UInt8(ascii: ",")) }
+                body.append(stored[id]?.json ?? Data("null".utf8))
+            }
+            body.append(UInt8(ascii: "]"))
             return (.status(200, body: String(decoding: body, as: UTF8.self)), false)
         case ("GET", 2):
             return (stored[parts[1]].map { (Self.answer(200, $0)) } ?? Self.error(404, "not found"), false)
@@ -76,7 +80,7 @@ extension TestResourceAPI {
             return (Self.error(428, "If-Match required"), false)
         }
         guard let current = stored[id] else { return (Self.error(404, "not found"), false) }
-        guard Self.ifMatch(request, allows: current["version"] as? String) else {
+        guard Self.ifMatch(request, allows: current.version) else {
             return (Self.answer(412, current), false)
         }
         if request.method == "DELETE" {
@@ -86,7 +90,7 @@ extension TestResourceAPI {
         guard let object = accepted(request.body) else {
             return (Self.error(400, "not a valid resource"), false)
         }
-        return (Self.answer(200, keep(object, as: id, after: current["version"])), true)
+        return (Self.answer(200, keep(object, as: id, after: current.version)), true)
     }
 
     /// What the API keeps of `body`, as a JSON object, or `nil` when it refuses it.
@@ -96,12 +100,14 @@ extension TestResourceAPI {
 
     /// Stores `object` as resource `id`, at the version after `version` (1 when there was none).
     @discardableResult
-    private func keep(_ object: [String: Any], as id: String, after version: Any?) -> [String: Any] {
+    private func keep(_ object: [String: Any], as id: String, after version: String?) -> Kept {
         var object = object
+        let next = String((Int(version ?? "") ?? 0) + 1)
         object["id"] = id
-        object["version"] = String((Int(version as? String ?? "") ?? 0) + 1)
-        stored[id] = object
-        return object
+        object["version"] = next
+        let kept = Kept(json: Self.json(object) ?? Data("{}".utf8), version: next)
+        stored[id] = kept
+        return kept
     }
 
     /// Whether a request's `If-Match` allows a write over `version`: no `If-Match`, `*`, or the
@@ -129,11 +135,10 @@ extension TestResourceAPI {
         try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
     }
 
-    private static func answer(_ status: Int, _ object: [String: Any]) -> TestHTTPServer.Reply {
-        let version = object["version"] as? String ?? ""
-        return .status(
-            status, body: String(decoding: json(object) ?? Data(), as: UTF8.self),
-            headers: ["ETag": "\"\(version)\""])
+    private static func answer(_ status: Int, _ kept: Kept) -> TestHTTPServer.Reply {
+        .status(
+            status, body: String(decoding: kept.json, as: UTF8.self), headers: ["ETag": "\"\(kept.version)\""]
+        )
     }
 
     static func error(_ status: Int, _ message: String) -> TestHTTPServer.Reply {

@@ -16,8 +16,9 @@ public import Foundation
 /// | faults | ``refuse(_:status:body:)``, ``garble(_:)``, ``loseAnswer(to:with:)``, ``flap(_:)``, ``isDown`` |
 ///
 /// It counts what it applied (``writes``), so a test can check that every change arrived exactly
-/// once. Resources are kept as `JSONSerialization` objects: numbers keep up to 17 significant
-/// digits.
+/// once. Each resource is kept as the JSON bytes it answers with, so a listing of thousands costs
+/// a join; a write goes through `JSONSerialization` to set its `id` and `version`, which keeps
+/// numbers to 17 significant digits.
 ///
 /// ```swift
 /// let api = TestResourceAPI(collection: "notes")
@@ -31,13 +32,20 @@ public final class TestResourceAPI: @unchecked Sendable {
     let collection: String
     let naming: @Sendable (Int) -> String
     let accepting: @Sendable (Data) -> Data?
-    var stored: [String: [String: Any]] = [:]
+    var stored: [String: Kept] = [:]
     var nextID = 1
     var answered: [String: TestHTTPServer.Reply] = [:]
     var appliedWrites: [Write] = []
     var unconditionalWrites = 0
     var ifMatchRequired = false
     var faults = Faults()
+
+    /// A resource as the API keeps it: its JSON object (keys sorted, `id` and `version` in it) as
+    /// bytes, so that a listing joins them without encoding anything again, and its version.
+    struct Kept {
+        var json: Data
+        var version: String
+    }
 
     /// One write the API applied.
     public struct Write: Hashable, Sendable, CustomStringConvertible {
@@ -74,8 +82,9 @@ public final class TestResourceAPI: @unchecked Sendable {
             guard var object = (try? APIClient.encode(resource)).flatMap(Self.object),
                 let id = object["id"] as? String
             else { continue }
-            object["version"] = object["version"] ?? "1"
-            stored[id] = object
+            let version = object["version"] as? String ?? "1"
+            object["version"] = version
+            stored[id] = Self.json(object).map { Kept(json: $0, version: version) }
         }
     }
 
@@ -112,7 +121,7 @@ public final class TestResourceAPI: @unchecked Sendable {
     /// - Parameter id: The identifier.
     /// - Returns: The JSON object, keys sorted.
     public func resource(_ id: String) -> Data? {
-        lock.withLock { stored[id].flatMap(Self.json) }
+        lock.withLock { stored[id]?.json }
     }
 
     /// Every resource it holds, decoded as `type` the way `APIClient` decodes answers; one that
@@ -123,7 +132,7 @@ public final class TestResourceAPI: @unchecked Sendable {
     public func resources<Resource: Decodable>(as type: Resource.Type) -> [Resource] {
         lock.withLock {
             stored.keys.sorted().compactMap { id in
-                stored[id].flatMap(Self.json).flatMap { try? APIClient.decode(type, from: $0) }
+                stored[id].flatMap { try? APIClient.decode(type, from: $0.json) }
             }
         }
     }
@@ -135,7 +144,7 @@ public final class TestResourceAPI: @unchecked Sendable {
     ///   - id: The identifier.
     /// - Returns: Its value, when it is text.
     public func field(_ field: String, of id: String) -> String? {
-        lock.withLock { stored[id]?[field] as? String }
+        lock.withLock { stored[id].flatMap { Self.object($0.json)?[field] as? String } }
     }
 
     /// The identifiers it holds, sorted.
