@@ -73,13 +73,13 @@ extension TestResourceAPI {
     /// The failures asked for, and the count of requests that flapping steps through. A value kept
     /// under the API's lock.
     struct Faults {
+        typealias Matcher = @Sendable (TestHTTPServer.Request) -> Bool
+
         var down = false
         var flapping = false
         var requests = 0
         var refusals: [String: TestHTTPServer.Reply] = [:]
-        var matchingRefusals:
-            [(matches: @Sendable (TestHTTPServer.Request) -> Bool, reply: TestHTTPServer.Reply)] =
-                []
+        var matchingRefusals: [(matches: Matcher, reply: TestHTTPServer.Reply)] = []
         var garbled: Set<String> = []
         var lostAnswers: [String: TestHTTPServer.Reply] = [:]
 
