@@ -12,7 +12,8 @@ extension TestResourceAPI {
         lock.withLock {
             guard let current = stored[id], var object = Self.object(current.json) else { return }
             for (key, value) in fields { object[key] = value }
-            keep(object, as: id, after: current.version)
+            guard let json = try? JSONSerialization.data(withJSONObject: object) else { return }
+            keep(json, as: id, after: current.version)
         }
     }
 
@@ -33,8 +34,8 @@ extension TestResourceAPI {
                 return
             }
             change(&resource)
-            guard let body = try? APIClient.encode(resource), let object = accepted(body) else { return }
-            keep(object, as: id, after: current.version)
+            guard let body = try? APIClient.encode(resource), let json = accepting(body) else { return }
+            keep(json, as: id, after: current.version)
         }
     }
 
@@ -61,12 +62,12 @@ extension TestResourceAPI {
         case ("GET", 2):
             return (stored[parts[1]].map { (Self.answer(200, $0)) } ?? Self.error(404, "not found"), false)
         case ("POST", 1):
-            guard let object = accepted(request.body) else {
+            let id = naming(nextID)
+            guard let json = accepting(request.body), let kept = keep(json, as: id, after: nil) else {
                 return (Self.error(400, "not a valid resource"), false)
             }
-            let id = naming(nextID)
             nextID += 1
-            return (Self.answer(201, keep(object, as: id, after: nil)), true)
+            return (Self.answer(201, kept), true)
         case ("PUT", 2), ("DELETE", 2):
             return write(request, id: parts[1])
         default:
@@ -87,25 +88,28 @@ extension TestResourceAPI {
             stored[id] = nil
             return (.status(204, body: ""), true)
         }
-        guard let object = accepted(request.body) else {
+        guard let json = accepting(request.body), let kept = keep(json, as: id, after: current.version) else {
             return (Self.error(400, "not a valid resource"), false)
         }
-        return (Self.answer(200, keep(object, as: id, after: current.version)), true)
+        return (Self.answer(200, kept), true)
     }
 
-    /// What the API keeps of `body`, as a JSON object, or `nil` when it refuses it.
-    private func accepted(_ body: Data) -> [String: Any]? {
-        accepting(body).flatMap(Self.object)
-    }
-
-    /// Stores `object` as resource `id`, at the version after `version` (1 when there was none).
+    /// Stores the JSON object `json` (what `accepting` kept of a body) as resource `id`, at the
+    /// version after `version` (1 when there was none).
+    ///
+    /// - Returns: What is kept, or `nil` (and nothing kept) when `json` is not a JSON object.
     @discardableResult
-    private func keep(_ object: [String: Any], as id: String, after version: String?) -> Kept {
-        var object = object
-        let next = String((Int(version ?? "") ?? 0) + 1)
-        object["id"] = id
-        object["version"] = next
-        let kept = Kept(json: Self.json(object) ?? Data("{}".utf8), version: next)
+    func keep(_ json: Data, as id: String, after version: String?) -> Kept? {
+        keep(json, as: id, at: String((Int(version ?? "") ?? 0) + 1))
+    }
+
+    /// Stores the JSON object `json` as resource `id` at `version`.
+    ///
+    /// - Returns: What is kept, or `nil` (and nothing kept) when `json` is not a JSON object.
+    @discardableResult
+    func keep(_ json: Data, as id: String, at version: String) -> Kept? {
+        guard let stamped = StampedJSON.stamp(json, id: id, version: version) else { return nil }
+        let kept = Kept(json: stamped, version: version)
         stored[id] = kept
         return kept
     }
@@ -129,10 +133,6 @@ extension TestResourceAPI {
 
     static func object(_ body: Data) -> [String: Any]? {
         (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
-    }
-
-    static func json(_ object: [String: Any]) -> Data? {
-        try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
     }
 
     private static func answer(_ status: Int, _ kept: Kept) -> TestHTTPServer.Reply {

@@ -17,8 +17,8 @@ public import Foundation
 ///
 /// It counts what it applied (``writes``), so a test can check that every change arrived exactly
 /// once. Each resource is kept as the JSON bytes it answers with, so a listing of thousands costs
-/// a join; a write goes through `JSONSerialization` to set its `id` and `version`, which keeps
-/// numbers to 17 significant digits.
+/// a join; a write has its `id` and `version` set in its bytes, so that its numbers are kept
+/// exactly as sent.
 ///
 /// ```swift
 /// let api = TestResourceAPI(collection: "notes")
@@ -40,8 +40,9 @@ public final class TestResourceAPI: @unchecked Sendable {
     var ifMatchRequired = false
     var faults = Faults()
 
-    /// A resource as the API keeps it: its JSON object (keys sorted, `id` and `version` in it) as
-    /// bytes, so that a listing joins them without encoding anything again, and its version.
+    /// A resource as the API keeps it: its JSON object as bytes (`id` and `version` first, then
+    /// its other members as they were sent), so that a listing joins them without encoding
+    /// anything again, and its version.
     struct Kept {
         var json: Data
         var version: String
@@ -79,12 +80,10 @@ public final class TestResourceAPI: @unchecked Sendable {
         self.naming = naming ?? { "\(collection)-\($0)" }
         self.accepting = accepting
         for resource in resources {
-            guard var object = (try? APIClient.encode(resource)).flatMap(Self.object),
+            guard let json = try? APIClient.encode(resource), let object = Self.object(json),
                 let id = object["id"] as? String
             else { continue }
-            let version = object["version"] as? String ?? "1"
-            object["version"] = version
-            stored[id] = Self.json(object).map { Kept(json: $0, version: version) }
+            keep(json, as: id, at: object["version"] as? String ?? "1")
         }
     }
 
@@ -119,7 +118,7 @@ public final class TestResourceAPI: @unchecked Sendable {
     /// The resource `id` as JSON, or `nil` when it has none.
     ///
     /// - Parameter id: The identifier.
-    /// - Returns: The JSON object, keys sorted.
+    /// - Returns: The JSON object: `id` and `version`, then the other members as sent.
     public func resource(_ id: String) -> Data? {
         lock.withLock { stored[id]?.json }
     }
