@@ -1,5 +1,11 @@
 public import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension TestHTTPServer {
     /// What the server does for one path.
     ///
@@ -43,6 +49,20 @@ extension TestHTTPServer {
     }
 }
 
+extension TestHTTPServer.Reply {
+    /// Whether the connection stays open for the client's next request after this reply: after a
+    /// complete answer it does (HTTP/1.1 keeps connections open unless told otherwise); after one
+    /// that breaks off, is delimited by closing, or never comes, it is closed.
+    var keepsConnection: Bool {
+        switch self {
+        case .status, .redirect: true
+        case .slowHeaders(_, let then): then.keepsConnection
+        case .sequence(let replies): replies.first?.keepsConnection ?? false
+        case .never, .closeMidBody, .reset, .closeWithoutAnswer, .largeBody: false
+        }
+    }
+}
+
 /// The server's changing state, guarded by its lock.
 final class Mutable: @unchecked Sendable {
     // `@unchecked Sendable` is sound: `replies` and `requests` are only read or written inside
@@ -56,6 +76,31 @@ final class Mutable: @unchecked Sendable {
     var stopped: DispatchSemaphore?
     /// How many requests each path with a `.sequence` reply has answered.
     var answered: [String: Int] = [:]
+    /// The connections waiting for their client's next request, closed when the server stops.
+    var idle: Set<Int32> = []
+    /// How many connections were accepted.
+    var connectionsAccepted = 0
+
+    /// Keeps `connection` open for a next request while the server listens.
+    ///
+    /// - Returns: Whether it stays open; `false` once the server stopped.
+    func park(_ connection: Int32) -> Bool {
+        guard listener != nil else { return false }
+        idle.insert(connection)
+        return true
+    }
+
+    /// Forgets `connection`, just before it is closed: its number may be reused from then on.
+    func forget(_ connection: Int32) {
+        idle.remove(connection)
+    }
+
+    /// Shuts the idle connections down, which wakes their threads: each then closes its own.
+    /// Called with the lock held, so none of them is closed (and its number reused) meanwhile.
+    func closeIdleConnections() {
+        for connection in idle { shutdown(connection, Int32(SHUT_RDWR)) }
+        idle.removeAll()
+    }
 
     /// The reply for the next request to `path`, stepping through sequences.
     func nextReply(for path: String) -> TestHTTPServer.Reply? {

@@ -8,19 +8,22 @@ import Foundation
 
 /// Reading one request and answering it as its ``TestHTTPServer/Reply`` says, well or badly.
 extension TestHTTPServer {
-    func answer(_ connection: Int32, _ reply: Reply) {
+    /// Sends `reply`; with `Connection: close` unless `keepingConnection` (a complete answer on a
+    /// server that keeps connections open).
+    func answer(_ connection: Int32, _ reply: Reply, keepingConnection: Bool = false) {
+        let closing = keepingConnection ? "" : "Connection: close\r\n"
         switch reply {
         case .status(let status, let body, let contentType, let headers):
             let bytes = Array(body.utf8)
             let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
             Self.sendWhole(
                 connection,
-                "HTTP/1.1 \(status) Status\r\nContent-Type: \(contentType)\r\nContent-Length: \(bytes.count)\r\n\(extra)Connection: close\r\n\r\n",
+                "HTTP/1.1 \(status) Status\r\nContent-Type: \(contentType)\r\nContent-Length: \(bytes.count)\r\n\(extra)\(closing)\r\n",
                 bytes)
         case .slowHeaders(let seconds, let then):
             // The server being slow, not the test waiting: the client's timeout is what is tested.
             usleep(UInt32(max(0, seconds) * 1_000_000))
-            answer(connection, then)
+            answer(connection, then, keepingConnection: keepingConnection)
         case .reset:
             var abort = linger(l_onoff: 1, l_linger: 0)
             setsockopt(connection, SOL_SOCKET, SO_LINGER, &abort, socklen_t(MemoryLayout<linger>.size))
@@ -29,10 +32,10 @@ extension TestHTTPServer {
         case .redirect(let location):
             Self.sendWhole(
                 connection,
-                "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\n\(closing)\r\n",
                 [])
         case .sequence(let replies):
-            if let first = replies.first { answer(connection, first) }
+            if let first = replies.first { answer(connection, first, keepingConnection: keepingConnection) }
         case .never:
             var byte: UInt8 = 0
             _ = recv(connection, &byte, 1, 0)  // returns when the client closes

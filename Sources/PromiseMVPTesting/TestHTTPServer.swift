@@ -25,6 +25,8 @@ public final class TestHTTPServer: Sendable {
 
     /// The port the server listens on, and listens on again after ``stop()`` and ``start()``.
     public let port: UInt16
+    /// Whether a connection stays open for the client's next request (see ``init(_:port:keepsConnectionsOpen:responder:)``).
+    public let keepsConnectionsOpen: Bool
     private let responder: Responder?
     let state = Mutable()
     /// Signalled each time a client closes a connection held with ``Reply/never``.
@@ -45,17 +47,26 @@ public final class TestHTTPServer: Sendable {
         state.lock.withLock { state.requests }
     }
 
+    /// How many connections the server accepted so far: as many as ``requests`` unless it
+    /// ``keepsConnectionsOpen``.
+    public var connectionsAccepted: Int {
+        state.lock.withLock { state.connectionsAccepted }
+    }
+
     /// Starts a server that answers `replies` by path, then `handler` for any other path, and
     /// 404 without one.
     ///
     /// - Parameters:
     ///   - replies: What each path answers.
     ///   - port: The port to listen on; any free one by default (see ``port``).
+    ///   - keepsConnectionsOpen: Whether a connection stays open for the client's next request
+    ///   (see ``init(_:port:keepsConnectionsOpen:responder:)``); `false` by default.
     ///   - handler: Answers any other request, for a server with state (a small REST API).
     /// - Throws: `POSIXError` when no socket can be opened on 127.0.0.1, or the port is taken.
-    public convenience init(_ replies: [String: Reply] = [:], port: UInt16 = 0, handler: Handler? = nil)
-        throws
-    {
+    public convenience init(
+        _ replies: [String: Reply] = [:], port: UInt16 = 0, keepsConnectionsOpen: Bool = false,
+        handler: Handler? = nil
+    ) throws {
         var responder: Responder?
         if let handler {
             responder = { request in
@@ -63,20 +74,34 @@ public final class TestHTTPServer: Sendable {
                 return Reply.status(status, body: body)
             }
         }
-        try self.init(replies, port: port, responder: responder)
+        try self.init(replies, port: port, keepsConnectionsOpen: keepsConnectionsOpen, responder: responder)
     }
 
     /// Starts a server that answers `replies` by path, then `responder` for any other path, and
     /// 404 without one.
     ///
+    /// By default every answer closes its connection, so that each request reaches the server on
+    /// a connection of its own. A server that `keepsConnectionsOpen` answers the next request on
+    /// the same connection after a complete answer, as most servers do: for measuring a client,
+    /// which then does not connect anew each time. It is off by default because a client sends a
+    /// request again by itself when a connection it reused breaks without an answer: a
+    /// ``Reply/reset`` or ``Reply/closeWithoutAnswer`` on a reused connection would not reach the
+    /// test as a failure.
+    ///
     /// - Parameters:
     ///   - replies: What each path answers.
     ///   - port: The port to listen on; any free one by default (see ``port``).
+    ///   - keepsConnectionsOpen: Whether a connection stays open for the client's next request;
+    ///     `false` by default.
     ///   - responder: Answers any other request with any reply.
     /// - Throws: `POSIXError` when no socket can be opened on 127.0.0.1, or the port is taken.
-    public init(_ replies: [String: Reply] = [:], port: UInt16 = 0, responder: Responder?) throws {
+    public init(
+        _ replies: [String: Reply] = [:], port: UInt16 = 0, keepsConnectionsOpen: Bool = false,
+        responder: Responder?
+    ) throws {
         let listener = try Listener(port: port)
         self.port = listener.port
+        self.keepsConnectionsOpen = keepsConnectionsOpen
         self.responder = responder
         state.lock.withLock { state.replies = replies }
         listen(on: listener)
@@ -125,6 +150,8 @@ public final class TestHTTPServer: Sendable {
     }
 
     /// Stops accepting connections: from now on, connecting is refused, as when a server is down.
+    /// Connections kept open between requests are closed; a request being answered gets its
+    /// answer, and then its connection is closed.
     public func stop() {
         let (listener, stopped) = state.lock.withLock { () -> (Listener?, DispatchSemaphore?) in
             defer {
@@ -134,6 +161,9 @@ public final class TestHTTPServer: Sendable {
             return (state.listener, state.stopped)
         }
         guard let listener, let stopped else { return }
+        // The connections kept open for a next request are closed too: a client would otherwise
+        // reach the stopped server through them. One answering a request closes after its answer.
+        state.lock.withLock { state.closeIdleConnections() }
         // Only wake the accept loop here: the loop closes the socket when it sees the wake. Closing
         // it here would free its number while the loop may be about to call `accept` with it, and a
         // listener opened meanwhile (another test's server) would get it: the loop would then
@@ -173,12 +203,22 @@ public final class TestHTTPServer: Sendable {
         stopped.signal()
     }
 
+    /// Answers the requests of one connection: one, or, when the server ``keepsConnectionsOpen``,
+    /// as long as the client keeps it open, each reply leaves it usable and the server listens.
     private func serve(_ connection: Int32) {
-        defer { close(connection) }
-        guard let request = readRequest(connection) else { return }
-        let reply =
-            state.lock.withLock { state.nextReply(for: request.path) } ?? responder?(request)
-            ?? .status(404, body: #"{"error":"not found"}"#)
-        answer(connection, reply)
+        state.lock.withLock { state.connectionsAccepted += 1 }
+        defer {
+            state.lock.withLock { state.forget(connection) }
+            close(connection)
+        }
+        while let request = readRequest(connection) {
+            let reply =
+                state.lock.withLock { state.nextReply(for: request.path) } ?? responder?(request)
+                ?? .status(404, body: #"{"error":"not found"}"#)
+            answer(connection, reply, keepingConnection: keepsConnectionsOpen && reply.keepsConnection)
+            guard keepsConnectionsOpen && reply.keepsConnection,
+                state.lock.withLock({ state.park(connection) })
+            else { return }
+        }
     }
 }

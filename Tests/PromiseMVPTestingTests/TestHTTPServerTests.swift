@@ -5,10 +5,13 @@ import Testing
 /// The loopback server goes down and comes back at the same address, and listens where it is told.
 @Suite("TestHTTPServer")
 struct TestHTTPServerTests {
-    @Test("stopped, the server refuses connections; started again, it answers at the same address")
-    func downThenUpAgain() async throws {
-        // Given
-        let server = try TestHTTPServer(["/songs": .status(200, body: "[1]")])
+    @Test(
+        "stopped, the server refuses connections, kept-open ones too; started again, it answers at the same address",
+        arguments: [false, true])
+    func downThenUpAgain(keepsConnectionsOpen: Bool) async throws {
+        // Given: a client that made a request already (on a connection kept open, when it is)
+        let server = try TestHTTPServer(
+            ["/songs": .status(200, body: "[1]")], keepsConnectionsOpen: keepsConnectionsOpen)
         defer { server.stop() }
         let client = APIClient(baseURL: server.baseURL, retry: .never)
         #expect(await PromiseExpectations.value(of: client.get("songs", as: [Int].self)) == [1])
@@ -22,6 +25,31 @@ struct TestHTTPServerTests {
         // Then
         #expect(ServiceRequestError(down ?? APIError.notHTTP) == .noNetwork)
         #expect(up == [1])
+    }
+
+    @Test(
+        "a server that keeps connections open answers a client's requests on one; by default each has its own"
+    )
+    func connectionsKeptOpen() async throws {
+        // Given
+        let kept = try TestHTTPServer(["/songs": .status(200, body: "[4]")], keepsConnectionsOpen: true)
+        let closed = try TestHTTPServer(["/songs": .status(200, body: "[4]")])
+        defer {
+            kept.stop()
+            closed.stop()
+        }
+
+        // When: three requests one after the other to each
+        for server in [kept, closed] {
+            let client = APIClient(baseURL: server.baseURL, retry: .never)
+            for _ in 1...3 {
+                #expect(await PromiseExpectations.value(of: client.get("songs", as: [Int].self)) == [4])
+            }
+        }
+
+        // Then
+        #expect(kept.requests.count == 3 && kept.connectionsAccepted == 1)
+        #expect(closed.requests.count == 3 && closed.connectionsAccepted == 3)
     }
 
     @Test("a server made on a chosen port listens there")
