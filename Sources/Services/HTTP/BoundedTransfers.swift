@@ -13,9 +13,12 @@ import Foundation
 /// - Apple platforms: one session for the client, and the task cancelled, as documented.
 /// - Linux: FoundationNetworking goes on receiving (and buffering, with no back-pressure on the
 ///   delegate's queue) after a data task is cancelled from its delegate; suspending the task and
-///   invalidating its session stops it. So each transfer has a session of its own, invalidated
-///   when the transfer ends. What arrived before the stop took effect is still buffered: memory
-///   stays within a few times the limit, not at it (the README's reliability table has figures).
+///   ending its session stops it. So the client's session is retired when a transfer must be
+///   stopped: the task is suspended and cancelled, the session ends once its other transfers are
+///   done, and the next request starts a new one. Until then every request shares one session and
+///   the connections it keeps open (a session per request would connect anew each time). What
+///   arrived before the stop took effect is still buffered: memory stays within a few times the
+///   limit, not at it (the README's reliability table has figures).
 final class BoundedTransfers: Sendable {
     /// The body was over the limit: the transfer was stopped after `bytes` (at least that many).
     struct TooLarge: Error {
@@ -24,9 +27,15 @@ final class BoundedTransfers: Sendable {
 
     #if canImport(FoundationNetworking)
         private let configuration: URLSessionConfiguration
+        /// The session new transfers start on, made when the first needs it, with its delegate.
+        private let current = CurrentSession()
 
         init(configuration: URLSessionConfiguration) {
             self.configuration = configuration
+        }
+
+        deinit {
+            current.retire(nil)
         }
     #elseif canImport(Darwin)
         private let session: URLSession
@@ -54,21 +63,17 @@ final class BoundedTransfers: Sendable {
         finish: @escaping @Sendable (Result<(Data, HTTPURLResponse?), any Error>) -> Void
     ) -> URLSessionDataTask {
         #if canImport(FoundationNetworking)
-            let delegate = Delegate()
-            let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+            let (session, delegate) = current.session(configuration)
+            let current = current
             let task = session.dataTask(with: request)
-            // The session ends with its one task: stopped, or once it completed.
-            let ended: @Sendable (Result<(Data, HTTPURLResponse?), any Error>) -> Void = { result in
-                session.finishTasksAndInvalidate()
-                finish(result)
-            }
             delegate.register(
                 task,
-                Delegate.Transfer(limit: limit, finish: ended) { [weak task] in
-                    // Suspending pauses the transfer at once; invalidating then ends it (a cancelled
-                    // task alone goes on receiving).
+                Delegate.Transfer(limit: limit, finish: finish) { [weak task] in
+                    // Suspending pauses the transfer at once; ending its session then stops it (a
+                    // cancelled task alone goes on receiving).
                     task?.suspend()
-                    session.invalidateAndCancel()
+                    task?.cancel()
+                    current.retire(session)
                 })
         #else
             let task = session.dataTask(with: request)
@@ -79,6 +84,41 @@ final class BoundedTransfers: Sendable {
         return task
     }
 }
+
+#if canImport(FoundationNetworking)
+    extension BoundedTransfers {
+        /// The session new transfers start on (Linux), and its retirement.
+        final class CurrentSession: @unchecked Sendable {
+            // `@unchecked Sendable` is sound: `current`, the only mutable state, is only read or
+            // written while holding `lock`.
+            private let lock = NSLock()
+            private var current: (URLSession, Delegate)?
+
+            /// The session to start a transfer on: the current one, or a new one.
+            func session(_ configuration: URLSessionConfiguration) -> (URLSession, Delegate) {
+                lock.withLock {
+                    if let current { return current }
+                    let delegate = Delegate()
+                    let session = URLSession(
+                        configuration: configuration, delegate: delegate, delegateQueue: nil)
+                    current = (session, delegate)
+                    return (session, delegate)
+                }
+            }
+
+            /// Ends `session` once its transfers are done, and starts no more on it; `nil` ends
+            /// whichever is current. A session retired already is left as it is.
+            func retire(_ session: URLSession?) {
+                let retired = lock.withLock { () -> URLSession? in
+                    guard let current, session == nil || current.0 === session else { return nil }
+                    self.current = nil
+                    return current.0
+                }
+                retired?.finishTasksAndInvalidate()
+            }
+        }
+    }
+#endif
 
 /// The sessions' delegate: gathers each body as it arrives, and stops it at its limit.
 extension BoundedTransfers {
