@@ -101,23 +101,37 @@ struct OutboxCoalescingTests {
         #expect(await Self.waiting(outbox).count == 3)
     }
 
+    /// How a change came to be one the API may hold already.
+    enum MayHaveArrived: CaseIterable, Sendable {
+        /// Recorded after an answer was lost (a create whose answer never came).
+        case recorded
+        /// Sent first by a sync, its answer lost.
+        case sentFirst
+        /// Sent second by a sync, after one that was answered (its mark goes with that answer).
+        case sentSecond
+    }
+
     @Test(
         "nothing merges into a change that may have arrived: recorded after a lost answer, or sent by a sync",
-        arguments: [false, true])
-    func neverIntoAChangeInFlight(sentBySync: Bool) async throws {
+        arguments: MayHaveArrived.allCases)
+    func neverIntoAChangeInFlight(how: MayHaveArrived) async throws {
         // Given: a create the API may hold already
         let (database, outbox) = try OutboxTests.notes()
-        if sentBySync {
+        if how == .recorded {
+            _ = await Self.record(database, outbox, .post, "n", "one", mayHaveArrived: true)
+        } else {
+            if how == .sentSecond { _ = await Self.record(database, outbox, .post, "m", "first") }
             _ = await Self.record(database, outbox, .post, "n", "one")
             // The sync sends it and the answer is lost: the connection is reset.
-            let server = try TestHTTPServer(["/notes": .reset])
+            let answers: [TestHTTPServer.Reply] =
+                how == .sentSecond ? [.status(201, body: "{}"), .reset] : [.reset]
+            let server = try TestHTTPServer(["/notes": .sequence(answers)])
             defer { server.stop() }
             _ = await PromiseExpectations.value(
                 of: outbox.sync(with: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)) {
                     _, _, _ in nil
                 })
-        } else {
-            _ = await Self.record(database, outbox, .post, "n", "one", mayHaveArrived: true)
+            #expect(server.requests.count == answers.count)
         }
 
         // When

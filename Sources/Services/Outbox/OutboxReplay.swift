@@ -58,41 +58,57 @@ struct OutboxReplay: Sendable {
         guard run.promise.isPending else { return }  // cancelled
         let feature = feature
         let now = now()
-        let next = database.read { connection -> Next in
-            guard let entry = try OutboxTable.next(feature, after: last, connection) else { return .end }
-            let heldBehind = try OutboxTable.isHeldBehind(entry, feature, connection)
-            if entry.isHeld || heldBehind { return .passOver(entry) }
-            if let notBefore = entry.notBefore, notBefore > now {
-                let status = try OutboxTable.lastStatus(entry, connection)
-                return .notYet(entry, until: notBefore, status: status)
-            }
-            return .send(entry)
-        }
+        let next = database.read { try Self.next(feature, after: last, now: now, $0) }
         run.whenSettled(next) { next in
-            var report = report
             switch next {
-            case .failure(let error):
-                run.fail(error)
-            case .success(.end):
-                finish(report, run)
-            case .success(.passOver(let entry)):
-                step(after: entry.sequence, report, run)
-            case .success(.notYet(_, let until, let status)):
-                report.stoppedBecause = status.map(ServiceRequestError.httpStatus) ?? .unknownError
-                report.retryAt = until
-                finish(report, run)
-            case .success(.send(let entry)):
-                send(entry, report, run)
+            case .failure(let error): run.fail(error)
+            case .success(let next): go(to: next, marked: false, report, run)
             }
         }
     }
 
-    private func send(_ entry: OutboxEntry, _ report: OutboxSyncReport, _ run: Run) {
+    /// What comes after `last`, read in the caller's transaction.
+    static func next(_ feature: String, after last: Int64, now: Date, _ connection: Connection) throws -> Next
+    {
+        guard let entry = try OutboxTable.next(feature, after: last, connection) else { return .end }
+        let heldBehind = try OutboxTable.isHeldBehind(entry, feature, connection)
+        if entry.isHeld || heldBehind { return .passOver(entry) }
+        if let notBefore = entry.notBefore, notBefore > now {
+            let status = try OutboxTable.lastStatus(entry, connection)
+            return .notYet(entry, until: notBefore, status: status)
+        }
+        return .send(entry)
+    }
+
+    /// Goes on with `next`; `marked` when an entry to send was marked attempted already.
+    private func go(to next: Next, marked: Bool, _ report: OutboxSyncReport, _ run: Run) {
+        guard run.promise.isPending else { return }  // cancelled
+        var report = report
+        switch next {
+        case .end:
+            finish(report, run)
+        case .passOver(let entry):
+            step(after: entry.sequence, report, run)
+        case .notYet(_, let until, let status):
+            report.stoppedBecause = status.map(ServiceRequestError.httpStatus) ?? .unknownError
+            report.retryAt = until
+            finish(report, run)
+        case .send(let entry):
+            send(entry, marked: marked, report, run)
+        }
+    }
+
+    /// Sends `entry`, marked first as possibly arrived (unless `marked` says it is), so that no
+    /// later edit is merged into a change the API may have applied.
+    private func send(_ entry: OutboxEntry, marked: Bool, _ report: OutboxSyncReport, _ run: Run) {
         let client = client
-        let sent = database.write { try OutboxTable.markAttempted(entry, $0) }
-            .then(on: .inline) {
-                client.exchange(entry.method, entry.path, body: entry.body, headers: Self.headers(of: entry))
-            }
+        let exchange: @Sendable () -> Promise<Data> = {
+            client.exchange(entry.method, entry.path, body: entry.body, headers: Self.headers(of: entry))
+        }
+        let sent =
+            marked
+            ? exchange()
+            : database.write { try OutboxTable.markAttempted(entry, $0) }.then(on: .inline) { exchange() }
         run.whenSettled(sent) { answer in
             switch answer.map(Outcome.delivered) {
             case .success(let outcome): handle(outcome, entry, report, run)
@@ -101,34 +117,45 @@ struct OutboxReplay: Sendable {
         }
     }
 
+    /// Completes a delivered entry and, in the same transaction, finds the next one and marks it
+    /// attempted when it is to be sent: one commit per change, not two.
+    private func complete(_ entry: OutboxEntry, answer: Data, _ report: OutboxSyncReport, _ run: Run) {
+        let (feature, delivered, now) = (feature, delivered, now)
+        let completed = database.write { connection -> (OutboxTable.Completion, Next?) in
+            let completion = try OutboxTable.complete(
+                entry, answer: answer, feature: feature, connection, delivered)
+            guard run.promise.isPending else { return (completion, nil) }  // cancelled: no next
+            let next = try Self.next(feature, after: entry.sequence, now: now(), connection)
+            if case .send(let following) = next { try OutboxTable.markAttempted(following, connection) }
+            return (completion, next)
+        }
+        run.whenSettled(completed) { completion in
+            var report = report
+            switch completion {
+            case .success((let completion, let next)):
+                if case .done(let newID) = completion {
+                    report.sent.append(entry)
+                    report.newIDs[entry.localID] = newID
+                }
+                guard let next else { return }
+                go(to: next, marked: true, report, run)
+            case .failure(let error as DatabaseError):
+                report.stoppedBecause = ServiceRequestError(error)
+                finish(report, run)
+            case .failure(let error):
+                // The API took the change but the feature cannot apply its answer (an identifier
+                // another change here uses, say): show it refused, so the user sees it; a retry
+                // sends the same key, and the API answers the same.
+                refuse(entry, "The API's answer could not be used: \(Self.describe(error))", report, run)
+            }
+        }
+    }
+
     private func handle(_ outcome: Outcome, _ entry: OutboxEntry, _ report: OutboxSyncReport, _ run: Run) {
         var report = report
         switch outcome {
         case .delivered(let answer):
-            let feature = feature
-            let delivered = delivered
-            let completed = database.write {
-                try OutboxTable.complete(entry, answer: answer, feature: feature, $0, delivered)
-            }
-            run.whenSettled(completed) { [report] completion in
-                var report = report
-                switch completion {
-                case .success(.done(let newID)):
-                    report.sent.append(entry)
-                    report.newIDs[entry.localID] = newID
-                    step(after: entry.sequence, report, run)
-                case .success(.alreadyDone):
-                    step(after: entry.sequence, report, run)
-                case .failure(let error as DatabaseError):
-                    report.stoppedBecause = ServiceRequestError(error)
-                    finish(report, run)
-                case .failure(let error):
-                    // The API took the change but the feature cannot apply its answer (an
-                    // identifier another change here uses, say): show it refused, so the user
-                    // sees it; a retry sends the same key, and the API answers the same.
-                    refuse(entry, "The API's answer could not be used: \(Self.describe(error))", report, run)
-                }
-            }
+            complete(entry, answer: answer, report, run)
         case .refused(let reason):
             refuse(entry, reason, report, run)
         case .stop(let reason):
