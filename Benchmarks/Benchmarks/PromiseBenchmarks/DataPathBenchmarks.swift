@@ -108,7 +108,7 @@ func sampleOrders(_ count: Int) -> [Order] {
     }
 }
 
-private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+let transientDestructor = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
 /// The same orders table and work as `OrdersSQLiteStore.save` + `fetchOrders`, in sqlite3 calls.
 final class RawOrders {
@@ -142,7 +142,7 @@ final class RawOrders {
             var column: Int32 = 0
             func text(_ value: String) {
                 column += 1
-                sqlite3_bind_text(insert, column, value, -1, transient)
+                sqlite3_bind_text(insert, column, value, -1, transientDestructor)
             }
             text(id)
             column += 1
@@ -163,11 +163,11 @@ final class RawOrders {
             precondition(sqlite3_step(insert) == SQLITE_DONE)
             for (position, item) in order.items.enumerated() {
                 sqlite3_reset(insertItem)
-                sqlite3_bind_text(insertItem, 1, id, -1, transient)
+                sqlite3_bind_text(insertItem, 1, id, -1, transientDestructor)
                 sqlite3_bind_int64(insertItem, 2, Int64(position))
-                sqlite3_bind_text(insertItem, 3, item.name, -1, transient)
+                sqlite3_bind_text(insertItem, 3, item.name, -1, transientDestructor)
                 sqlite3_bind_int64(insertItem, 4, Int64(item.quantity))
-                sqlite3_bind_text(insertItem, 5, "\(item.unitPrice)", -1, transient)
+                sqlite3_bind_text(insertItem, 5, "\(item.unitPrice)", -1, transientDestructor)
                 precondition(sqlite3_step(insertItem) == SQLITE_DONE)
             }
         }

@@ -1,4 +1,5 @@
 import Benchmark
+import CSQLiteBenchmark
 import Foundation
 import Orders
 import OrdersTesting
@@ -36,7 +37,7 @@ func outboxBenchmarks() {
             _ = try await offline.createOrder(order).value
         }
         let shop = TestOrdersShop()
-        let server = try TestHTTPServer(responder: shop.respond)
+        let server = try TestHTTPServer(keepsConnectionsOpen: true, responder: shop.respond)
         defer { server.stop() }
         let online = FallbackOrdersStore(
             api: OrdersAPI(client: APIClient(baseURL: server.baseURL)),
@@ -46,6 +47,73 @@ func outboxBenchmarks() {
         let report = try await online.sync().value
         benchmark.stopMeasurement()
         precondition(report.sent.count == count && shop.applied.count == count)
+    }
+
+    // The floors: what SQLite alone takes to commit as many one-row transactions, durably (WAL,
+    // `synchronous` left at FULL, as the store has it), and what the same client takes to POST as
+    // many orders to the same shop, one after the other.
+    Benchmark("6 outbox queue 1k offline creates / raw sqlite3 commits", configuration: timing) { benchmark in
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let body = try APIClient.encode(order)
+        let raw = RawCommits(file: folder.appendingPathComponent("raw.sqlite"))
+        benchmark.startMeasurement()
+        for _ in 0..<count { raw.insert(body) }
+        benchmark.stopMeasurement()
+        precondition(raw.count == count)
+    }
+
+    Benchmark("6 outbox sync 1k creates / bare POSTs", configuration: timing) { benchmark in
+        let shop = TestOrdersShop()
+        let server = try TestHTTPServer(keepsConnectionsOpen: true, responder: shop.respond)
+        defer { server.stop() }
+        let client = APIClient(baseURL: server.baseURL)
+        benchmark.startMeasurement()
+        for _ in 0..<count {
+            _ = try await client.post("orders", body: order, as: Order.self).value
+        }
+        benchmark.stopMeasurement()
+        precondition(shop.applied.count == count)
+    }
+}
+
+/// One-row transactions in sqlite3 calls: the floor of queueing an offline write durably.
+private final class RawCommits {
+    private var handle: OpaquePointer?
+    private var statement: OpaquePointer?
+
+    init(file: URL) {
+        let opened = sqlite3_open_v2(
+            file.path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        precondition(opened == SQLITE_OK, "cannot open \(file.path)")
+        sqlite3_exec(handle, "PRAGMA journal_mode = WAL", nil, nil, nil)
+        sqlite3_exec(handle, "CREATE TABLE entries (sequence INTEGER PRIMARY KEY, body BLOB)", nil, nil, nil)
+        sqlite3_prepare_v2(handle, "INSERT INTO entries (body) VALUES (?)", -1, &statement, nil)
+    }
+
+    deinit {
+        sqlite3_finalize(statement)
+        sqlite3_close_v2(handle)
+    }
+
+    /// Commits one row holding `body`.
+    func insert(_ body: Data) {
+        sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil)
+        _ = body.withUnsafeBytes { bytes in
+            sqlite3_bind_blob(statement, 1, bytes.baseAddress, Int32(bytes.count), transientDestructor)
+        }
+        sqlite3_step(statement)
+        sqlite3_reset(statement)
+        sqlite3_exec(handle, "COMMIT", nil, nil, nil)
+    }
+
+    /// How many rows it holds.
+    var count: Int {
+        var select: OpaquePointer?
+        sqlite3_prepare_v2(handle, "SELECT count(*) FROM entries", -1, &select, nil)
+        defer { sqlite3_finalize(select) }
+        return sqlite3_step(select) == SQLITE_ROW ? Int(sqlite3_column_int64(select, 0)) : 0
     }
 }
 

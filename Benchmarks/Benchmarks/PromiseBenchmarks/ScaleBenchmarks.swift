@@ -95,7 +95,7 @@ private final class LoopbackShop: Sendable {
 
     init() throws {
         let shop = TestOrdersShop(orders: sampleOrders(apiCount))
-        server = try TestHTTPServer(responder: shop.respond)
+        server = try TestHTTPServer(keepsConnectionsOpen: true, responder: shop.respond)
         store = FallbackOrdersStore(
             api: OrdersAPI(client: APIClient(baseURL: server.baseURL)),
             cache: OrdersSQLiteStore(
