@@ -14,9 +14,16 @@ struct UnknownOutcomeTests {
             switch self {
             case .emptyReply: .closeWithoutAnswer
             case .reset: .reset
-            // Past the client's 1 s timeout: the server is slow, the test does not wait on it.
-            case .answeredAfterTimeout: .slowHeaders(seconds: 2.5, then: .never)
+            // Past the client's 2 s timeout: the server is slow, the test does not wait on it.
+            case .answeredAfterTimeout: .slowHeaders(seconds: 5, then: .never)
             }
+        }
+
+        /// The writing client's timeout: short only where the loss is a timeout. A short one where
+        /// the server answers at once could fire before a busy machine lets the server read the
+        /// write, and the loss would then fall on the sync's request instead.
+        var timeout: TimeInterval {
+            self == .answeredAfterTimeout ? 2 : 5
         }
     }
 
@@ -29,7 +36,8 @@ struct UnknownOutcomeTests {
         _ = await device.listing(device.online)
         device.shop.loseAnswer(to: write.request, with: loss.reply)
         let impatient = FallbackOrdersStore(
-            api: OrdersAPI(client: APIClient(baseURL: device.server.baseURL, timeout: 1, retry: .never)),
+            api: OrdersAPI(
+                client: APIClient(baseURL: device.server.baseURL, timeout: loss.timeout, retry: .never)),
             cache: device.cache)
 
         // When
