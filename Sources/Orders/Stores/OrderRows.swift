@@ -63,13 +63,18 @@ enum OrderRows {
         /// The API's copy as the last listing left it.
         case api
 
-        var orders: String {
+        /// Which rows of `orders` it picks, with `parameters` bound.
+        private var condition: String {
             switch self {
-            case .all: "SELECT * FROM orders WHERE deleted = 0 ORDER BY date DESC, id"
-            case .id: "SELECT * FROM orders WHERE id = ? AND deleted = 0 ORDER BY date DESC, id"
-            case .row: "SELECT * FROM orders WHERE id = ?"
-            case .device, .api: "SELECT * FROM orders WHERE origin = ? AND deleted = 0 ORDER BY date DESC, id"
+            case .all: "deleted = 0"
+            case .id: "id = ? AND deleted = 0"
+            case .row: "id = ?"
+            case .device, .api: "origin = ? AND deleted = 0"
             }
+        }
+
+        var orders: String {
+            "SELECT * FROM orders WHERE \(condition) ORDER BY date DESC, id"
         }
 
         var items: String {
@@ -86,6 +91,14 @@ enum OrderRows {
             }
         }
 
+        /// How many orders `orders` gives, for a list; `nil` for one order.
+        var count: String? {
+            switch self {
+            case .all, .device, .api: "SELECT count(*) FROM orders WHERE \(condition)"
+            case .id, .row: nil
+            }
+        }
+
         var parameters: [SQLValue] {
             switch self {
             case .all: []
@@ -98,14 +111,23 @@ enum OrderRows {
 
     /// The orders `filter` picks, newest first, with their items.
     static func orders(_ connection: Connection, _ filter: Filter) throws -> [Order] {
+        // How many there are, so that neither the orders nor their items are built by doubling
+        // (at 100,000 orders, two copies held at once as the array grows).
+        var count = 0
+        if let counting = filter.count,
+            case .integer(let rows)? = try connection.scalar(counting, filter.parameters)
+        {
+            count = Int(rows)
+        }
         var items: [String: [OrderItem]] = [:]
+        items.reserveCapacity(count)
         _ = try connection.query(filter.items, filter.parameters) { row in
             items[try row.string("order_id"), default: []].append(
                 OrderItem(
                     name: try row.string("name"), quantity: try row.int("quantity"),
                     unitPrice: try decimal(row, "unit_price")))
         }
-        return try connection.query(filter.orders, filter.parameters) { row in
+        return try connection.query(filter.orders, filter.parameters, reservingCapacity: count) { row in
             let id = try row.string("id")
             return Order(
                 id: id, date: Date(timeIntervalSince1970: try row.double("date")),

@@ -93,6 +93,24 @@ public final class Connection {
     public func query<Value>(
         _ sql: String, _ parameters: [SQLValue] = [], map: (ColumnReader) throws -> Value
     ) throws -> [Value] {
+        try query(sql, parameters, reservingCapacity: 0, map: map)
+    }
+
+    /// Runs a query as ``query(_:_:map:)`` does, with room for `capacity` values made first: a
+    /// large read whose row count is known (a `count(*)` in the same transaction) is then built in
+    /// one allocation instead of by doubling, which holds two copies at once as it grows.
+    ///
+    /// - Parameters:
+    ///   - sql: One SQL query with `?` placeholders.
+    ///   - parameters: The values for the placeholders.
+    ///   - capacity: How many rows to make room for; more rows still all come.
+    ///   - map: Makes a value from the current row; the reader is only valid inside it.
+    /// - Returns: One value per row, in the order SQLite gives them.
+    /// - Throws: ``DatabaseError`` saying what failed, or what `map` throws.
+    public func query<Value>(
+        _ sql: String, _ parameters: [SQLValue] = [], reservingCapacity capacity: Int,
+        map: (ColumnReader) throws -> Value
+    ) throws -> [Value] {
         let statement = try prepared(sql, parameters)
         defer { sqlite3_reset(statement) }
         let count = sqlite3_column_count(statement)
@@ -101,6 +119,7 @@ public final class Connection {
             columns: ColumnNames((0..<count).map { String(cString: sqlite3_column_name(statement, $0)) }),
             connection: self, sql: sql)
         var values: [Value] = []
+        values.reserveCapacity(max(0, capacity))
         var code = sqlite3_step(statement)
         while code == SQLITE_ROW {
             values.append(try map(reader))
