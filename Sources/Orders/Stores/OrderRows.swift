@@ -74,6 +74,7 @@ enum OrderRows {
         }
 
         var orders: String {
+            // sql-constant: `condition` is one of this type's constants; values are bound.
             "SELECT * FROM orders WHERE \(condition) ORDER BY date DESC, id"
         }
 
@@ -94,6 +95,7 @@ enum OrderRows {
         /// How many orders `orders` gives, for a list; `nil` for one order.
         var count: String? {
             switch self {
+            // sql-constant: `condition` is one of this type's constants; values are bound.
             case .all, .device, .api: "SELECT count(*) FROM orders WHERE \(condition)"
             case .id, .row: nil
             }
