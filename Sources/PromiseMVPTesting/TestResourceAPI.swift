@@ -151,7 +151,7 @@ public final class TestResourceAPI: @unchecked Sendable {
         lock.withLock { stored.keys.sorted() }
     }
 
-    /// Answers one request; hand it to ``TestHTTPServer/init(_:port:responder:)``.
+    /// Answers one request; hand it to ``TestHTTPServer/init(_:port:keepsConnectionsOpen:responder:)``.
     ///
     /// - Parameter request: The request.
     /// - Returns: The reply.
@@ -172,7 +172,7 @@ public final class TestResourceAPI: @unchecked Sendable {
     }
 
     /// What ``respond(_:)`` answers, as a status and a body, for
-    /// ``TestHTTPServer/init(_:port:handler:)``; a reply without a status (a reset, say) is `503`.
+    /// ``TestHTTPServer/init(_:port:keepsConnectionsOpen:handler:)``; a reply without a status (a reset, say) is `503`.
     ///
     /// - Parameter request: The request.
     /// - Returns: The status and the body.
