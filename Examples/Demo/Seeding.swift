@@ -9,11 +9,11 @@ import Services
 enum Seeding {
     static func seedIfNeeded(_ database: Database) async throws {
         let melodies = MelodyCache(database: database)
-        if try await melodies.load().value == nil {
+        if try await melodies.savedAt().value == nil {
             try await melodies.save(Melody.samples, at: Date()).value
         }
         let orders = OrdersSQLiteStore(database: database)
-        if try await orders.load().value == nil {
+        if try await orders.savedAt().value == nil {
             try await orders.save(Order.samples, at: Date()).value
         }
     }

@@ -27,6 +27,8 @@ public struct MelodyCache: OfflineCache {
     ]
 
     private let tables: FeatureDatabase
+    /// The name the list's date is kept under (`Connection.setCacheStamp(_:to:)`).
+    private static let stamp = "melodies"
 
     /// Makes the cache and brings its table up to date.
     ///
@@ -56,7 +58,7 @@ public struct MelodyCache: OfflineCache {
                         .text(melody.album), SQLValue(melody.durationSeconds),
                     ])
             }
-            try connection.setCacheStamp("melodies", to: date)
+            try connection.setCacheStamp(Self.stamp, to: date)
         }
     }
 
@@ -67,9 +69,17 @@ public struct MelodyCache: OfflineCache {
         tables.read(Self.read)
     }
 
+    /// When the melodies were saved, or `nil` if none ever were, without reading them: for
+    /// deciding whether to fill an empty cache.
+    ///
+    /// - Returns: A promise of the date.
+    public func savedAt() -> Promise<Date?> {
+        tables.read { try $0.cacheStamp(Self.stamp) }
+    }
+
     /// The saved list and when it was saved, or `nil` when none was.
     @Sendable static func read(_ connection: Connection) throws -> Cached<[Melody]>? {
-        guard let savedAt = try connection.cacheStamp("melodies") else { return nil }
+        guard let savedAt = try connection.cacheStamp(Self.stamp) else { return nil }
         let melodies = try connection.query(
             "SELECT id, title, artist, album, duration_seconds FROM melodies ORDER BY position"
         ) { row in

@@ -27,6 +27,31 @@ struct OrdersSQLiteStoreTests {
         #expect(orders?.first?.shipmentAddress == validOrder().shipmentAddress)
     }
 
+    @Test(
+        "the copy's date is read without its orders: none when empty, the newest made here, then the listing's"
+    )
+    func savedAtWithoutReading() async throws {
+        // Given: nothing saved
+        let device = try DeviceAndShop()
+        let (store, clock) = (device.cache, device.clock)
+        let empty = await PromiseExpectations.value(of: store.savedAt())
+
+        // When: an order made here, then a listing saved later
+        _ = await PromiseExpectations.value(of: device.offline.createOrder(validOrder()))
+        let madeHere = await PromiseExpectations.value(of: store.savedAt())
+        let madeHereLoaded = await PromiseExpectations.value(of: store.load())
+        let listedAt = clock.now.addingTimeInterval(60)
+        _ = await PromiseExpectations.value(of: store.save([], at: listedAt))
+        let listed = await PromiseExpectations.value(of: store.savedAt())
+
+        // Then: each time the date `load()` gives the orders
+        #expect(empty == .some(nil))
+        #expect(madeHere == .some(clock.now))
+        #expect(madeHereLoaded??.savedAt == clock.now)
+        #expect(listed == .some(listedAt))
+        #expect(await PromiseExpectations.value(of: store.load())??.savedAt == listedAt)
+    }
+
     @Test("creates from many threads at once lose nothing")
     func concurrentCreates() async throws {
         // Given

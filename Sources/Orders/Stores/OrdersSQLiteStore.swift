@@ -201,13 +201,22 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     ///
     /// - Returns: A promise of the cached orders.
     public func load() -> Promise<Cached<[Order]>?> {
-        let (outbox, stamp) = (outbox, offline.copyStamp)
+        let offline = offline
         return read { connection in
-            // Never filled from the API: the orders made here are still the copy to show.
-            guard let savedAt = try connection.cacheStamp(stamp) ?? outbox.newestChange(in: connection)
-            else { return nil }
+            guard let savedAt = try offline.copySavedAt(in: connection) else { return nil }
             return Cached(value: try OrderRows.orders(connection, .all), savedAt: savedAt)
         }
+    }
+
+    /// The date ``load()`` gives its orders, without reading them: when the copy was last saved,
+    /// or, never filled from the API, when the newest order was made here; `nil` when neither.
+    /// For deciding whether to fill an empty copy, which `load()` would decide by reading every
+    /// order.
+    ///
+    /// - Returns: A promise of the date.
+    public func savedAt() -> Promise<Date?> {
+        let offline = offline
+        return read { try offline.copySavedAt(in: $0) }
     }
 
     // MARK: - SQL

@@ -22,10 +22,7 @@ struct OfflineCopy<Resource: OfflineResource>: OfflineCache {
     func load() -> Promise<Cached<[Resource]>?> {
         let storage = collection.storage
         return storage.tables.read { connection in
-            guard
-                let savedAt = try connection.cacheStamp(storage.copyStamp)
-                    ?? storage.outbox.newestChange(in: connection)
-            else { return nil }
+            guard let savedAt = try storage.copySavedAt(in: connection) else { return nil }
             return Cached(value: try storage.resources(in: connection), savedAt: savedAt)
         }
     }
