@@ -1,22 +1,27 @@
 /// Columns of text aligned to the widest cell, shrunk to fit a width by truncating the widest
 /// columns first, with an ellipsis, so that nothing wraps.
-struct Table {
+///
+/// A row's cells are made when they are measured and again when the row is printed, never kept: a
+/// list of 100,000 orders is printed without a table of its cells in memory beside it.
+struct Table<Row> {
     var headers: [String]
-    var rows: [[String]]
+    var rows: [Row]
+    /// A row's cells, one per header.
+    var cells: (Row) -> [String]
     /// Columns that must not be truncated (identifiers, amounts).
     var fixed: Set<Int> = []
 
-    /// The header line, then one line per row, each made as it is read: a list of 100,000 orders
-    /// is printed without a second copy of it in memory.
+    /// The header line, then one line per row, each made as it is read.
     func lines(fitting width: Int?) -> some Sequence<String> {
         let widths = columnWidths(fitting: width)
-        return ([headers] + rows).lazy.map { cells in
+        let line = { (cells: [String]) in
             cells.indices.map { column in
                 let cell = Self.truncate(cells[column], to: widths[column])
                 return column == cells.count - 1 ? cell : cell.padding(to: widths[column])
             }
             .joined(separator: "  ")
         }
+        return (-1..<rows.count).lazy.map { $0 < 0 ? line(headers) : line(cells(rows[$0])) }
     }
 
     /// Each column's width: its widest cell, less what fitting `width` takes from the widest
@@ -24,7 +29,7 @@ struct Table {
     private func columnWidths(fitting width: Int?) -> [Int] {
         var widths = headers.map(\.displayWidth)
         for row in rows {
-            for (column, cell) in row.enumerated() where column < widths.count {
+            for (column, cell) in cells(row).enumerated() where column < widths.count {
                 widths[column] = max(widths[column], cell.displayWidth)
             }
         }
@@ -53,5 +58,12 @@ extension String {
     func padding(to width: Int) -> String {
         let shown = displayWidth
         return shown >= width ? self : self + String(repeating: " ", count: width - shown)
+    }
+}
+
+extension Table<[String]> {
+    /// A table of cells already made (a few rows).
+    init(headers: [String], rows: [[String]], fixed: Set<Int> = []) {
+        self.init(headers: headers, rows: rows, cells: { $0 }, fixed: fixed)
     }
 }

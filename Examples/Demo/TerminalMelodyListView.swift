@@ -39,7 +39,7 @@ final class TerminalMelodyListView: MelodyListView {
         terminal.print("Melodies (\(rows.count))", style: .bold)
         let table = Table(
             headers: ["#", "Title", "Artist", "Album", "Time"],
-            rows: rows.map { ["\($0.id)", $0.title, $0.artist, $0.album, $0.duration] }, fixed: [0, 4])
+            rows: rows, cells: { ["\($0.id)", $0.title, $0.artist, $0.album, $0.duration] }, fixed: [0, 4])
         for (index, line) in table.lines(fitting: terminal.width).enumerated() {
             terminal.print(line, style: index == 0 ? .dim : .plain)
         }

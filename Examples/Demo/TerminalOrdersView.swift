@@ -50,7 +50,7 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
         terminal.print("Orders (\(orders.count))", style: .bold)
         let table = Table(
             headers: ["ID", "Date", "Name", "Email", "Total", "Shop"],
-            rows: orders.map { [$0.id, $0.date, $0.name, $0.email, $0.total, Self.label($0.syncState)] },
+            rows: orders, cells: { [$0.id, $0.date, $0.name, $0.email, $0.total, Self.label($0.syncState)] },
             fixed: [0, 1, 4, 5])
         for (index, line) in table.lines(fitting: terminal.width).enumerated() {
             terminal.print(line, style: index == 0 ? .dim : .plain)
