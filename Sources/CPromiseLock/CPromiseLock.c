@@ -2,6 +2,7 @@
 
 _Thread_local uint32_t c_promise_depth = 0;
 _Thread_local void *c_promise_deferred = 0;
+_Thread_local void *c_promise_turn = 0;
 
 #if defined(__linux__)
 

@@ -93,4 +93,20 @@ static inline __attribute__((always_inline)) void c_promise_set_deferred(void *w
     c_promise_deferred = work;
 }
 
+// The queue turn this thread is running (a pointer to a Swift value on the stack of the function
+// that runs the turn), or NULL: see QueueMailbox+Turn.swift. Thread-local, read on every post.
+
+/// The turn this thread runs, or NULL.
+extern _Thread_local void *c_promise_turn;
+
+/// Reads the turn this thread runs.
+static inline __attribute__((always_inline)) void *c_promise_get_turn(void) {
+    return c_promise_turn;
+}
+
+/// Sets the turn this thread runs.
+static inline __attribute__((always_inline)) void c_promise_set_turn(void *turn) {
+    c_promise_turn = turn;
+}
+
 #endif

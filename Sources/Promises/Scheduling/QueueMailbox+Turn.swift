@@ -1,12 +1,5 @@
+import CPromiseLock
 import Dispatch
-
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 extension QueueMailbox {
     /// Puts the handlers from `from` on, which a turn had no budget left for, in line for the next
@@ -55,16 +48,11 @@ extension QueueMailbox {
         /// The turn this thread is running, or `nil`; it is only ever read and set by its thread.
         /// It lives on the stack of `runTurn`, which makes it current only while it runs handlers,
         /// and reaching it through a pointer costs the handlers no retain and no exclusivity check.
+        /// The pointer is a C thread-local (`CPromiseLock`), read on every post: a plain load,
+        /// where `pthread_getspecific` was a call and a once-check for its key.
         static var current: UnsafeMutablePointer<Turn>? {
-            get { pthread_getspecific(key)?.assumingMemoryBound(to: Turn.self) }
-            set { pthread_setspecific(key, newValue) }
+            get { c_promise_get_turn()?.assumingMemoryBound(to: Turn.self) }
+            set { c_promise_set_turn(newValue.map(UnsafeMutableRawPointer.init)) }
         }
-
-        private static let key: pthread_key_t = {
-            var key = pthread_key_t()
-            let status = pthread_key_create(&key, nil)
-            precondition(status == 0, "pthread_key_create failed: \(status)")
-            return key
-        }()
     }
 }

@@ -147,7 +147,10 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
         let slot = self.slot
         let step = slot.pointee.step.take()
         let input = slot.pointee.input.take()
-        clearSlot()
+        // The step and the input were moved out, so only the queue may hold something (it does not
+        // when `start` took it); assigning `nil` to the other two again would cost a destroy each.
+        slot.pointee.queue = nil
+        slotInUse = false
         guard let step, case .fulfilled(let value)? = input else { return }
         step.run(value, settling: self)
     }

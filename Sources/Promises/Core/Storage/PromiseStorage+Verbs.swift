@@ -58,7 +58,7 @@ extension PromiseStorage {
             Trampoline.putOff { self.run(waiting, resolution) }
             return
         }
-        run(handlers, resolution)
+        run(consume handlers, resolution)
         Trampoline.leave(depth)
     }
 
@@ -89,6 +89,11 @@ extension PromiseStorage {
             state, handler -> ((Resolution<Value>, Handlers<Value>.Entry)?, Bool) in
             state.observed = true
             switch state.phase {
+            case .pending(.none):
+                // The usual case, a promise's first handler: stored without taking the empty list
+                // out and appending to it.
+                state.phase = .pending(.one(handler))
+                return (nil, state.isCancellable)
             case .pending(var handlers):
                 state.phase = .pending(.none)
                 handlers.append(handler)
