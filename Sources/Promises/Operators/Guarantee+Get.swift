@@ -6,7 +6,7 @@ extension Guarantee {
     ///   - body: Uses the value.
     /// - Returns: A guarantee of the same value once `body` ran.
     @inlinable
-    public func get(
+    public consuming func get(
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Value) -> Void
     ) -> Guarantee<Value> {
@@ -18,7 +18,7 @@ extension Guarantee {
     /// - Parameter body: Uses the value.
     /// - Returns: A guarantee of the same value once `body` ran.
     @inlinable
-    public func get(_ body: @escaping @MainActor (Value) -> Void) -> Guarantee<Value> {
+    public consuming func get(_ body: @escaping @MainActor (Value) -> Void) -> Guarantee<Value> {
         Guarantee(promise.get(body))
     }
 }

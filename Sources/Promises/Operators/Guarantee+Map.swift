@@ -6,7 +6,7 @@ extension Guarantee {
     ///   - transform: Makes the new value.
     /// - Returns: A guarantee of the transformed value.
     @inlinable
-    public func map<NewValue>(
+    public consuming func map<NewValue>(
         on queue: some Dispatcher,
         _ transform: @escaping @Sendable (Value) -> NewValue
     ) -> Guarantee<NewValue> {
@@ -18,7 +18,7 @@ extension Guarantee {
     /// - Parameter transform: Makes the new value.
     /// - Returns: A guarantee of the transformed value.
     @inlinable
-    public func map<NewValue>(
+    public consuming func map<NewValue>(
         _ transform: @escaping @MainActor (Value) -> NewValue
     ) -> Guarantee<NewValue> {
         Guarantee<NewValue>(promise.map(transform))

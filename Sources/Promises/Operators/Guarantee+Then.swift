@@ -6,7 +6,7 @@ extension Guarantee {
     ///   - body: Starts the next step.
     /// - Returns: A guarantee that settles like `body`'s.
     @inlinable
-    public func then<NewValue>(
+    public consuming func then<NewValue>(
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Value) -> Guarantee<NewValue>
     ) -> Guarantee<NewValue> {
@@ -18,7 +18,7 @@ extension Guarantee {
     /// - Parameter body: Starts the next step.
     /// - Returns: A guarantee that settles like `body`'s.
     @inlinable
-    public func then<NewValue>(
+    public consuming func then<NewValue>(
         _ body: @escaping @MainActor (Value) -> Guarantee<NewValue>
     ) -> Guarantee<NewValue> {
         Guarantee<NewValue>(promise.then { body($0).promise })

@@ -7,7 +7,7 @@ extension Promise {
     ///   - transform: Makes the new value or `nil`; throwing rejects the returned promise.
     /// - Returns: A promise of the transformed value, or rejected.
     @inlinable
-    public func compactMap<NewValue>(
+    public consuming func compactMap<NewValue>(
         on queue: some Dispatcher,
         _ transform: @escaping @Sendable (Value) throws -> NewValue?
     ) -> Promise<NewValue> {
@@ -23,7 +23,7 @@ extension Promise {
     /// - Parameter transform: Makes the new value or `nil`; throwing rejects the returned promise.
     /// - Returns: A promise of the transformed value, or rejected.
     @inlinable
-    public func compactMap<NewValue>(
+    public consuming func compactMap<NewValue>(
         _ transform: @escaping @MainActor (Value) throws -> NewValue?
     ) -> Promise<NewValue> {
         compactMap(on: MainQueue.queue, MainQueue.adaptThrowing(transform))

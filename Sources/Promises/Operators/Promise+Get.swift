@@ -6,7 +6,7 @@ extension Promise {
     ///   - body: Uses the value; throwing rejects the returned promise.
     /// - Returns: A promise fulfilled with the same value once `body` ran.
     @inlinable
-    public func get(
+    public consuming func get(
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Value) throws -> Void
     ) -> Promise<Value> {
@@ -21,7 +21,7 @@ extension Promise {
     /// - Parameter body: Uses the value; throwing rejects the returned promise.
     /// - Returns: A promise fulfilled with the same value once `body` ran.
     @inlinable
-    public func get(_ body: @escaping @MainActor (Value) throws -> Void) -> Promise<Value> {
+    public consuming func get(_ body: @escaping @MainActor (Value) throws -> Void) -> Promise<Value> {
         get(on: MainQueue.queue, MainQueue.adaptThrowing(body))
     }
 }

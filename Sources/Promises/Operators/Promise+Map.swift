@@ -6,7 +6,7 @@ extension Promise {
     ///   - transform: Makes the new value; throwing rejects the returned promise.
     /// - Returns: A promise of the transformed value, or rejected like this one.
     @inlinable
-    public func map<NewValue>(
+    public consuming func map<NewValue>(
         on queue: some Dispatcher,
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Promise<NewValue> {
@@ -18,7 +18,7 @@ extension Promise {
     /// - Parameter transform: Makes the new value; throwing rejects the returned promise.
     /// - Returns: A promise of the transformed value, or rejected like this one.
     @inlinable
-    public func map<NewValue>(
+    public consuming func map<NewValue>(
         _ transform: @escaping @MainActor (Value) throws -> NewValue
     ) -> Promise<NewValue> {
         map(on: MainQueue.queue, MainQueue.adaptThrowing(transform))

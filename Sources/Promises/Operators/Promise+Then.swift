@@ -6,7 +6,7 @@ extension Promise {
     ///   - body: Starts the next step; throwing rejects the returned promise.
     /// - Returns: A promise that settles like `body`'s, or rejected like this one.
     @inlinable
-    public func then<NewValue>(
+    public consuming func then<NewValue>(
         on queue: some Dispatcher,
         _ body: @escaping @Sendable (Value) throws -> Promise<NewValue>
     ) -> Promise<NewValue> {
@@ -19,7 +19,7 @@ extension Promise {
     /// - Parameter body: Starts the next step; throwing rejects the returned promise.
     /// - Returns: A promise that settles like `body`'s, or rejected like this one.
     @inlinable
-    public func then<NewValue>(
+    public consuming func then<NewValue>(
         _ body: @escaping @MainActor (Value) throws -> Promise<NewValue>
     ) -> Promise<NewValue> {
         then(on: MainQueue.queue, MainQueue.adaptThrowing(body))

@@ -15,7 +15,7 @@ extension Promise {
     ///
     /// `map` and `done` use it as is.
     @inlinable
-    func transformFulfilled<NewValue>(
+    consuming func transformFulfilled<NewValue>(
         on queue: some Dispatcher,
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Promise<NewValue> {
@@ -29,10 +29,12 @@ extension Promise {
     /// The new promise is its own handler and its own queued work (``StepPromise``), so a step
     /// costs one allocation besides what its closure captures. It keeps `queue` only while it
     /// waits: a step started at once does not retain the queue at all.
+    // `consuming`, like the public operators that call it: a chain written `p = p.map { ... }`
+    // hands its reference to the promise on instead of retaining it here and releasing it after.
     @inlinable
-    func follow<Step: PromiseStep>(with step: Step, on queue: Step.Queue) -> Promise<Step.Output>
+    consuming func follow<Step: PromiseStep>(with step: Step, on queue: Step.Queue) -> Promise<Step.Output>
     where Step.Input == Value {
-        switch representation {
+        switch (consume self).representation {
         case .fulfilled(let value):
             let stepPromise = StepPromise.make(step, waitingOn: nil)
             stepPromise.start(with: .fulfilled(value), on: queue)
@@ -44,7 +46,7 @@ extension Promise {
             let cancellable = storage.subscribe(.step(StepHandler(stepPromise)))
             let next = stepPromise.promise
             if cancellable {
-                next.cancelsUpstream(self)
+                next.cancelsUpstream(Promise(storage: storage))
             }
             return next
         }
