@@ -98,6 +98,11 @@ public struct Outbox: Sendable {
                 ALTER TABLE outbox ADD COLUMN conflict INTEGER NOT NULL DEFAULT 0;
                 ALTER TABLE outbox ADD COLUMN theirs BLOB;
                 """),
+        // A sync reads "the next entry of this feature after sequence N" once per change. With
+        // only `outbox_by_resource`, SQLite read every entry of the feature and sorted them for
+        // each one: 1,000 queued changes cost 500,000 row reads to send. This index is that
+        // order itself, so each read is one seek.
+        Migration(version: 5, sql: "CREATE INDEX outbox_by_feature ON outbox (feature, sequence)"),
     ]
 
     /// The feature whose entries this outbox holds, such as `orders`.

@@ -30,12 +30,15 @@ enum OutboxTable {
     static func next(_ feature: String, after sequence: Int64, _ connection: Connection) throws
         -> OutboxEntry?
     {
-        try connection.query(
-            select
-                + " WHERE feature = ? AND sequence > ? AND refusal IS NULL AND stuck = 0 AND conflict = 0 ORDER BY sequence LIMIT 1",
-            [.text(feature), .integer(sequence)]
-        ).first.map { entry($0, connection) }
+        try connection.query(nextQuery, [.text(feature), .integer(sequence)]).first.map {
+            entry($0, connection)
+        }
     }
+
+    /// The statement of ``next(_:after:_:)``: a seek in `outbox_by_feature`, once per change sent.
+    static let nextQuery =
+        select
+        + " WHERE feature = ? AND sequence > ? AND refusal IS NULL AND stuck = 0 AND conflict = 0 ORDER BY sequence LIMIT 1"
 
     /// Whether an earlier entry of `entry`'s resource is held (refused, stuck or damaged): then
     /// `entry` waits behind it, so that no change overtakes one the user has not dealt with.
