@@ -24,7 +24,17 @@ enum Screens {
         let presenter = ListOrdersPresenter(
             worker: worker, output: view, formatter: formatter, cachePolicy: arguments.cachePolicy)
         view.listPresenter = presenter
-        return await exitCode(of: presenter.fetchOrders())
+        guard arguments.offline else { return await exitCode(of: presenter.fetchOrders()) }
+        // Offline, the copy is printed a page at a time, each page read after the one before was
+        // printed: a list of any length is never held whole.
+        var cursor: OrdersPage.Cursor?
+        repeat {
+            guard let page = try? await presenter.fetchOrdersPage(after: cursor, limit: 1_000).value else {
+                return 1
+            }
+            cursor = page.next
+        } while cursor != nil
+        return 0
     }
 
     static func order(_ id: String, _ worker: OrdersWorker, _ formatter: OrderFormatter, _ terminal: Terminal)

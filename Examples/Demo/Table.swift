@@ -13,7 +13,12 @@ struct Table<Row> {
 
     /// The header line, then one line per row, each made as it is read.
     func lines(fitting width: Int?) -> some Sequence<String> {
-        let widths = columnWidths(fitting: width)
+        lines(widths: columnWidths(fitting: width), header: true)
+    }
+
+    /// The rows cut to `widths`, after the header line when `header`: a long list printed a page
+    /// at a time keeps the first page's widths, so its columns line up.
+    func lines(widths: [Int], header: Bool) -> some Sequence<String> {
         let line = { (cells: [String]) in
             cells.indices.map { column in
                 let cell = Self.truncate(cells[column], to: widths[column])
@@ -21,12 +26,12 @@ struct Table<Row> {
             }
             .joined(separator: "  ")
         }
-        return (-1..<rows.count).lazy.map { $0 < 0 ? line(headers) : line(cells(rows[$0])) }
+        return ((header ? -1 : 0)..<rows.count).lazy.map { $0 < 0 ? line(headers) : line(cells(rows[$0])) }
     }
 
     /// Each column's width: its widest cell, less what fitting `width` takes from the widest
     /// flexible columns.
-    private func columnWidths(fitting width: Int?) -> [Int] {
+    func columnWidths(fitting width: Int?) -> [Int] {
         var widths = headers.map(\.displayWidth)
         for row in rows {
             for (column, cell) in cells(row).enumerated() where column < widths.count {

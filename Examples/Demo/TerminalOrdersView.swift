@@ -7,7 +7,7 @@ import Services
 final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic {
     var listPresenter: ListOrdersPresenter?
     var createPresenter: CreateOrderPresenter?
-    private let terminal: Terminal
+    let terminal: Terminal
     private let api: URL?
     private let spinner: Spinner
 
@@ -24,6 +24,11 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
     }
 
     // MARK: - ListOrdersDisplayLogic
+
+    /// A list printed a page at a time: the first page's column widths, and what the pages'
+    /// orders say under the table (see `displayOrdersPage(viewModel:)`).
+    var pageWidths: [Int]?
+    var pagesSaid: [String] = []
 
     /// The orders printed last, so that a refresh that changed nothing is not printed twice.
     private var printedOrders: [ListOrders.FetchOrders.ViewModel.DisplayedOrder]?
@@ -48,23 +53,46 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
         }
         printedOrders = orders
         terminal.print("Orders (\(orders.count))", style: .bold)
-        let table = Table(
-            headers: ["ID", "Date", "Name", "Email", "Total", "Shop"],
-            rows: orders, cells: { [$0.id, $0.date, $0.name, $0.email, $0.total, Self.label($0.syncState)] },
-            fixed: [0, 1, 4, 5])
+        let table = Self.table(orders)
         for (index, line) in table.lines(fitting: terminal.width).enumerated() {
             terminal.print(line, style: index == 0 ? .dim : .plain)
         }
-        for order in orders {
-            if case .pending = order.syncState { continue }
-            if let said = OrdersSyncWording.change(order.syncState) {
-                terminal.print("Order \(order.id): \(said)", style: .yellow)
-            }
+        printFooter(
+            said: Self.said(orders),
+            notice: viewModel.notice ?? Self.notices.freshText(from: source, unchanged: false),
+            syncNotice: viewModel.syncNotice)
+    }
+
+    /// The list's table: one row per order.
+    static func table(
+        _ orders: [ListOrders.FetchOrders.ViewModel.DisplayedOrder]
+    ) -> Table<ListOrders.FetchOrders.ViewModel.DisplayedOrder> {
+        Table(
+            headers: ["ID", "Date", "Name", "Email", "Total", "Shop"],
+            rows: orders, cells: { [$0.id, $0.date, $0.name, $0.email, $0.total, Self.label($0.syncState)] },
+            fixed: [0, 1, 4, 5])
+    }
+
+    /// What the list says under its table of the orders whose change the shop refused or could
+    /// not take (a waiting one says so in its row).
+    static func said(_ orders: [ListOrders.FetchOrders.ViewModel.DisplayedOrder]) -> [String] {
+        orders.compactMap { order in
+            if case .pending = order.syncState { return nil }
+            return OrdersSyncWording.change(order.syncState).map { "Order \(order.id): \($0)" }
+        }
+    }
+
+    /// The lines under the table: each order's sync trouble, where the orders came from, and how
+    /// many changes wait.
+    func printFooter(said: [String], notice: String?, syncNotice: String?) {
+        for line in said {
+            terminal.print(line, style: .yellow)
         }
         terminal.print()
-        terminal.print(
-            viewModel.notice ?? Self.notices.freshText(from: source, unchanged: false), style: .yellow)
-        if let syncNotice = viewModel.syncNotice {
+        if let notice {
+            terminal.print(notice, style: .yellow)
+        }
+        if let syncNotice {
             terminal.print(syncNotice, style: .yellow)
         }
     }

@@ -121,31 +121,44 @@ enum OrderRows {
         {
             count = Int(rows)
         }
+        let items = try itemsByOrder(connection, filter.items, filter.parameters, capacity: count)
+        return try connection.query(filter.orders, filter.parameters, reservingCapacity: count) { row in
+            try order(row, items: items)
+        }
+    }
+
+    /// The items `sql` reads, by the identifier of their order, each order's in their positions.
+    static func itemsByOrder(
+        _ connection: Connection, _ sql: String, _ parameters: [SQLValue], capacity: Int
+    ) throws -> [String: [OrderItem]] {
         var items: [String: [OrderItem]] = [:]
-        items.reserveCapacity(count)
-        _ = try connection.query(filter.items, filter.parameters) { row in
+        items.reserveCapacity(capacity)
+        _ = try connection.query(sql, parameters) { row in
             items[try row.string("order_id"), default: []].append(
                 OrderItem(
                     name: try row.string("name"), quantity: try row.int("quantity"),
                     unitPrice: try decimal(row, "unit_price")))
         }
-        return try connection.query(filter.orders, filter.parameters, reservingCapacity: count) { row in
-            let id = try row.string("id")
-            return Order(
-                id: id, date: Date(timeIntervalSince1970: try row.double("date")),
-                email: try row.string("email"),
-                firstName: try row.string("first_name"), lastName: try row.string("last_name"),
-                phone: try row.string("phone"),
-                billingAddress: try address(row, billingColumns),
-                shipmentAddress: try address(row, shipmentColumns),
-                paymentMethod: PaymentMethod(
-                    creditCardNumber: masked(try row.string("card_last4")),
-                    expirationDate: Date(timeIntervalSince1970: try row.double("card_expiration")), cvv: ""),
-                shipmentMethod: ShipmentMethod(
-                    speed: ShipmentMethod.ShippingSpeed(rawValue: try row.int("shipment_speed")) ?? .standard),
-                items: items[id] ?? [], total: try decimal(row, "total"),
-                version: try row.optionalString("version"))
-        }
+        return items
+    }
+
+    /// The order in the current row of a `SELECT * FROM orders`, with its items from `items`.
+    static func order(_ row: ColumnReader, items: [String: [OrderItem]]) throws -> Order {
+        let id = try row.string("id")
+        return Order(
+            id: id, date: Date(timeIntervalSince1970: try row.double("date")),
+            email: try row.string("email"),
+            firstName: try row.string("first_name"), lastName: try row.string("last_name"),
+            phone: try row.string("phone"),
+            billingAddress: try address(row, billingColumns),
+            shipmentAddress: try address(row, shipmentColumns),
+            paymentMethod: PaymentMethod(
+                creditCardNumber: masked(try row.string("card_last4")),
+                expirationDate: Date(timeIntervalSince1970: try row.double("card_expiration")), cvv: ""),
+            shipmentMethod: ShipmentMethod(
+                speed: ShipmentMethod.ShippingSpeed(rawValue: try row.int("shipment_speed")) ?? .standard),
+            items: items[id] ?? [], total: try decimal(row, "total"),
+            version: try row.optionalString("version"))
     }
 
     /// The identifiers of the orders changed on this device, deleted ones included.

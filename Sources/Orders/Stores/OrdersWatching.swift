@@ -55,11 +55,11 @@ extension OrdersSQLiteStore: OrdersWatching {
         on dispatcher: any Dispatcher,
         _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
     ) -> ObservationHandle {
-        let outbox = outbox
+        let (outbox, offline) = (outbox, offline)
         return tables.database.observe(tables: Self.observedTables, on: dispatcher) { connection in
             OrdersSnapshot(
                 orders: try OrderRows.orders(connection, .all), syncStatus: try outbox.status(in: connection),
-                savedAt: try connection.cacheStamp("orders") ?? outbox.newestChange(in: connection))
+                savedAt: try offline.copySavedAt(in: connection))
         } onChange: { result in
             onChange(result.mapError { OrdersStoreError.wrapping($0, .fetchOrders) })
         }

@@ -78,6 +78,31 @@ public struct OrdersWorker: Sendable {
         (ordersStore as? any OrdersWatching)?.observeOrders(on: dispatcher, onChange)
     }
 
+    /// One page of the orders, newest first: read as a page when the store can (`OrdersPaging`:
+    /// the app's database, or the API with its offline copy), else cut from the whole list.
+    ///
+    /// - Parameters:
+    ///   - cursor: Where the page starts: the ``OrdersPage/next`` of the page before, or `nil`.
+    ///   - limit: How many orders the page holds at most.
+    /// - Returns: A promise of the page.
+    public func fetchOrdersPage(after cursor: OrdersPage.Cursor?, limit: Int) -> Promise<OrdersPage> {
+        if let paging = ordersStore as? any OrdersPaging {
+            return paging.fetchOrders(after: cursor, limit: limit)
+        }
+        let limit = max(1, limit)
+        let store = ordersStore
+        return store.fetchOrders().then(on: .inline) { orders in
+            store.syncStatus().map(on: .inline) { status in
+                let following = orders.filter { cursor?.precedes($0) ?? true }
+                    .sorted { OrdersPage.Cursor(after: $0).precedes($1) }
+                let page = Array(following.prefix(limit))
+                let next = following.count > limit ? page.last.map(OrdersPage.Cursor.init(after:)) : nil
+                return OrdersPage(
+                    orders: page, next: next, count: cursor == nil ? orders.count : nil, syncStatus: status)
+            }
+        }
+    }
+
     /// Which orders have changes the shop does not have yet, and how many wait.
     ///
     /// - Returns: A promise of the status.

@@ -10,6 +10,20 @@ public protocol ListOrdersDisplayLogic: AnyObject, Sendable {
     ///
     /// - Parameter message: A sentence for the user.
     func displayFetchOrdersError(message: String)
+
+    /// Shows one more page of orders (``ListOrdersPresenter/fetchOrdersPage(after:limit:)``),
+    /// after those shown before. By default it shows nothing: a screen that lists in pages
+    /// implements it.
+    ///
+    /// - Parameter viewModel: The page's orders as strings, and where the next page starts.
+    func displayOrdersPage(viewModel: ListOrders.FetchOrdersPage.ViewModel)
+}
+
+extension ListOrdersDisplayLogic {
+    /// Shows nothing: a screen that does not list in pages does not ask for them.
+    ///
+    /// - Parameter viewModel: The page.
+    public func displayOrdersPage(viewModel: ListOrders.FetchOrdersPage.ViewModel) {}
 }
 
 /// CleanStore's name for ``ListOrdersDisplayLogic``: a view controller may conform to either.

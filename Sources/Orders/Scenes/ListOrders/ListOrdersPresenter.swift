@@ -71,10 +71,7 @@ public final class ListOrdersPresenter {
             return self.present(fetched, status, refreshing: false, watching: self.watching)
         }
         .recover(policy: .allErrors) { error -> Promise<ListOrders.FetchOrders.ViewModel> in
-            let storeError = OrdersStoreError.wrapping(error, .fetchOrders)
-            if case .storage(let reason) = storeError.reason, reason.isCancelled { throw storeError }
-            self.output?.displayFetchOrdersError(message: storeError.userMessage)
-            throw storeError
+            throw self.failedFetch(error)
         }
     }
 
@@ -114,16 +111,31 @@ public final class ListOrdersPresenter {
     private func presentFetchedOrders(
         response: ListOrders.FetchOrders.Response, notice: String?, syncNotice: String?
     ) -> ListOrders.FetchOrders.ViewModel {
-        let dates = formatter.dates(response.orders.map(\.date))
-        let displayedOrders = zip(response.orders, dates).map { order, date in
-            ListOrders.FetchOrders.ViewModel.DisplayedOrder(
-                id: order.id ?? "", date: date, email: order.email, name: formatter.name(order),
-                total: formatter.currency(order.total),
-                syncState: response.syncStatus.state(of: order.id ?? ""))
-        }
         let viewModel = ListOrders.FetchOrders.ViewModel(
-            displayedOrders: displayedOrders, notice: notice, syncNotice: syncNotice)
+            displayedOrders: displayed(response.orders, response.syncStatus), notice: notice,
+            syncNotice: syncNotice)
         output?.displayFetchedOrders(viewModel: viewModel)
         return viewModel
+    }
+
+    /// The rows for `orders`, each with its state in `status`.
+    func displayed(_ orders: [Order], _ status: OutboxStatus) -> [ListOrders.FetchOrders.ViewModel
+        .DisplayedOrder]
+    {
+        let dates = formatter.dates(orders.map(\.date))
+        return zip(orders, dates).map { order, date in
+            ListOrders.FetchOrders.ViewModel.DisplayedOrder(
+                id: order.id ?? "", date: date, email: order.email, name: formatter.name(order),
+                total: formatter.currency(order.total), syncState: status.state(of: order.id ?? ""))
+        }
+    }
+
+    /// Tells the screen why the orders could not be read, unless the read was cancelled, and
+    /// gives the error to throw.
+    func failedFetch(_ error: any Error) -> OrdersStoreError {
+        let storeError = OrdersStoreError.wrapping(error, .fetchOrders)
+        if case .storage(let reason) = storeError.reason, reason.isCancelled { return storeError }
+        output?.displayFetchOrdersError(message: storeError.userMessage)
+        return storeError
     }
 }

@@ -1,0 +1,37 @@
+public import Promises
+import Services
+
+extension ListOrdersPresenter {
+    /// Shows one page of the orders kept on this device (the offline copy with this device's
+    /// changes; see `OrdersPaging`), for a list too long to hold whole: ask for the first page
+    /// with `nil`, then for each next one with the page's `next`, as the user scrolls or, to print
+    /// them all, as soon as a page is shown. Each page is read, formatted and given to
+    /// ``ListOrdersDisplayLogic/displayOrdersPage(viewModel:)`` before the next is asked for, so
+    /// the screen holds its rows and never every order at once.
+    ///
+    /// A read that fails is shown with ``ListOrdersDisplayLogic/displayFetchOrdersError(message:)``,
+    /// as for a full listing.
+    ///
+    /// - Parameters:
+    ///   - cursor: Where the page starts, or `nil` for the newest.
+    ///   - limit: How many orders the page holds at most.
+    /// - Returns: A promise of the view model the screen was given.
+    @discardableResult
+    public func fetchOrdersPage(
+        after cursor: OrdersPage.Cursor? = nil, limit: Int = 500
+    ) -> Promise<ListOrders.FetchOrdersPage.ViewModel> {
+        worker.fetchOrdersPage(after: cursor, limit: limit)
+            .map { page in
+                let viewModel = ListOrders.FetchOrdersPage.ViewModel(
+                    displayedOrders: self.displayed(page.orders, page.syncStatus), next: page.next,
+                    count: page.count,
+                    notice: page.savedAt.flatMap { self.sourceNotice.text(for: .stored(savedAt: $0)) },
+                    syncNotice: OrdersSyncWording.list(page.syncStatus))
+                self.output?.displayOrdersPage(viewModel: viewModel)
+                return viewModel
+            }
+            .recover(policy: .allErrors) { error -> Promise<ListOrders.FetchOrdersPage.ViewModel> in
+                throw self.failedFetch(error)
+            }
+    }
+}
