@@ -125,7 +125,8 @@ private func offlineCopy(_ file: URL) throws -> FallbackOrdersStore {
 }
 
 /// The list screen shown a page of 1,000 at a time, as far as the last page, its rows kept as a
-/// screen scrolled to the end keeps them; returns how many rows it shows.
+/// screen scrolled to the end keeps them, in room made for the count the first page gives;
+/// returns how many rows it shows.
 @MainActor
 private func presentInPages(from store: FallbackOrdersStore) async throws -> Int {
     let presenter = ListOrdersPresenter(
@@ -134,6 +135,7 @@ private func presentInPages(from store: FallbackOrdersStore) async throws -> Int
     var cursor: OrdersPage.Cursor?
     repeat {
         let page = try await presenter.fetchOrdersPage(after: cursor, limit: 1_000).value
+        if let count = page.count { rows.reserveCapacity(count) }  // the first page counts them
         rows += page.displayedOrders
         cursor = page.next
     } while cursor != nil
