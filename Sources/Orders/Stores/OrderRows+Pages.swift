@@ -10,13 +10,17 @@ extension OrderRows {
     private static let pageCondition = "deleted = 0 AND date <= ?1 AND (date < ?1 OR id > ?2)"
 
     private static let pageOrders =
+        // sql-constant: `pageCondition` is this type's constant; the cursor and limit are bound.
         "SELECT * FROM orders WHERE \(pageCondition) ORDER BY date DESC, id LIMIT ?3"
 
-    private static let pageItems = """
-        SELECT order_id, name, quantity, unit_price FROM order_items
-        WHERE order_id IN (SELECT id FROM orders WHERE \(pageCondition) ORDER BY date DESC, id LIMIT ?3)
-        ORDER BY order_id, position
-        """
+    private static let pageIDs =
+        // sql-constant: `pageCondition` is this type's constant; the cursor and limit are bound.
+        "SELECT id FROM orders WHERE \(pageCondition) ORDER BY date DESC, id LIMIT ?3"
+
+    /// The items of the page's orders, found by their order's key.
+    private static let pageItems =
+        "SELECT order_id, name, quantity, unit_price FROM order_items WHERE order_id IN ("
+        + pageIDs + ") ORDER BY order_id, position"
 
     /// At most `limit` orders after `cursor` (from the newest when `nil`), with their items, and
     /// the cursor of the next page when there are more (the page reads one order more than it
