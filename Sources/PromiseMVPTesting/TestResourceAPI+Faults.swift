@@ -35,11 +35,14 @@ extension TestResourceAPI {
         lock.withLock { faults.matchingRefusals.append((matches, .status(status, body: body))) }
     }
 
-    /// Stops refusing `request`: it is applied again.
+    /// Stops refusing or garbling `request`: it is applied and answered as usual again.
     ///
     /// - Parameter request: The method and path, as given to ``refuse(_:status:body:)``.
     public func allow(_ request: String) {
-        lock.withLock { faults.refusals[request] = nil }
+        lock.withLock {
+            faults.refusals[request] = nil
+            faults.garbled.remove(request)
+        }
     }
 
     /// Makes every request for `method` and `path` (such as `POST /orders`) applied as usual but

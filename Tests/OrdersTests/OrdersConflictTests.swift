@@ -81,6 +81,53 @@ struct OrdersConflictTests {
         }
     }
 
+    @Test(
+        "keeping theirs gives up only the change in conflict: a later edit of another field is moved onto the shop's copy and sent"
+    )
+    func keepTheirsKeepsLaterChanges() async throws {
+        // Given: a conflict on the last name, then, offline, an edit of the first name behind it
+        let device = try await deviceWithCopy()
+        _ = await PromiseExpectations.value(of: device.offline.updateOrder(renamedAmy(last: "Mine")))
+        device.shop.editOnServer("shop-amy") { $0.lastName = "Theirs" }
+        _ = await PromiseExpectations.value(of: device.online.sync())
+        _ = await PromiseExpectations.value(
+            of: device.offline.updateOrder(renamedAmy(first: "Later", last: "Mine")))
+
+        // When
+        let report = await PromiseExpectations.value(
+            of: device.online.resolve(id: "shop-amy", keeping: .theirs))
+
+        // Then: the shop has its last name and the later first name; so does the copy here
+        #expect(report?.sent.count == 1)
+        let shop = device.shop.storedOrders.first { $0.id == "shop-amy" }
+        #expect(shop?.lastName == "Theirs" && shop?.firstName == "Later")
+        let here = await device.listing(device.offline)["shop-amy"]
+        #expect(here?.lastName == "Theirs" && here?.firstName == "Later")
+        #expect(await PromiseExpectations.value(of: device.online.syncStatus()) == .empty)
+    }
+
+    @Test("keeping theirs while the shop is down: the later edit waits, shown over the shop's copy")
+    func keepTheirsOfflineShowsLaterChange() async throws {
+        // Given
+        let device = try await deviceWithCopy()
+        _ = await PromiseExpectations.value(of: device.offline.updateOrder(renamedAmy(last: "Mine")))
+        device.shop.editOnServer("shop-amy") { $0.lastName = "Theirs" }
+        _ = await PromiseExpectations.value(of: device.online.sync())
+        _ = await PromiseExpectations.value(
+            of: device.offline.updateOrder(renamedAmy(first: "Later", last: "Mine")))
+
+        // When
+        device.shop.isDown = true
+        _ = await PromiseExpectations.value(of: device.online.resolve(id: "shop-amy", keeping: .theirs))
+
+        // Then
+        let here = await device.listing(device.offline)["shop-amy"]
+        #expect(here?.lastName == "Theirs" && here?.firstName == "Later")
+        let status = await PromiseExpectations.value(of: device.offline.syncStatus())
+        #expect(status?.waiting == 1 && status?.conflicted == 0)
+        #expect(device.shop.storedOrders.first { $0.id == "shop-amy" }?.firstName == "Amy")
+    }
+
     @Test("keeping mine after a 412 without the shop's copy reads the copy first: sent over its version")
     func keepMineAfterBodiless412() async throws {
         // Given: a conflict whose 412 came without the shop's order; a change sent without

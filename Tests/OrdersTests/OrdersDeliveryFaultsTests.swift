@@ -6,9 +6,11 @@ import Testing
 /// answered unreadably, a create the shop keeps failing.
 @Suite("Orders: delivery faults")
 struct OrdersDeliveryFaultsTests {
-    @Test("a create the shop applied but answered unreadably is delivered, not refused, and listed once")
+    @Test(
+        "a create the shop applied but answered unreadably is not delivered: it waits under its key, no failure counted, and the next answer delivers it once"
+    )
     func unreadableAnswerToCreate() async throws {
-        // Given: an order created offline; the shop will make it and answer nonsense
+        // Given: an order created offline; the shop will make it and answer with a page
         let device = try DeviceAndShop()
         _ = await device.listing(device.online)
         let created = try #require(
@@ -17,17 +19,51 @@ struct OrdersDeliveryFaultsTests {
         device.shop.garble("POST /orders")
 
         // When
-        let report = await PromiseExpectations.value(of: device.online.sync())
+        let first = await PromiseExpectations.value(of: device.online.sync())
+
+        // Then: nothing counted as sent, nothing refused, the change waits with no failure
+        #expect(first?.sent.isEmpty == true)
+        #expect(first?.refused.isEmpty == true && first?.stuck.isEmpty == true)
+        #expect(first?.stoppedBecause == .notTheAPI)
+        let status = await PromiseExpectations.value(of: device.online.syncStatus())
+        #expect(status?.waiting == 1 && status?.held == 0)
+
+        // When: the shop answers properly again; the device's clock has not moved, so a counted
+        // failure (which waits its backoff) would keep the change back
+        device.shop.allow("POST /orders")
+        let second = await PromiseExpectations.value(of: device.online.sync())
         let listed = await device.listing(device.online)
 
-        // Then
-        #expect(report?.sent.map(\.localID) == [created.id ?? ""])
-        #expect(report?.refused.isEmpty == true)
+        // Then: delivered, applied once (the same key), listed once under the shop's id
+        #expect(second?.sent.map(\.localID) == [created.id ?? ""])
         #expect(device.shop.applied.count == 1)
         #expect(await PromiseExpectations.value(of: device.online.syncStatus()) == .empty)
         let eves = listed.values.filter { $0.email == "eve@example.com" }
         #expect(eves.count == 1)
         #expect(eves.first?.id?.hasPrefix("srv-") == true)
+    }
+
+    @Test(
+        "a 2xx whose JSON is not an order (a proxy's {\"ok\": true}, an order without its id or version) delivers nothing: each change waits",
+        arguments: [#"{"ok": true}"#, #"[]"#])
+    func jsonThatIsNoOrder(body: String) async throws {
+        // Given: an order listed from the shop and edited offline, and one created offline
+        let device = try DeviceAndShop()
+        let listed = await device.listing(device.online)
+        var edited = try #require(listed.values.first)
+        edited.email = "changed@example.com"
+        _ = await PromiseExpectations.value(of: device.offline.updateOrder(edited))
+        _ = await PromiseExpectations.value(
+            of: device.offline.createOrder(validOrder(email: "eve@example.com")))
+        device.shop.refuse(matching: { $0.method != "GET" }, status: 200, body: body)
+
+        // When
+        let report = await PromiseExpectations.value(of: device.online.sync())
+
+        // Then
+        #expect(report?.sent.isEmpty == true)
+        #expect(report?.stoppedBecause == .notTheAPI)
+        #expect(await PromiseExpectations.value(of: device.online.syncStatus())?.waiting == 2)
     }
 
     @Test(

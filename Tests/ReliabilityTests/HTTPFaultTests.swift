@@ -85,16 +85,35 @@ struct HTTPFaultTests {
         #expect(cache?.value == fresh)
     }
 
-    @Test("a 200 with HTML: decodingFailed naming the type, cache untouched")
-    func htmlPage() async throws {
+    @Test(
+        "a 200 with a sign-in page, as HTML or as text: not the API's answer, so the copy is shown, untouched",
+        arguments: ["text/html", "text/plain"])
+    func signInPage(contentType: String) async throws {
         let (outcome, cache) = await fetch(
-            with: .status(200, body: "<html><body>Maintenance</body></html>", contentType: "text/html"))
-        guard case .failure(ServiceRequestError.decodingFailed(let type, _)) = outcome else {
-            Issue.record("expected decodingFailed, got \(outcome)")
-            return
-        }
-        #expect(type == "Array<Melody>")
+            with: .status(
+                200, body: "<html><body>Sign in to the Wi-Fi</body></html>", contentType: contentType))
+        #expect(try outcome.get().source == .cache(savedAt: savedAt, reason: .notTheAPI))
         expectCacheUntouched(cache)
+    }
+
+    @Test("a read redirected to another origin (a captive portal's 302): the copy is shown, untouched")
+    func readRedirectedElsewhere() async throws {
+        let portal = try TestHTTPServer(responder: { _ in
+            .status(200, body: "<html>Sign in</html>", contentType: "text/html")
+        })
+        defer { portal.stop() }
+        let (outcome, cache) = await fetch(with: .redirect(to: portal.baseURL.absoluteString + "login"))
+        #expect(try outcome.get().source == .cache(savedAt: savedAt, reason: .notTheAPI))
+        #expect(portal.requests.isEmpty)
+        expectCacheUntouched(cache)
+    }
+
+    @Test("a read redirected within the API's origin is followed")
+    func readRedirectedWithinTheAPI() async throws {
+        server.set("/v2/melodies", .status(200, body: freshJSON))
+        let (outcome, cache) = await fetch(with: .redirect(to: "/v2/melodies"))
+        #expect(try outcome.get().source == .network)
+        #expect(cache?.value == fresh)
     }
 
     @Test("a huge body: refused before decoding, cache untouched")

@@ -69,17 +69,19 @@ struct APIClientTests {
         #expect(reason.contains("id"))
     }
 
-    @Test("an HTML page where JSON was expected is a decoding error too")
+    @Test("an HTML page where JSON was expected is not the API's answer: the API was not reached")
     func htmlRejects() async {
         // When
         let error = await PromiseExpectations.error(of: client.get("/html", as: [Song].self))
 
         // Then
-        guard case .decodingFailed(let type, _)? = error.map(ServiceRequestError.init) else {
-            Issue.record("expected decodingFailed, got \(String(describing: error))")
+        guard case .notTheAPI(let reason)? = error as? APIError else {
+            Issue.record("expected notTheAPI, got \(String(describing: error))")
             return
         }
-        #expect(type == "Array<Song>")
+        #expect(reason.contains("text/html"))
+        #expect(error.map(ServiceRequestError.init) == .notTheAPI)
+        #expect(error.map { FailureClass($0).kind } == .offline)
     }
 
     @Test("an empty body is a decoding error that says so")

@@ -16,6 +16,7 @@ import Promises
 /// | HTTP 5xx | ``Kind/serverTrouble`` | yes | no | 502, 503, 504 | counts a failure of the entry |
 /// | HTTP 503 with `Retry-After` | ``Kind/later`` | yes | no | yes | waits for `Retry-After` |
 /// | any other HTTP 4xx | ``Kind/refused`` | no | no | no | refuses the entry (a 404 to a DELETE: done) |
+/// | a 2xx that is not the API's (a sign-in page), a redirect not followed; ``ServiceRequestError/notTheAPI``, ``ServiceRequestError/moved(to:)`` | ``Kind/offline`` | yes | yes | no | stops, no failure counted |
 /// | a cancellation | ``Kind/cancelled`` | no | no | no | stops |
 /// | anything else (an answer that does not decode, the database, not HTTP) | ``Kind/other`` | no | no | no | counts a failure of the entry |
 ///
@@ -111,9 +112,13 @@ public struct FailureClass: Equatable, Sendable {
     }
 
     private init(error: APIError, retryAfter: Double?) {
-        if case .httpStatus(let status, _) = error {
+        switch error {
+        case .httpStatus(let status, _):
             self.init(status: status, retryAfter: retryAfter)
-        } else {
+        case .notTheAPI, .redirected:
+            // Something between here and the API answered: the API was not reached.
+            self.init(kind: .offline)
+        case .decoding, .notHTTP, .responseTooLarge:
             self.init(kind: .other)
         }
     }
@@ -144,6 +149,8 @@ public struct FailureClass: Equatable, Sendable {
             self.init(status: status, retryAfter: nil)
         case .cancelled:
             self.init(kind: .cancelled)
+        case .notTheAPI, .moved:
+            self.init(kind: .offline)
         case .unknownError, .noData, .decodingFailed, .storageFailed:
             self.init(kind: .other)
         }

@@ -18,6 +18,8 @@ extension ServiceRequestError {
     /// | `URLError.cancelled`, `CancellationError`, any cancellation | ``cancelled`` |
     /// | ``APIError/responseTooLarge(bytes:limit:)`` | ``decodingFailed(type:reason:)`` |
     /// | ``APIError/httpStatus(_:body:)`` | ``httpStatus(_:)`` |
+    /// | ``APIError/notTheAPI(reason:)``; ``APIError/redirected(status:location:)`` 302, 303, 307 (how a captive portal answers) | ``notTheAPI`` |
+    /// | ``APIError/redirected(status:location:)`` 301, 308 (moved permanently) | ``moved(to:)`` |
     /// | ``APIError/decoding(type:reason:)``, `DecodingError` | ``decodingFailed(type:reason:)`` |
     /// | ``DatabaseError`` | ``storageFailed(reason:)`` |
     /// | anything else | ``unknownError`` |
@@ -70,6 +72,13 @@ extension ServiceRequestError {
             .unknownError
         case .responseTooLarge(let bytes, let limit):
             .decodingFailed(type: "response", reason: "\(bytes) bytes, more than the \(limit) accepted")
+        case .notTheAPI:
+            .notTheAPI
+        case .redirected(let status, let location) where status == 301 || status == 308:
+            // "Moved permanently": the API says where it lives now.
+            .moved(to: location)
+        case .redirected:
+            .notTheAPI
         }
     }
 }

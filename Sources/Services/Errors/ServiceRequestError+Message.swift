@@ -29,6 +29,12 @@ extension ServiceRequestError {
             "The data stored on this device cannot be read or written."
         case .cancelled:
             "Cancelled."
+        case .notTheAPI:
+            "The network answered with a page that is not the API's (a sign-in page?). Nothing was sent; sign in to the network and try again."
+        case .moved(let location) where location.isEmpty:
+            "The API answered that it moved, without saying where. Nothing was sent there; your changes wait."
+        case .moved(let location):
+            "The API answered that it moved to \(location). Nothing was sent there; your changes wait until the app uses that address."
         }
     }
 }

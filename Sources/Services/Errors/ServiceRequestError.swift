@@ -26,6 +26,12 @@ public enum ServiceRequestError: Error, Equatable, Sendable {
     case storageFailed(reason: String)
     /// The request was cancelled; `catch` skips this unless asked for all errors.
     case cancelled
+    /// Something other than the API answered: a page that is not the API's (a captive portal's
+    /// sign-in page, say), or a redirect to another address. Nothing was delivered; a change waits.
+    case notTheAPI
+    /// The API answered a write with a redirect to `location` (it moved): the change was not sent
+    /// there and waits; the app's API address needs updating.
+    case moved(to: String)
 }
 
 extension ServiceRequestError: CancellableError {

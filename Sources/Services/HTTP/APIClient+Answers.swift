@@ -29,6 +29,30 @@ extension APIClient {
         return formatter.date(from: value).map { min(max(0, $0.timeIntervalSinceNow), longestRetryAfter) }
     }
 
+    /// Why a 2xx answer is not the API's, or `nil` when it may be: a page (an HTML or XML
+    /// content type), or a body whose first character cannot start JSON (a sign-in page served as
+    /// `text/plain`, say). An empty body may be the API's (a 204). Only the first byte is looked
+    /// at, so a long listing is not read twice; a body that starts as JSON and is not is a
+    /// decoding failure of whoever decodes it.
+    static func notTheAPI(_ data: Data, _ response: HTTPURLResponse) -> APIError? {
+        let type = (response.value(forHTTPHeaderField: "Content-Type") ?? "").lowercased()
+        let mediaType = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        if mediaType == "text/html" || mediaType.hasSuffix("xml") {
+            return .notTheAPI(reason: "a \(response.statusCode) answer of type \(mediaType)")
+        }
+        guard let first = data.first(where: { !jsonWhitespace.contains($0) }) else { return nil }
+        guard jsonStarts.contains(first) else {
+            let shown = mediaType.isEmpty ? "no type" : "type \(mediaType)"
+            return .notTheAPI(reason: "a \(response.statusCode) answer of \(shown) that is not JSON")
+        }
+        return nil
+    }
+
+    /// Space, tab, line feed and carriage return: JSON's whitespace (RFC 8259).
+    private static let jsonWhitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+    /// The bytes a JSON value may start with: `{`, `[`, `"`, a digit, `-`, and `t`, `f`, `n`.
+    private static let jsonStarts: Set<UInt8> = Set(Array("{[\"-0123456789tfn".utf8))
+
     /// The start of a body, for an error.
     static func excerpt(of data: Data) -> String {
         String(decoding: data.prefix(512), as: UTF8.self)

@@ -178,7 +178,17 @@ public struct APIClient: Sendable {
                 case .success((let data, let response?)):
                     let status = response.statusCode
                     if (200..<300).contains(status) {
-                        seal.fulfill(data)
+                        if let other = Self.notTheAPI(data, response) {
+                            seal.reject(other)
+                        } else {
+                            seal.fulfill(data)
+                        }
+                    } else if (300..<400).contains(status), status != 304 {
+                        // Not followed (BoundedTransfers): a write, or a read to another origin.
+                        seal.reject(
+                            APIError.redirected(
+                                status: status, location: response.value(forHTTPHeaderField: "Location") ?? ""
+                            ))
                     } else if status == 429 || status == 503 {
                         seal.reject(
                             RetryLater(

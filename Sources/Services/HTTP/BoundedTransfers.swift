@@ -202,6 +202,34 @@ extension BoundedTransfers {
             if let over { refuse(dataTask, bytes: over) }
         }
 
+        /// Follows a redirect only for a read that stays within the origin it was sent to (scheme,
+        /// host and port): a write is never sent elsewhere (its body would be lost on a 301, 302 or
+        /// 303, its `Idempotency-Key` and `If-Match` would go to another host on a 307 or 308), and
+        /// a read sent to another origin is a captive portal's, or another site's, answer. Not
+        /// following hands the 3xx over as the answer (``APIError/redirected(status:location:)``).
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            completionHandler(Self.follows(from: task.originalRequest, to: request) ? request : nil)
+        }
+
+        /// Whether a redirect from `original` to `next` is followed: a GET or HEAD, to the same
+        /// origin.
+        static func follows(from original: URLRequest?, to next: URLRequest) -> Bool {
+            guard let original, let from = original.url, let to = next.url,
+                ["GET", "HEAD"].contains(original.httpMethod ?? "GET")
+            else { return false }
+            return origin(of: from) == origin(of: to)
+        }
+
+        /// Scheme, host and port (the scheme's default when the URL gives none), in lower case.
+        static func origin(of url: URL) -> String {
+            let scheme = url.scheme?.lowercased() ?? ""
+            let port = url.port ?? (scheme == "https" ? 443 : 80)
+            return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+        }
+
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?)
         {
             end(task) { transfer in

@@ -10,18 +10,10 @@ extension OfflineCollection {
         let id = entry.localID
         let settled = try storage.outbox.entries(for: id, in: connection).isEmpty
         let answered = try? APIClient.decode(Resource.self, from: answer)
+        try requireAPIAnswer(entry, answer, answered)
         switch entry.method {
         case .post:
-            guard var answered, let remoteID = answered.id, !remoteID.isEmpty else {
-                // Delivered, answer unreadable: the API has it, under an identifier this device
-                // cannot learn. Not refused (a retry would only get the same answer): the copy here
-                // becomes the API's, so the next listing puts the API's own row in its place
-                // instead of listing it twice.
-                if let row = try storage.resource(id: id, in: connection) {
-                    try storage.put(row.value, from: .api, in: connection)
-                }
-                return nil
-            }
+            guard var answered, let remoteID = answered.id, !remoteID.isEmpty else { return nil }
             if remoteID != id {
                 try storage.remove(id: remoteID, from: nil, in: connection)
             }
@@ -51,5 +43,27 @@ extension OfflineCollection {
             break
         }
         return nil
+    }
+
+    /// Throws ``APIError/notTheAPI(reason:)`` unless `answer` is the API's answer to `entry`: for a
+    /// create, the resource with its identifier; for an update, the resource (with its version
+    /// when the change was made from one), or nothing (a 204); for a delete, anything. Throwing
+    /// rolls the completion back: the change waits under its key, and no failure is counted.
+    static func requireAPIAnswer(_ entry: OutboxEntry, _ answer: Data, _ answered: Resource?) throws {
+        switch entry.method {
+        case .post:
+            guard let id = answered?.id, !id.isEmpty else {
+                throw APIError.notTheAPI(reason: "the answer to a create is not \(Resource.self) with its id")
+            }
+        case .put where answer.isEmpty:
+            break
+        case .put:
+            guard answered != nil, entry.baseVersion == nil || JSONMerge.version(of: answer) != nil else {
+                throw APIError.notTheAPI(
+                    reason: "the answer to an update is not \(Resource.self) with its version")
+            }
+        default:
+            break
+        }
     }
 }

@@ -69,11 +69,23 @@ extension OfflineCollection {
         return outbox.resolve(localID: id, keeping: .theirs, recreatingAt: collection) { theirs, connection in
             // Without the API's copy (it sent none, or one this device cannot read), the row goes
             // until the next listing brings it.
-            guard let theirs, var copy = try? APIClient.decode(Resource.self, from: theirs) else {
-                return try storage.remove(id: id, from: nil, in: connection)
+            if let theirs, var copy = try? APIClient.decode(Resource.self, from: theirs) {
+                copy.id = id
+                try storage.put(copy, from: .api, in: connection)
+            } else {
+                try storage.remove(id: id, from: nil, in: connection)
             }
-            copy.id = id
-            try storage.put(copy, from: .api, in: connection)
+            // Changes made after the one given up still wait, moved onto the API's copy: the
+            // screen shows the last of them.
+            guard let last = try storage.outbox.entries(for: id, in: connection).last else { return }
+            if last.method == .delete {
+                if try storage.resource(id: id, in: connection) != nil {
+                    try storage.markDeleted(id: id, in: connection)
+                }
+            } else if let body = last.body, var mine = try? APIClient.decode(Resource.self, from: body) {
+                mine.id = id
+                try storage.put(mine, from: .device, in: connection)
+            }
         }
     }
 }

@@ -25,6 +25,20 @@ enum JSONMerge {
         return try? JSONSerialization.data(withJSONObject: merged, options: [.sortedKeys])
     }
 
+    /// `change` moved onto `theirs`: `theirs` with the top-level fields that `change` set
+    /// differently from `previous` (the body it was made on top of), so that a later edit keeps
+    /// what it changed and nothing else of the body it was made from; `version` is `theirs`'s.
+    /// `nil` when a body is not a JSON object.
+    static func rebase(_ change: Data, madeOn previous: Data, onto theirs: Data) -> Data? {
+        guard let change = object(change), let previous = object(previous), var rebased = object(theirs)
+        else { return nil }
+        for key in Set(change.keys).union(previous.keys)
+        where key != "version" && !same(change[key], previous[key]) {
+            rebased[key] = change[key]
+        }
+        return try? JSONSerialization.data(withJSONObject: rebased, options: [.sortedKeys])
+    }
+
     /// The fields changed on both sides to different values, sorted; empty when the two merge.
     /// `nil` when a body is not a JSON object.
     static func conflictingFields(base: Data, mine: Data, theirs: Data) -> [String]? {

@@ -59,8 +59,8 @@ extension Outbox {
     ///
     /// | the API's side | keeping mine | keeping theirs |
     /// | --- | --- | --- |
-    /// | changed | the change is sent again with `If-Match` of the API's version (without one when the API did not send its copy: ``resolveKeepingMine(localID:recreatingAt:fetchingTheirs:)`` reads it first) | every change of the resource dropped; `applyingTheirs` gets the API's copy (`nil` when it did not send it: fetch it) |
-    /// | deleted | an update becomes a POST to `recreatingAt` with its body; a delete is done | every change dropped; `applyingTheirs` gets `nil` |
+    /// | changed | the change is sent again with `If-Match` of the API's version (without one when the API did not send its copy: ``resolveKeepingMine(localID:recreatingAt:fetchingTheirs:)`` reads it first) | the change in conflict dropped; the resource's later changes kept, each moved onto the API's copy with the fields it changed, and sent with `If-Match` of its version; `applyingTheirs` gets the API's copy (`nil` when it did not send it: fetch it), and finds the later changes with ``entries(for:in:)`` |
+    /// | deleted | an update becomes a POST to `recreatingAt` with its body; a delete is done | every change of the resource dropped; `applyingTheirs` gets `nil` |
     ///
     /// - Parameters:
     ///   - localID: The resource's identifier on this device.
@@ -81,13 +81,22 @@ extension Outbox {
             guard let held = entries.first(where: \.isConflicted),
                 case .conflicted(let theirs, let deleted) = held.state
             else { return 0 }
+            let later = entries.filter { $0.sequence > held.sequence }
             switch keeping {
-            case .theirs:
-                try applyingTheirs(deleted ? nil : theirs, connection)
+            case .theirs where deleted || later.isEmpty:
                 try connection.execute(
                     "DELETE FROM outbox WHERE feature = ? AND local_id = ?",
                     [SQLValue.text(feature), SQLValue.text(localID)])
+                try applyingTheirs(deleted ? nil : theirs, connection)
                 return entries.count
+            case .theirs:
+                // Only the change in conflict is given up: what the user changed after it still
+                // goes, moved onto the API's copy (each change keeps the fields it changed).
+                try OutboxTable.rebase(later, after: held, onto: theirs, connection)
+                try connection.execute(
+                    "DELETE FROM outbox WHERE sequence = ?", [SQLValue.integer(held.sequence)])
+                try applyingTheirs(theirs, connection)
+                return 1
             case .mine where deleted && held.method == .delete:
                 try connection.execute(
                     "DELETE FROM outbox WHERE sequence = ?", [SQLValue.integer(held.sequence)])

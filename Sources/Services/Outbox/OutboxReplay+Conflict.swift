@@ -68,6 +68,32 @@ extension OutboxTable {
             ])
     }
 
+    /// Moves the changes made after `held` onto the API's copy `theirs`, when the user kept theirs
+    /// over `held`: each update's body becomes `theirs` with the fields that update changed (from
+    /// the body before it), and each change is based on `theirs` and its version. Without a copy
+    /// to move them onto they stay as they are: the API then answers them with its copy.
+    static func rebase(
+        _ later: [OutboxEntry], after held: OutboxEntry, onto theirs: Data?, _ connection: Connection
+    )
+        throws
+    {
+        guard let theirs, Outbox.isObject(theirs) else { return }
+        let version = JSONMerge.version(of: theirs)
+        var previous = held.body
+        var current = theirs
+        for entry in later {
+            var body = entry.body
+            if entry.method == .put, let change = entry.body, let made = previous,
+                let rebased = JSONMerge.rebase(change, madeOn: made, onto: current)
+            {
+                body = rebased
+                current = rebased
+            }
+            previous = entry.body ?? previous
+            try rebase(entry, body: body, baseVersion: version, base: theirs, connection)
+        }
+    }
+
     /// Holds `entry` as a conflict with the API's copy (`nil`: deleted there, or not sent).
     static func hold(_ entry: OutboxEntry, theirs: Data?, deletedOnServer: Bool, _ connection: Connection)
         throws

@@ -24,7 +24,9 @@ extension OutboxReplay {
     /// What ``FailureClass`` says for the entry: refused for a 4xx (but a 404 or 410 to a DELETE,
     /// which means it is done, and a 412, or a 404 or 410 to a conditional PUT, which is another
     /// writer's change); a `Retry-After` says when to come back; offline, cancelled, or "later"
-    /// without a time stop; server trouble and anything else count as a failure of the entry.
+    /// without a time stop (a `Retry-After` of no time counts as a failure); an answer that is not
+    /// the API's stops without counting; server trouble and anything else count as a failure of
+    /// the entry.
     static func outcome(of error: any Error, for entry: OutboxEntry) -> Outcome {
         let failure = FailureClass(error)
         let apiError = (error as? APIClient.RetryLater)?.error ?? error as? APIError
@@ -46,6 +48,10 @@ extension OutboxReplay {
             return .refused(refusalReason(status: status, body: body))
         case .later:
             guard let seconds = failure.retryAfter, let status = failure.status else { return .stop(reason) }
+            // A wait of nothing (`Retry-After: 0`, a negative one, a date past) is no wait: taken
+            // at its word it would send the change again at once, forever. It counts as a failure
+            // instead, which waits the backoff and, repeated, makes the change stuck.
+            guard seconds > 0 else { return .failed(reason) }
             return .later(reason, status: status, seconds: seconds)
         case .offline, .cancelled:
             return .stop(reason)

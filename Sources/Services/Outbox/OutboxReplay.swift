@@ -142,6 +142,11 @@ struct OutboxReplay: Sendable {
             case .failure(let error as DatabaseError):
                 report.stoppedBecause = ServiceRequestError(error)
                 finish(report, run)
+            case .failure(let error) where FailureClass(error).kind == .offline:
+                // The 2xx was not the API's answer (the feature found no resource in it): nothing
+                // was delivered, the change waits under its key, and no failure is counted.
+                report.stoppedBecause = ServiceRequestError(error)
+                finish(report, run)
             case .failure(let error):
                 // The API took the change but the feature cannot apply its answer (an identifier
                 // another change here uses, say): show it refused, so the user sees it; a retry

@@ -1,0 +1,128 @@
+import Foundation
+import PromiseMVPTesting
+import Testing
+
+@testable import Services
+
+/// What the outbox makes of answers that are not the API's: a captive portal's page, redirects,
+/// and `Retry-After` values that ask for no wait at all (`OutboxReplay+Outcome.swift`).
+@Suite("Outbox: answers that are not the API's")
+struct OutboxReplayOutcomeTests {
+    /// A create, an update and a delete waiting in the outbox of `notes`.
+    static func threeChanges(clock: TestClock = TestClock()) async throws -> (Database, Outbox) {
+        let (database, outbox) = try OutboxTests.notes(clock: clock)
+        await OutboxTests.write(database, outbox, .post, id: "new")
+        await OutboxTests.write(database, outbox, .put, id: "edited")
+        await OutboxTests.write(database, outbox, .delete, id: "gone")
+        return (database, outbox)
+    }
+
+    /// Syncs with a client of `server` whose deliveries always succeed.
+    static func sync(_ outbox: Outbox, _ server: TestHTTPServer) async -> OutboxSyncReport? {
+        await PromiseExpectations.value(
+            of: outbox.sync(with: APIClient(baseURL: server.baseURL, timeout: 5)) { _, _, _ in nil })
+    }
+
+    @Test(
+        "a captive portal answering every request 200 with its sign-in page delivers nothing: every change waits, no failure counted",
+        arguments: ["text/html", "text/plain; charset=utf-8"])
+    func portalPageDeliversNothing(contentType: String) async throws {
+        // Given
+        let (_, outbox) = try await Self.threeChanges()
+        let portal = try TestHTTPServer(responder: { _ in
+            .status(200, body: "<!doctype html><title>Hotel Wi-Fi</title>", contentType: contentType)
+        })
+        defer { portal.stop() }
+
+        // When
+        let report = await Self.sync(outbox, portal)
+
+        // Then
+        #expect(report?.sent.isEmpty == true)
+        #expect(report?.stoppedBecause == .notTheAPI)
+        #expect(report?.waiting == 3)
+        let entries = try #require(await PromiseExpectations.value(of: outbox.entries()))
+        #expect(entries.map(\.localID) == ["new", "edited", "gone"])
+        #expect(entries.map(\.failures) == [0, 0, 0])
+        #expect(entries.allSatisfy { $0.notBefore == nil && !$0.isHeld })
+    }
+
+    @Test(
+        "a write redirected to another origin is not followed: nothing reaches the other host, the change waits",
+        arguments: [302, 307, 303])
+    func writeRedirectedElsewhere(status: Int) async throws {
+        // Given
+        let (_, outbox) = try await Self.threeChanges()
+        let elsewhere = try TestHTTPServer(responder: { _ in .status(200, body: #"{"id": "x"}"#) })
+        defer { elsewhere.stop() }
+        let api = try TestHTTPServer(responder: { request in
+            .status(status, body: "", headers: ["Location": elsewhere.baseURL.absoluteString + "login"])
+        })
+        defer { api.stop() }
+
+        // When
+        let report = await Self.sync(outbox, api)
+
+        // Then
+        #expect(elsewhere.requests.isEmpty)
+        #expect(report?.sent.isEmpty == true)
+        #expect(report?.stoppedBecause == .notTheAPI)
+        #expect(await PromiseExpectations.value(of: outbox.entries())?.map(\.failures) == [0, 0, 0])
+    }
+
+    @Test(
+        "a write redirected within the API (it moved) is not followed either: the change waits and the report says where",
+        arguments: [301, 308])
+    func writeRedirectedWithinTheAPI(status: Int) async throws {
+        // Given
+        let (_, outbox) = try await Self.threeChanges()
+        let api = try TestHTTPServer(responder: { request in
+            request.path.hasPrefix("/v2/")
+                ? .status(201, body: #"{"id": "n-1"}"#)
+                : .status(status, body: "", headers: ["Location": "/v2" + request.path])
+        })
+        defer { api.stop() }
+
+        // When
+        let report = await Self.sync(outbox, api)
+
+        // Then: one request, to the old address; nothing sent to the new one
+        #expect(api.requests == ["POST /notes HTTP/1.1"])
+        #expect(report?.stoppedBecause == .moved(to: "/v2/notes"))
+        #expect(report?.stoppedBecause?.userMessage.contains("moved to /v2/notes") == true)
+        #expect(report?.waiting == 3)
+    }
+
+    @Test(
+        "a Retry-After of no time (0, negative, a date past) counts a failure and waits the backoff; the fifth makes the change stuck",
+        arguments: ["0", "-5", "Wed, 21 Oct 2015 07:28:00 GMT"])
+    func retryAfterOfNoTime(value: String) async throws {
+        // Given
+        let clock = TestClock()
+        let (database, outbox) = try OutboxTests.notes(clock: clock)
+        await OutboxTests.write(database, outbox, .put, id: "a")
+        let api = try TestHTTPServer(responder: { _ in
+            .status(503, body: "{}", headers: ["Retry-After": value])
+        })
+        defer { api.stop() }
+
+        // When: synced at once, again without waiting, then as the waits allow
+        let start = clock.now
+        let first = await Self.sync(outbox, api)
+        let tooSoon = await Self.sync(outbox, api)
+        var reports: [OutboxSyncReport] = []
+        for _ in 0..<4 {
+            clock.advance(300)
+            reports += [await Self.sync(outbox, api)].compactMap { $0 }
+        }
+
+        // Then: the first failure waits its backoff, the second sync sends nothing
+        #expect(first?.retryAt == start.addingTimeInterval(1))  // the first backoff, not "now"
+        let requestsAfterFirst = 2  // the client's one retry of a short Retry-After, then the outbox's
+        #expect(tooSoon?.sent.isEmpty == true)
+        #expect(api.requests.count == requestsAfterFirst * 5)
+        #expect(reports.last?.stuck.map(\.localID) == ["a"])
+        let status = await PromiseExpectations.value(of: outbox.status())
+        #expect(status?.stuck == 1)
+    }
+}
