@@ -32,7 +32,7 @@ extension Arguments {
             Shows melodies or orders from the API, or from the local database when the API cannot be
             reached. An order created, changed or deleted while the API cannot be reached is saved in
             the local database and sent when it can: at the next online listing, or with 'orders sync'
-            (exit 1 when the shop refused a change). 'orders retry ID' sends a refused change again,
+            (exit 1 when the shop refused a change). 'orders retry ID' sends a refused or waiting change now,
             'orders discard ID' drops it. 'orders watch' (and 'melodies watch') stays on, shows each
             change as it is saved, here or by another demo, and sends waiting changes by itself when
             the API is back; Ctrl-C or a closed input ends it. 'orders update ID' changes the parts of

@@ -92,9 +92,13 @@ enum SyncScreen {
                     "Stuck: \(describe(entry)): failed too often; retry or discard it.", style: .yellow)
             }
             if let reason = report.stoppedBecause {
-                let next =
-                    report.retryAt.map { " Next attempt after \(timeFormatter.string(from: $0))." } ?? ""
+                let next = report.retryAt.map { " Next attempt after \(Self.when($0, now: Date()))." } ?? ""
                 terminal.print("Stopped: \(reason.userMessage)\(next)", style: .yellow)
+            }
+            if report.sendingElsewhere {
+                terminal.print(
+                    "Another sync of this database (another process) is sending these changes; they go with it.",
+                    style: .yellow)
             }
         } else {
             terminal.print("Offline: nothing was sent.", style: .yellow)
@@ -107,13 +111,17 @@ enum SyncScreen {
         return status.waiting == 0 && status.held == 0 ? 0 : 1
     }
 
-    /// The time of day a stopped sync may try again, as the user reads it.
-    private static let timeFormatter: DateFormatter = {
+    /// When a stopped sync may try again, as the user reads it: the time of day when it is today,
+    /// with the date when it is not ("Next attempt after 12:07:54 PM" for tomorrow would mislead).
+    nonisolated static func when(_ date: Date, now: Date, calendar: Calendar = .current) -> String {
         let formatter = DateFormatter()
-        formatter.dateStyle = .none
+        formatter.calendar = calendar
+        formatter.timeZone = calendar.timeZone
+        formatter.locale = calendar.locale ?? .current
+        formatter.dateStyle = calendar.isDate(date, inSameDayAs: now) ? .none : .medium
         formatter.timeStyle = .medium
-        return formatter
-    }()
+        return formatter.string(from: date)
+    }
 
     private static func describe(_ entry: OutboxEntry) -> String {
         switch entry.method {

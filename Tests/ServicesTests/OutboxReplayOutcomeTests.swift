@@ -126,3 +126,27 @@ struct OutboxReplayOutcomeTests {
         #expect(status?.stuck == 1)
     }
 }
+
+extension OutboxReplayOutcomeTests {
+    @Test("retry sends a change that waits its backoff now, when the user asks")
+    func retrySendsAWaitingChangeNow() async throws {
+        // Given: a change that failed once and waits its backoff
+        let clock = TestClock()
+        let (database, outbox) = try OutboxTests.notes(clock: clock)
+        await OutboxTests.write(database, outbox, .put, id: "a")
+        let api = try TestHTTPServer([
+            "/notes/a": .sequence([.status(500, body: "{}"), .status(200, body: "{}")])
+        ])
+        defer { api.stop() }
+        let failed = await Self.sync(outbox, api)
+
+        // When: retried, then synced without the clock moving
+        let retried = await PromiseExpectations.value(of: outbox.retry(localID: "a"))
+        let report = await Self.sync(outbox, api)
+
+        // Then
+        #expect(failed?.retryAt != nil)
+        #expect(retried == 1)
+        #expect(report?.sent.map(\.localID) == ["a"])
+    }
+}

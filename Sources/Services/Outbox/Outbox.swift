@@ -103,6 +103,15 @@ public struct Outbox: Sendable {
         // each one: 1,000 queued changes cost 500,000 row reads to send. This index is that
         // order itself, so each read is one seek.
         Migration(version: 5, sql: "CREATE INDEX outbox_by_feature ON outbox (feature, sequence)"),
+        // One sync per feature at a time across processes: the claim of the sync sending (see
+        // `OutboxClaim`).
+        Migration(
+            version: 6,
+            sql: """
+                CREATE TABLE outbox_claims (
+                    feature TEXT PRIMARY KEY, owner TEXT NOT NULL, expires REAL NOT NULL,
+                    pid INTEGER NOT NULL, host TEXT NOT NULL)
+                """),
     ]
 
     /// The feature whose entries this outbox holds, such as `orders`.
@@ -176,7 +185,9 @@ public struct Outbox: Sendable {
 
     /// Sends the waiting entries in order, each with its idempotency key, until the end or until
     /// the API cannot take more; see the table in ``Outbox``. A sync asked for while one runs gets
-    /// that one's report.
+    /// that one's report. One sync sends at a time per feature and file, across processes: while
+    /// another process's sync sends, this one sends nothing and says so
+    /// (``OutboxSyncReport/sendingElsewhere``).
     ///
     /// - Parameters:
     ///   - client: The API's client.
@@ -186,8 +197,7 @@ public struct Outbox: Sendable {
     public func sync(with client: APIClient, delivered: @escaping Delivery) -> Promise<OutboxSyncReport> {
         let replay = OutboxReplay(
             feature: feature, database: table.database, client: client, delivered: delivered,
-            retry: retryPolicy,
-            now: now)
+            retry: retryPolicy, now: now, claim: OutboxClaim(feature: feature, lease: client.timeout + 30))
         let ready = ready
         return running.join(feature) {
             ready.then(on: .inline) { replay.run() }
@@ -196,9 +206,10 @@ public struct Outbox: Sendable {
         }
     }
 
-    /// Sends a resource's refused and stuck changes again at the next sync, in their place in the
-    /// queue, with their count of failures and their wait cleared. A damaged change cannot be
-    /// sent: discard it.
+    /// Sends a resource's refused, stuck and waiting changes at the next sync, in their place in
+    /// the queue, with their count of failures and their wait (the backoff, or the API's
+    /// `Retry-After`) cleared: the user asked for it now. A damaged change cannot be sent: discard
+    /// it.
     ///
     /// - Parameter localID: The resource's identifier on this device.
     /// - Returns: A promise of how many changes wait again.
@@ -208,7 +219,8 @@ public struct Outbox: Sendable {
             try connection.execute(
                 """
                 UPDATE outbox SET refusal = NULL, stuck = 0, failures = 0, not_before = NULL
-                WHERE feature = ? AND local_id = ? AND (refusal IS NOT NULL OR stuck != 0)
+                WHERE feature = ? AND local_id = ?
+                    AND (refusal IS NOT NULL OR stuck != 0 OR not_before IS NOT NULL)
                 """,
                 [.text(feature), .text(localID)])
         }

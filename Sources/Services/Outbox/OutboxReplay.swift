@@ -11,6 +11,8 @@ struct OutboxReplay: Sendable {
     /// When a failed entry goes again, and how many failures in a row make it stuck.
     let retry: RetryPolicy
     let now: @Sendable () -> Date
+    /// Taken before each change is sent, so that one sync sends at a time across processes.
+    let claim: OutboxClaim
 
     /// What the next entry after a point is, and whether it may be sent now.
     enum Next: Sendable {
@@ -101,32 +103,61 @@ struct OutboxReplay: Sendable {
     /// Sends `entry`, marked first as possibly arrived (unless `marked` says it is), so that no
     /// later edit is merged into a change the API may have applied.
     private func send(_ entry: OutboxEntry, marked: Bool, _ report: OutboxSyncReport, _ run: Run) {
-        let client = client
+        let (client, claim, now) = (client, claim, now)
         let exchange: @Sendable () -> Promise<Data> = {
             client.exchange(entry.method, entry.path, body: entry.body, headers: Self.headers(of: entry))
         }
         let sent =
             marked
             ? exchange()
-            : database.write { try OutboxTable.markAttempted(entry, $0) }.then(on: .inline) { exchange() }
+            : database.write { try Self.mark(entry, claim, now(), $0) }.then(on: .inline) { held in
+                held ? exchange() : Promise(error: SendingElsewhere())
+            }
         run.whenSettled(sent) { answer in
             switch answer.map(Outcome.delivered) {
             case .success(let outcome): handle(outcome, entry, report, run)
+            case .failure(_ as SendingElsewhere): stopSendingElsewhere(report, run)
             case .failure(let error): handle(Self.outcome(of: error, for: entry), entry, report, run)
             }
         }
     }
 
+    /// Another sync holds the claim: nothing was sent.
+    private struct SendingElsewhere: Error {}
+
+    /// Marks `entry` attempted, in the caller's transaction, if this sync holds (or takes) the
+    /// claim; otherwise leaves it as it is.
+    ///
+    /// - Returns: Whether it may be sent.
+    private static func mark(
+        _ entry: OutboxEntry, _ claim: OutboxClaim, _ now: Date, _ connection: Connection
+    )
+        throws -> Bool
+    {
+        guard try claim.renew(at: now, connection) else { return false }
+        try OutboxTable.markAttempted(entry, connection)
+        return true
+    }
+
+    /// Ends the run because another sync is sending.
+    private func stopSendingElsewhere(_ report: OutboxSyncReport, _ run: Run) {
+        var report = report
+        report.sendingElsewhere = true
+        finish(report, run)
+    }
+
     /// Completes a delivered entry and, in the same transaction, finds the next one and marks it
     /// attempted when it is to be sent: one commit per change, not two.
     private func complete(_ entry: OutboxEntry, answer: Data, _ report: OutboxSyncReport, _ run: Run) {
-        let (feature, delivered, now) = (feature, delivered, now)
+        let (feature, delivered, now, claim) = (feature, delivered, now, claim)
         let completed = database.write { connection -> (OutboxTable.Completion, Next?) in
             let completion = try OutboxTable.complete(
                 entry, answer: answer, feature: feature, connection, delivered)
             guard run.promise.isPending else { return (completion, nil) }  // cancelled: no next
             let next = try Self.next(feature, after: entry.sequence, now: now(), connection)
-            if case .send(let following) = next { try OutboxTable.markAttempted(following, connection) }
+            if case .send(let following) = next, try !Self.mark(following, claim, now(), connection) {
+                return (completion, .end)  // another sync took over (this one's claim lapsed)
+            }
             return (completion, next)
         }
         run.whenSettled(completed) { completion in
@@ -232,10 +263,14 @@ struct OutboxReplay: Sendable {
         }
     }
 
-    /// Counts what still waits and fulfills the run.
+    /// Gives the claim up, counts what still waits and fulfills the run.
     private func finish(_ report: OutboxSyncReport, _ run: Run) {
-        let feature = feature
-        run.whenSettled(database.read { try OutboxTable.waiting(feature, $0) }) { waiting in
+        let (feature, claim) = (feature, claim)
+        let waiting = database.write { connection in
+            try claim.release(connection)
+            return try OutboxTable.waiting(feature, connection)
+        }
+        run.whenSettled(waiting) { waiting in
             switch waiting {
             case .success(let count):
                 var report = report

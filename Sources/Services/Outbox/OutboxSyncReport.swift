@@ -26,6 +26,9 @@ public struct OutboxSyncReport: Sendable, Equatable {
     /// after a failure); a sync before then stops there without asking. `nil` when it may go at
     /// once, or the sync did not stop.
     public var retryAt: Date?
+    /// Whether another sync of the same file (another process: an app extension, say) was sending
+    /// these changes, so this one stopped before sending one: they go with that one.
+    public var sendingElsewhere = false
 
     /// Makes a report.
     ///

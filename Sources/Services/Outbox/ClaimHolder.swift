@@ -1,0 +1,36 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#else
+    #error("ClaimHolder knows whether a process runs on Apple platforms and Linux")
+#endif
+
+/// Which process holds an ``OutboxClaim``, and whether it still runs: the platform seam for
+/// "is that process alive". A claim left by a process that was killed (`kill -9`, the system
+/// ending an extension) is given up at once by the next sync on the same machine, instead of
+/// holding the changes back until its lease lapses.
+///
+/// Linux and Apple platforms: `kill(pid, 0)` sends nothing and answers `ESRCH` when no such
+/// process exists; `EPERM` (a process of another user or sandbox) counts as running. A process
+/// number reused by another program reads as running: the claim then lasts its lease, which is
+/// the safe side.
+struct ClaimHolder: Equatable, Sendable {
+    /// The process number.
+    let pid: Int64
+    /// The machine it runs on (its host name): a process number means nothing on another one, as
+    /// for a file on a shared disk.
+    let host: String
+
+    /// This process; read once (a host name may take a lookup).
+    static let current = ClaimHolder(
+        pid: Int64(ProcessInfo.processInfo.processIdentifier), host: ProcessInfo.processInfo.hostName)
+
+    /// Whether this holder is known to have ended: on this machine, and no such process runs.
+    var hasEnded: Bool {
+        guard host == Self.current.host, let pid = pid_t(exactly: pid), pid > 0 else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+}

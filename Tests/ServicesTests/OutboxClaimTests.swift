@@ -1,0 +1,139 @@
+import Foundation
+import PromiseMVPTesting
+import Testing
+
+@testable import Services
+
+/// One sync sends at a time per file, across processes (`OutboxClaim.swift`): an app and its
+/// extensions open the same file, each with its own connection, as these tests do.
+@Suite("Outbox: one sync per file")
+struct OutboxClaimTests {
+    /// `count` connections to one file, each with the `notes` outbox.
+    static func processes(_ count: Int, in folder: TemporaryFolder) throws -> [(Database, Outbox)] {
+        let path = folder.file("shared.sqlite")
+        return try (0..<count).map { _ in
+            let database = try Database(
+                at: path,
+                migrations: [
+                    Migration(version: 1, sql: "CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL)")
+                ])
+            return (database, Outbox(database: database, feature: "notes", retry: OutboxTests.steadyRetry))
+        }
+    }
+
+    @Test(
+        "three syncs of one file at once, against an API that ignores Idempotency-Key: each change is sent once"
+    )
+    func threeSyncsSendEachChangeOnce() async throws {
+        // Given: 30 notes created offline, and an API that would create a note twice if asked twice
+        let folder = TemporaryFolder("OutboxClaimTests")
+        let processes = try Self.processes(3, in: folder)
+        for index in 0..<30 {
+            await OutboxTests.write(
+                processes[0].0, processes[0].1, .post, id: "n\(index)", text: "note \(index)")
+        }
+        let received = Received()
+        let api = try TestHTTPServer(responder: { request in
+            received.append(String(decoding: request.body, as: UTF8.self))
+            return .status(201, body: #"{"id": "srv"}"#)
+        })
+        defer { api.stop() }
+        let client = APIClient(baseURL: api.baseURL, timeout: 5)
+
+        // When: the three sync at the same time, then one more sync sends what is left
+        let reports = await withTaskGroup(of: OutboxSyncReport?.self) { group in
+            for (_, outbox) in processes {
+                group.addTask {
+                    await PromiseExpectations.value(of: outbox.sync(with: client) { _, _, _ in nil })
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let last = await PromiseExpectations.value(of: processes[1].1.sync(with: client) { _, _, _ in nil })
+
+        // Then: every note reached the API exactly once
+        #expect(received.lines.count == 30)
+        #expect(Set(received.lines).count == 30)
+        #expect(last?.waiting == 0)
+        #expect(reports.compactMap { $0 }.map(\.sent.count).reduce(0, +) + (last?.sent.count ?? 0) == 30)
+    }
+
+    @Test("a claim held by a sync that died lapses: after its lease another sync sends")
+    func lapsedClaimIsTaken() async throws {
+        // Given: a claim left by a process killed mid-sync, and one change waiting
+        let clock = TestClock()
+        let (database, outbox) = try OutboxTests.notes(clock: clock)
+        await OutboxTests.write(database, outbox, .put, id: "a")
+        let dead = OutboxClaim(feature: "notes", lease: 35)
+        #expect(
+            await PromiseExpectations.value(of: database.write { try dead.renew(at: clock.now, $0) }) == true)
+        let api = try TestHTTPServer(responder: { _ in .status(200, body: "{}") })
+        defer { api.stop() }
+        let client = APIClient(baseURL: api.baseURL, timeout: 5)
+
+        // When: a sync while the claim holds, and one after it lapsed
+        let during = await PromiseExpectations.value(of: outbox.sync(with: client) { _, _, _ in nil })
+        clock.advance(36)
+        let after = await PromiseExpectations.value(of: outbox.sync(with: client) { _, _, _ in nil })
+
+        // Then
+        #expect(during?.sendingElsewhere == true && during?.sent.isEmpty == true && during?.waiting == 1)
+        #expect(api.requests.count == 1)
+        #expect(after?.sent.map(\.localID) == ["a"])
+    }
+
+    @Test("a claim left by a process that no longer runs on this machine is taken at once")
+    func claimOfEndedProcessIsTaken() async throws {
+        // Given: a claim, far from lapsing, of a process number no process has
+        let clock = TestClock()
+        let (database, outbox) = try OutboxTests.notes(clock: clock)
+        await OutboxTests.write(database, outbox, .put, id: "a")
+        _ = await PromiseExpectations.value(of: outbox.ready)
+        try await Self.leaveClaim(
+            in: database, pid: Int64(Int32.max - 1), host: ClaimHolder.current.host, expires: clock.now + 3600
+        )
+        let api = try TestHTTPServer(responder: { _ in .status(200, body: "{}") })
+        defer { api.stop() }
+
+        // When
+        let report = await PromiseExpectations.value(
+            of: outbox.sync(with: APIClient(baseURL: api.baseURL, timeout: 5)) { _, _, _ in nil })
+
+        // Then
+        #expect(report?.sendingElsewhere == false)
+        #expect(report?.sent.map(\.localID) == ["a"])
+    }
+
+    @Test("a claim of a process that runs on this machine (this one) holds")
+    func claimOfRunningProcessHolds() async throws {
+        // Given
+        let clock = TestClock()
+        let (database, outbox) = try OutboxTests.notes(clock: clock)
+        await OutboxTests.write(database, outbox, .put, id: "a")
+        _ = await PromiseExpectations.value(of: outbox.ready)
+        try await Self.leaveClaim(
+            in: database, pid: ClaimHolder.current.pid, host: ClaimHolder.current.host,
+            expires: clock.now + 3600)
+        let api = try TestHTTPServer(responder: { _ in .status(200, body: "{}") })
+        defer { api.stop() }
+
+        // When
+        let report = await PromiseExpectations.value(
+            of: outbox.sync(with: APIClient(baseURL: api.baseURL, timeout: 5)) { _, _, _ in nil })
+
+        // Then
+        #expect(report?.sendingElsewhere == true)
+        #expect(api.requests.isEmpty)
+    }
+
+    /// Writes the claim another sync would have left.
+    static func leaveClaim(in database: Database, pid: Int64, host: String, expires: Date) async throws {
+        let written = await PromiseExpectations.value(
+            of: database.write { connection in
+                try connection.execute(
+                    "INSERT INTO outbox_claims (feature, owner, expires, pid, host) VALUES ('notes', 'other', ?, ?, ?)",
+                    [.real(expires.timeIntervalSince1970), .integer(pid), .text(host)])
+            })
+        #expect(written == 1)
+    }
+}
