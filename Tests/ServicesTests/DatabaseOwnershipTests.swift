@@ -43,6 +43,10 @@ struct DatabaseOwnershipTests {
         arguments: [
             "CREATE TABLE orders (id TEXT PRIMARY KEY, owner TEXT)",
             "CREATE TABLE notes (id INTEGER); PRAGMA application_id = 42",
+            // Named like ours, made by someone else: no longer adopted (it was, and then altered)
+            "CREATE TABLE schema_versions (name TEXT PRIMARY KEY, version INTEGER NOT NULL); CREATE TABLE melodies (id INTEGER)",
+            "CREATE TABLE schema_versions (name BLOB)",
+            "CREATE TABLE songs (title TEXT); PRAGMA user_version = 1",
         ])
     func foreignFileRefused(setUp: String) async throws {
         // Given
@@ -74,44 +78,5 @@ struct DatabaseOwnershipTests {
 
         // Then
         #expect(await applicationID(of: database) == .integer(Int64(DatabaseOwnership.applicationID)))
-    }
-
-    @Test(
-        "a file an earlier version made (no application_id; its schema_versions table, or a user_version this app's migrations know) is adopted once"
-    )
-    func earlierVersionAdopted() async throws {
-        // Given: a feature's tables, as earlier versions left them
-        try await makeFile {
-            try $0.executeScript(
-                "CREATE TABLE schema_versions (name TEXT PRIMARY KEY, version INTEGER NOT NULL); CREATE TABLE melodies (id INTEGER)"
-            )
-        }
-
-        // When
-        let adopted = try Database(at: file)
-
-        // Then
-        #expect(await applicationID(of: adopted) == .integer(Int64(DatabaseOwnership.applicationID)))
-
-        // Given: a file with the app's own steps only, as earlier versions kept them (user_version 1,
-        // no schema_versions table), unmarked
-        let other = folder.file("versioned.sqlite")
-        let steps = [Migration(version: 1, sql: "CREATE TABLE songs (title TEXT)")]
-        do {
-            let made = try Database(at: other, migrations: steps)
-            _ = await PromiseExpectations.value(
-                of: made.read {
-                    try $0.executeScript(
-                        "PRAGMA application_id = 0; DROP TABLE schema_versions; DROP TABLE cache_stamps")
-                })
-        }
-
-        // When: opened by an app that knows no such step, then by one that does
-        let stranger = #expect(throws: DatabaseError.self) { try Database(at: other, migrations: []) }
-        let owner = try Database(at: other, migrations: steps)
-
-        // Then
-        #expect(stranger?.kind == .madeByAnotherApp)
-        #expect(await applicationID(of: owner) == .integer(Int64(DatabaseOwnership.applicationID)))
     }
 }

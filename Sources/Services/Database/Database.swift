@@ -71,7 +71,7 @@ public final class Database: @unchecked Sendable {
         if sqlite3_db_readonly(connection.handle, "main") == 1 {
             throw DatabaseError(kind: .readOnly, message: "opened read-only", path: path)
         }
-        try DatabaseOwnership.claim(connection, migrations: migrations)
+        try DatabaseOwnership.claim(connection)
         try Self.setJournalMode(journal, on: connection, waitingUpTo: busyTimeout)
         try connection.execute("PRAGMA foreign_keys = ON")
         // The file itself is read and written through system calls, never memory-mapped: a file

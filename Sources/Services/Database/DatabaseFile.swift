@@ -38,10 +38,23 @@ struct DatabaseFile {
                 kind: .cannotOpen, message: "cannot create folder: \(error.localizedDescription)",
                 path: url.path)
         }
+        // A symbolic link to nothing: SQLite would make the file where it points, with the
+        // umask's permissions (readable by everyone, as its -wal and -shm, which copy them).
+        if Self.isDanglingLink(url.path) {
+            Self.removeEmptyFolders(createdFolders)
+            throw DatabaseError(
+                kind: .cannotOpen,
+                message:
+                    "it is a symbolic link to a file that does not exist; no file is made where it points",
+                path: url.path)
+        }
         // Created with O_EXCL, never replaced: another process opening the same new file at the
-        // same moment may already be writing to it.
+        // same moment may already be writing to it. Owner-only whatever the umask: set again with
+        // fchmod, which the umask does not narrow or widen. SQLite gives the -wal and -shm files
+        // the database's permissions.
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         if descriptor >= 0 {
+            fchmod(descriptor, 0o600)
             close(descriptor)
             createdFile = true
         } else if errno != EEXIST {
@@ -88,6 +101,13 @@ struct DatabaseFile {
     static func isStillOpened(_ path: String, identity: Identity?) -> Bool {
         guard let identity else { return true }
         return Self.identity(of: path) == identity
+    }
+
+    /// Whether `path` is a symbolic link whose target does not exist.
+    static func isDanglingLink(_ path: String) -> Bool {
+        var link = stat()
+        var target = stat()
+        return lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK && stat(path, &target) != 0
     }
 
     private static func owner(of url: URL) -> uid_t? {

@@ -7,43 +7,42 @@
 /// | our `application_id` | opened |
 /// | another `application_id` | refused, unchanged (``DatabaseError/Kind/madeByAnotherApp``) |
 /// | no `application_id`, no tables (a new or empty file) | adopted: the id is written |
-/// | no `application_id`, made by an earlier version of this library (a `schema_versions` table, or a `user_version` within the app's migrations) | adopted once |
-/// | no `application_id`, tables of its own | refused, unchanged |
+/// | no `application_id`, any table (a `schema_versions` table or a `user_version` included) | refused, unchanged |
+///
+/// Nothing but an empty file is adopted: a table named like one of ours says nothing of who made
+/// the file, and writing the id (or a migration) to another app's file would change it for good.
 enum DatabaseOwnership {
     /// "PMVP": this library's `application_id`.
     static let applicationID: Int32 = 0x504D_5650
 
-    /// Checks that the file on `connection` is ours, or may become ours, and marks it so.
+    /// Checks that the file on `connection` is ours, or empty and may become ours, and marks it so.
     ///
-    /// - Parameters:
-    ///   - connection: A connection to the file, opened, nothing written yet.
-    ///   - migrations: The app's own steps (`user_version`), for recognising its earlier files.
-    /// - Throws: ``DatabaseError`` (`madeByAnotherApp`) for another app's file.
-    static func claim(_ connection: Connection, migrations: [Migration]) throws {
+    /// - Parameter connection: A connection to the file, opened, nothing written yet.
+    /// - Throws: ``DatabaseError`` (`madeByAnotherApp`) for any other file.
+    ///
+    /// The id and the tables are read, and the id written, in one transaction: another process
+    /// making the same new file at the same moment (which writes the id, then its tables) is seen
+    /// either before it began or after it wrote the id, never in between.
+    static func claim(_ connection: Connection) throws {
         let found = try integer("PRAGMA application_id", connection)
         if found == Int64(applicationID) { return }
-        guard found == 0, try isOurs(connection, migrations: migrations) else {
-            throw DatabaseError(
-                kind: .madeByAnotherApp,
-                message: found == 0 ? "it has tables of its own" : "its application_id is \(found)",
-                path: connection.path)
+        try connection.transaction {
+            let found = try integer("PRAGMA application_id", connection)
+            if found == Int64(applicationID) { return }
+            guard found == 0, try isEmpty(connection) else {
+                throw DatabaseError(
+                    kind: .madeByAnotherApp,
+                    message: found == 0 ? "it has tables of its own" : "its application_id is \(found)",
+                    path: connection.path)
+            }
+            // sql-constant: PRAGMA takes no bound parameters; the id is this type's constant.
+            try connection.executeScript("PRAGMA application_id = \(applicationID)")
         }
-        // sql-constant: PRAGMA takes no bound parameters; the id is this type's constant.
-        try connection.executeScript("PRAGMA application_id = \(applicationID)")
     }
 
-    /// Whether a file without an `application_id` is empty or was made by an earlier version.
-    private static func isOurs(_ connection: Connection, migrations: [Migration]) throws -> Bool {
-        let tables = try integer(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'", connection
-        )
-        if tables == 0 { return true }
-        let versioned = try integer(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_versions'", connection
-        )
-        if versioned > 0 { return true }
-        let userVersion = try integer("PRAGMA user_version", connection)
-        return userVersion > 0 && userVersion <= Int64(migrations.map(\.version).max() ?? 0)
+    /// Whether a file holds no table, index, view or trigger (nothing but SQLite's own).
+    private static func isEmpty(_ connection: Connection) throws -> Bool {
+        try integer("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'", connection) == 0
     }
 
     private static func integer(_ sql: String, _ connection: Connection) throws -> Int64 {
