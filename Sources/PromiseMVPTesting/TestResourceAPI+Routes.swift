@@ -10,7 +10,9 @@ extension TestResourceAPI {
     ///   - fields: The text fields to set.
     public func edit(_ id: String, _ fields: [String: String]) {
         lock.withLock {
-            guard let current = stored[id], var object = Self.object(current.json) else { return }
+            guard let current = stored[IdentifierKey(id)], var object = Self.object(current.json) else {
+                return
+            }
             for (key, value) in fields { object[key] = value }
             guard let json = try? JSONSerialization.data(withJSONObject: object) else { return }
             keep(json, as: id, after: current.version)
@@ -29,7 +31,8 @@ extension TestResourceAPI {
         _ id: String, as type: Resource.Type, _ change: (inout Resource) -> Void
     ) {
         lock.withLock {
-            guard let current = stored[id], var resource = try? APIClient.decode(type, from: current.json)
+            guard let current = stored[IdentifierKey(id)],
+                var resource = try? APIClient.decode(type, from: current.json)
             else {
                 return
             }
@@ -43,7 +46,7 @@ extension TestResourceAPI {
     ///
     /// - Parameter id: The identifier.
     public func delete(_ id: String) {
-        lock.withLock { _ = stored.removeValue(forKey: id) }
+        lock.withLock { _ = stored.removeValue(forKey: IdentifierKey(id)) }
     }
 
     /// The reply, and whether it changed anything.
@@ -53,14 +56,17 @@ extension TestResourceAPI {
         switch (request.method, parts.count) {
         case ("GET", 1):
             var body = Data("[".utf8)
-            for (index, id) in stored.keys.sorted().enumerated() {
+            for (index, id) in Self.sorted(stored.keys).enumerated() {
                 if index > 0 { body.append(UInt8(ascii: ",")) }
                 body.append(stored[id]?.json ?? Data("null".utf8))
             }
             body.append(UInt8(ascii: "]"))
             return (.status(200, body: String(decoding: body, as: UTF8.self)), false)
         case ("GET", 2):
-            return (stored[parts[1]].map { (Self.answer(200, $0)) } ?? Self.error(404, "not found"), false)
+            return (
+                stored[IdentifierKey(parts[1])].map { (Self.answer(200, $0)) }
+                    ?? Self.error(404, "not found"), false
+            )
         case ("POST", 1):
             let id = naming(nextID)
             guard let json = accepting(request.body), let kept = keep(json, as: id, after: nil) else {
@@ -80,18 +86,24 @@ extension TestResourceAPI {
         if request.headers["if-match"] == nil && ifMatchRequired {
             return (Self.error(428, "If-Match required"), false)
         }
-        guard let current = stored[id] else { return (Self.error(404, "not found"), false) }
+        guard let current = stored[IdentifierKey(id)] else { return (Self.error(404, "not found"), false) }
         guard Self.ifMatch(request, allows: current.version) else {
             return (Self.answer(412, current), false)
         }
         if request.method == "DELETE" {
-            stored[id] = nil
+            stored[IdentifierKey(id)] = nil
             return (.status(204, body: ""), true)
         }
         guard let json = accepting(request.body), let kept = keep(json, as: id, after: current.version) else {
             return (Self.error(400, "not a valid resource"), false)
         }
         return (Self.answer(200, kept), true)
+    }
+
+    /// Identifiers in the order listings give them: by their bytes, so that two that differ only
+    /// in Unicode normalisation keep one order.
+    static func sorted(_ keys: some Sequence<IdentifierKey>) -> [IdentifierKey] {
+        keys.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
     }
 
     /// Stores the JSON object `json` (what `accepting` kept of a body) as resource `id`, at the
@@ -110,7 +122,7 @@ extension TestResourceAPI {
     func keep(_ json: Data, as id: String, at version: String) -> Kept? {
         guard let stamped = StampedJSON.stamp(json, id: id, version: version) else { return nil }
         let kept = Kept(json: stamped, version: version)
-        stored[id] = kept
+        stored[IdentifierKey(id)] = kept
         return kept
     }
 

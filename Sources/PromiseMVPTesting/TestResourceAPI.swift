@@ -32,7 +32,7 @@ public final class TestResourceAPI: @unchecked Sendable {
     let collection: String
     let naming: @Sendable (Int) -> String
     let accepting: @Sendable (Data) -> Data?
-    var stored: [String: Kept] = [:]
+    var stored: [IdentifierKey: Kept] = [:]
     var nextID = 1
     var answered: [String: TestHTTPServer.Reply] = [:]
     var appliedWrites: [Write] = []
@@ -120,7 +120,7 @@ public final class TestResourceAPI: @unchecked Sendable {
     /// - Parameter id: The identifier.
     /// - Returns: The JSON object: `id` and `version`, then the other members as sent.
     public func resource(_ id: String) -> Data? {
-        lock.withLock { stored[id]?.json }
+        lock.withLock { stored[IdentifierKey(id)]?.json }
     }
 
     /// Every resource it holds, decoded as `type` the way `APIClient` decodes answers; one that
@@ -130,7 +130,7 @@ public final class TestResourceAPI: @unchecked Sendable {
     /// - Returns: The resources, in the order of their identifiers.
     public func resources<Resource: Decodable>(as type: Resource.Type) -> [Resource] {
         lock.withLock {
-            stored.keys.sorted().compactMap { id in
+            Self.sorted(stored.keys).compactMap { id in
                 stored[id].flatMap { try? APIClient.decode(type, from: $0.json) }
             }
         }
@@ -143,12 +143,12 @@ public final class TestResourceAPI: @unchecked Sendable {
     ///   - id: The identifier.
     /// - Returns: Its value, when it is text.
     public func field(_ field: String, of id: String) -> String? {
-        lock.withLock { stored[id].flatMap { Self.object($0.json)?[field] as? String } }
+        lock.withLock { stored[IdentifierKey(id)].flatMap { Self.object($0.json)?[field] as? String } }
     }
 
     /// The identifiers it holds, sorted.
     public var ids: [String] {
-        lock.withLock { stored.keys.sorted() }
+        lock.withLock { Self.sorted(stored.keys).map(\.id) }
     }
 
     /// Answers one request; hand it to ``TestHTTPServer/init(_:port:keepsConnectionsOpen:responder:)``.

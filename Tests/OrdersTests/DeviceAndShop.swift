@@ -24,8 +24,10 @@ final class DeviceAndShop: Sendable {
         lastName: "Battery",
         items: [OrderItem(name: "Battery", quantity: 2, unitPrice: 2)], total: 9.99)
 
-    init() throws {
-        shop = TestOrdersShop(orders: [Self.amy, Self.bob])
+    /// - Parameter orders: What the shop holds at the start; Amy's and Bob's orders by default.
+    /// - Throws: When the server or the database cannot be made.
+    init(orders: [Order] = [DeviceAndShop.amy, DeviceAndShop.bob]) throws {
+        shop = TestOrdersShop(orders: orders)
         server = try TestHTTPServer(responder: shop.respond)
         database = try Database(at: folder.file("orders.sqlite"))
         let clock = clock

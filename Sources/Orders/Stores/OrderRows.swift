@@ -130,11 +130,11 @@ enum OrderRows {
     /// The items `sql` reads, by the identifier of their order, each order's in their positions.
     static func itemsByOrder(
         _ connection: Connection, _ sql: String, _ parameters: [SQLValue], capacity: Int
-    ) throws -> [String: [OrderItem]] {
-        var items: [String: [OrderItem]] = [:]
+    ) throws -> [IdentifierKey: [OrderItem]] {
+        var items: [IdentifierKey: [OrderItem]] = [:]
         items.reserveCapacity(capacity)
         _ = try connection.query(sql, parameters) { row in
-            items[try row.string("order_id"), default: []].append(
+            items[IdentifierKey(try row.string("order_id")), default: []].append(
                 OrderItem(
                     name: try row.string("name"), quantity: try row.int("quantity"),
                     unitPrice: try decimal(row, "unit_price")))
@@ -143,7 +143,7 @@ enum OrderRows {
     }
 
     /// The order in the current row of a `SELECT * FROM orders`, with its items from `items`.
-    static func order(_ row: ColumnReader, items: [String: [OrderItem]]) throws -> Order {
+    static func order(_ row: ColumnReader, items: [IdentifierKey: [OrderItem]]) throws -> Order {
         let id = try row.string("id")
         return Order(
             id: id, date: Date(timeIntervalSince1970: try row.double("date")),
@@ -157,17 +157,17 @@ enum OrderRows {
                 expirationDate: Date(timeIntervalSince1970: try row.double("card_expiration")), cvv: ""),
             shipmentMethod: ShipmentMethod(
                 speed: ShipmentMethod.ShippingSpeed(rawValue: try row.int("shipment_speed")) ?? .standard),
-            items: items[id] ?? [], total: try decimal(row, "total"),
+            items: items[IdentifierKey(id)] ?? [], total: try decimal(row, "total"),
             version: try row.optionalString("version"))
     }
 
     /// The identifiers of the orders changed on this device, deleted ones included.
-    static func changedIDs(_ connection: Connection) throws -> Set<String> {
+    static func changedIDs(_ connection: Connection) throws -> Set<IdentifierKey> {
         Set(
             try connection.query(
                 "SELECT id FROM orders WHERE origin = ?", [.text(OfflineOrigin.device.rawValue)]
             ) {
-                try $0.string("id")
+                IdentifierKey(try $0.string("id"))
             })
     }
 
@@ -175,8 +175,9 @@ enum OrderRows {
     /// the API's copy as it is.
     static func isSame(_ orders: [Order], as stored: [Order]) -> Bool {
         guard orders.count == stored.count else { return false }
-        let byID = Dictionary(stored.map { ($0.id ?? "", $0) }, uniquingKeysWith: { first, _ in first })
-        return orders.allSatisfy { byID[$0.id ?? ""] == $0 }
+        let byID = Dictionary(
+            stored.map { (IdentifierKey($0.id ?? ""), $0) }, uniquingKeysWith: { first, _ in first })
+        return orders.allSatisfy { byID[IdentifierKey($0.id ?? "")] == $0 }
     }
 
     /// The order as it reads back from the file: card reduced to its last four digits, no CVV.

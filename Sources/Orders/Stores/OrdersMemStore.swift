@@ -1,5 +1,6 @@
 public import Foundation
 public import Promises
+import Services
 
 /// Orders kept in memory: for tests, previews and demos. Safe to use from any thread.
 public final class OrdersMemStore: OrdersStore, @unchecked Sendable {
@@ -35,7 +36,8 @@ public final class OrdersMemStore: OrdersStore, @unchecked Sendable {
     /// - Returns: A promise of the order, or rejected with `notFound`.
     public func fetchOrder(id: String) -> Promise<Order> {
         Promise { seal in
-            guard let order = lock.withLock({ orders.first { $0.id == id } }) else {
+            guard let order = lock.withLock({ orders.first { ($0.id ?? "").isSameIdentifier(as: id) } })
+            else {
                 throw OrdersStoreError(.fetchOrder, .notFound(id: id))
             }
             seal.fulfill(order)
@@ -67,7 +69,11 @@ public final class OrdersMemStore: OrdersStore, @unchecked Sendable {
             var updated = order
             updated.total = order.computedTotal
             let replaced = lock.withLock { () -> Bool in
-                guard let index = orders.firstIndex(where: { $0.id == order.id }) else { return false }
+                guard
+                    let index = orders.firstIndex(where: {
+                        ($0.id ?? "").isSameIdentifier(as: order.id ?? "")
+                    })
+                else { return false }
                 orders[index] = updated
                 return true
             }
@@ -83,7 +89,9 @@ public final class OrdersMemStore: OrdersStore, @unchecked Sendable {
     public func deleteOrder(id: String) -> Promise<Order> {
         Promise { seal in
             let deleted = lock.withLock { () -> Order? in
-                guard let index = orders.firstIndex(where: { $0.id == id }) else { return nil }
+                guard let index = orders.firstIndex(where: { ($0.id ?? "").isSameIdentifier(as: id) }) else {
+                    return nil
+                }
                 return orders.remove(at: index)
             }
             guard let deleted else { throw OrdersStoreError(.deleteOrder, .notFound(id: id)) }

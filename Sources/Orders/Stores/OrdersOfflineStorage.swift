@@ -46,7 +46,7 @@ struct OrdersOfflineStorage: OfflineStorage {
         for order in fresh {
             var stored = OrderRows.asStored(order)
             stored.id = order.id ?? UUID().uuidString
-            guard kept.insert(stored.id ?? "").inserted else { continue }
+            guard kept.insert(IdentifierKey(stored.id ?? "")).inserted else { continue }
             copy.append(stored)
         }
         guard try !OrderRows.isSame(copy, as: OrderRows.orders(connection, .api)) else { return }

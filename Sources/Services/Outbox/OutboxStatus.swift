@@ -3,7 +3,14 @@
 public struct OutboxStatus: Sendable, Equatable {
     /// The state of each resource with a change in the outbox, by local identifier; a resource
     /// not listed is ``SyncState/synced``.
-    public let states: [String: SyncState]
+    ///
+    /// Keyed by `String`, which compares canonically: for identifiers that differ only in Unicode
+    /// normalisation ask ``state(of:)``, which compares bytes.
+    public var states: [String: SyncState] {
+        Dictionary(byID.map { ($0.key.id, $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+    /// The state of each resource with a change, by its identifier as bytes.
+    private let byID: [IdentifierKey: SyncState]
     /// How many changes wait to be sent (held ones not counted).
     public let waiting: Int
     /// How many changes the API refused.
@@ -20,11 +27,12 @@ public struct OutboxStatus: Sendable, Equatable {
     ///
     /// - Parameter entries: The outbox's entries.
     public init(entries: [OutboxEntry]) {
-        var states: [String: SyncState] = [:]
-        for entry in entries where states[entry.localID] == nil || states[entry.localID] == .pending {
-            states[entry.localID] = Self.state(of: entry)
+        var states: [IdentifierKey: SyncState] = [:]
+        for entry in entries {
+            let key = IdentifierKey(entry.localID)
+            if states[key] == nil || states[key] == .pending { states[key] = Self.state(of: entry) }
         }
-        self.states = states
+        byID = states
         refused = entries.filter(\.isRefused).count
         stuck = entries.filter { if case .stuck = $0.state { true } else { false } }.count
         damaged = entries.filter(\.isDamaged).count
@@ -43,7 +51,7 @@ public struct OutboxStatus: Sendable, Equatable {
     /// - Parameter localID: Its identifier.
     /// - Returns: Its state; ``SyncState/synced`` when it has no change in the outbox.
     public func state(of localID: String) -> SyncState {
-        states[localID] ?? .synced
+        byID[IdentifierKey(localID)] ?? .synced
     }
 
     private static func state(of entry: OutboxEntry) -> SyncState {
