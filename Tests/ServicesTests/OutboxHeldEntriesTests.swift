@@ -164,10 +164,14 @@ struct OutboxHeldEntriesTests {
     }
 
     @Test(
-        "an entry whose row cannot be read is damaged: named with its file, never sent, others go, and it can be discarded"
-    )
-    func damagedEntry() async throws {
-        // Given: a's entry with a method no one knows
+        "an entry whose row cannot be read is damaged: named with its file, never sent, others go, and it can be discarded",
+        arguments: [
+            ("UPDATE outbox SET method = 'FOO' WHERE local_id = 'a'", "FOO"),
+            ("UPDATE outbox SET body = X'C3FFFE7B' WHERE local_id = 'a'", "body"),
+            ("UPDATE outbox SET body = CAST('{\"text\": ' AS BLOB) WHERE local_id = 'a'", "body"),
+        ])
+    func damagedEntry(damage: String, named: String) async throws {
+        // Given: a's entry damaged (a method no one knows, a body that is not JSON)
         let clock = TestClock()
         let (database, outbox) = try notes(clock)
         let server = try TestHTTPServer(["/notes/b": .status(200, body: "{}")])
@@ -175,7 +179,7 @@ struct OutboxHeldEntriesTests {
         await OutboxTests.write(database, outbox, .put, id: "a")
         await OutboxTests.write(database, outbox, .put, id: "b")
         _ = await PromiseExpectations.value(
-            of: database.write { try $0.execute("UPDATE outbox SET method = 'FOO' WHERE local_id = 'a'") })
+            of: database.write { try $0.execute(damage) })
 
         // When
         let report = await sync(outbox, server)
@@ -190,7 +194,7 @@ struct OutboxHeldEntriesTests {
             return
         }
         #expect(reason.contains(folder.file("notes.sqlite").path))
-        #expect(reason.contains("outbox entry 1") && reason.contains("FOO"))
+        #expect(reason.contains("outbox entry 1") && reason.contains(named))
 
         // When: discarded
         let dropped = await PromiseExpectations.value(

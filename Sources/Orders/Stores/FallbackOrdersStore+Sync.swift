@@ -4,13 +4,13 @@ public import Services
 
 /// The changes that wait: sending them, their state, and what the user does with a held one.
 extension FallbackOrdersStore {
-    /// Sends the changes that wait, in order, each exactly once; see `Outbox`. Orders that an
-    /// earlier version kept here without an outbox entry are queued first.
+    /// Sends the changes that wait, in order, each exactly once; see `Outbox`. (Orders that an
+    /// earlier version kept here without an outbox entry were queued once, when the file's
+    /// `orders` schema moved to version 5.)
     ///
     /// - Returns: A promise of what was sent, what the shop refused and why, and what still waits.
     public func sync() -> Promise<OutboxSyncReport> {
-        let orders = orders
-        return cache.queueUnsentDeviceOrders().then(on: .inline) { _ in orders.sync() }
+        orders.sync()
     }
 
     /// Each changed order's `SyncState` and how many changes wait or were refused.

@@ -68,15 +68,8 @@ public struct FallbackOrdersStore: OrdersStore {
         policy: CachePolicy, showingCopy: @escaping @Sendable (Fetched<[Order]>) -> Void
     ) -> Promise<Fetched<[Order]>> {
         let (api, orders) = (api, orders)
-        let unsent: Promise<Void> =
-            reachability.isReachable && policy != .cacheOnly
-            ? cache.queueUnsentDeviceOrders().asVoid().recover(on: .inline) { _ in Guarantee.value(()) }
-                .asPromise()
-            : .value(())
-        return unsent.then(on: .inline) {
-            orders.list(policy: policy, showingCopy: showingCopy) { api.fetchOrders() }
-        }
-        .failing(as: .fetchOrders)
+        return orders.list(policy: policy, showingCopy: showingCopy) { api.fetchOrders() }
+            .failing(as: .fetchOrders)
     }
 
     /// One order: as changed here while a change of it waits, else from the API, or from the

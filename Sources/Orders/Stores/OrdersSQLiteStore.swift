@@ -15,10 +15,28 @@ public import Services
 /// wait for the API are kept in its ``outbox`` with them; ``load()`` and the fetches return the
 /// copy with those changes applied.
 public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
-    /// The steps of the `orders` schema. The store applies them itself, through
-    /// `Database/migrate(schema:_:)`, when it is made; they are not for `Database(at:migrations:)`,
-    /// which would make the tables a second time.
-    static let migrations = [
+    /// The steps of the `orders` schema, the last queueing into `outbox`. The store applies them
+    /// itself, through `Database/migrate(schema:_:)`, when it is made; they are not for
+    /// `Database(at:migrations:)`, which would make the tables a second time.
+    static func migrations(queueingIn outbox: Outbox) -> [Migration] {
+        tableMigrations + [
+            // Orders created offline by a version without the outbox were kept here only: their
+            // creates are queued, once. Only rows the shop never versioned: a row changed here
+            // whose change is missing (a damaged file) is not taken for a create, which would
+            // make a second copy of an order the shop has.
+            Migration(version: 5) { connection in
+                for var order in try OrderRows.orders(connection, .device) where order.version == nil {
+                    let id = order.id ?? ""
+                    guard try outbox.entries(for: id, in: connection).isEmpty else { continue }
+                    order.id = nil  // the shop names it
+                    try outbox.record(.post, "orders", json: order, localID: id, in: connection)
+                }
+            }
+        ]
+    }
+
+    /// The steps that make and alter the tables.
+    private static let tableMigrations = [
         Migration(
             version: 1,
             sql: """
@@ -85,7 +103,8 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
         let outbox = Outbox(database: database, feature: "orders", retry: retry, now: now)
         self.outbox = outbox
         tables = FeatureDatabase(
-            database, schema: "orders", migrations: Self.migrations, waitingFor: [outbox.ready])
+            database, schema: "orders", migrations: Self.migrations(queueingIn: outbox),
+            waitingFor: [outbox.ready])
     }
 
     /// All orders, newest first.

@@ -73,7 +73,7 @@ extension Connection {
             let newer = steps.filter { $0.version > version }
             guard let newest = newer.last else { return }
             for step in newer {
-                try executeScript(step.sql)
+                if let run = step.run { try run(self) } else { try executeScript(step.sql) }
             }
             try record(newest.version)
         }

@@ -170,6 +170,14 @@ enum OutboxTable {
                 kind: .typeMismatch, message: "unknown method \(methodName)", path: connection.path)
         }
         let body = blob(row["body"])
+        // A body that is not JSON would be sent as it is, and a POST of garbage may still make
+        // something; and an entry for no resource cannot be applied: both are damaged.
+        if let body, (try? JSONSerialization.jsonObject(with: body, options: .fragmentsAllowed)) == nil {
+            throw DatabaseError(kind: .typeMismatch, message: "its body is not JSON", path: connection.path)
+        }
+        guard try !row.string("local_id").isEmpty else {
+            throw DatabaseError(kind: .typeMismatch, message: "it names no resource", path: connection.path)
+        }
         let state: OutboxEntry.State =
             if let reason = try row.optionalString("refusal") {
                 .refused(reason: reason)
