@@ -150,3 +150,56 @@ extension OutboxReplayOutcomeTests {
         #expect(report?.sent.map(\.localID) == ["a"])
     }
 }
+
+extension OutboxReplayOutcomeTests {
+    @Test(
+        "a 412 whose copy is larger than a conflict keeps is a refusal that says why: nothing of it kept, the others go"
+    )
+    func oversizedConflictIsRefused() async throws {
+        // Given: the API's copy of a is 2 MiB; b is accepted
+        let (database, outbox) = try OutboxTests.notes()
+        await OutboxTests.write(database, outbox, .put, id: "a")
+        await OutboxTests.write(database, outbox, .put, id: "b")
+        let huge = #"{"text": ""# + String(repeating: "x", count: 2 << 20) + #"", "version": "9"}"#
+        let api = try TestHTTPServer([
+            "/notes/a": .status(412, body: huge), "/notes/b": .status(200, body: "{}"),
+        ])
+        defer { api.stop() }
+
+        // When
+        let report = await Self.sync(outbox, api)
+
+        // Then
+        let refused = try #require(report?.refused.first)
+        guard case .refused(let reason) = refused.state else {
+            Issue.record("not refused: \(refused.state)")
+            return
+        }
+        #expect(reason.contains("HTTP 412") && reason.contains("\(APIClient.maximumConflictBytes) bytes"))
+        #expect(report?.sent.map(\.localID) == ["b"])
+        let kept = await PromiseExpectations.value(
+            of: database.read { try $0.scalar("SELECT length(theirs) FROM outbox WHERE local_id = 'a'") })
+        #expect(kept == .null)
+    }
+
+    @Test("a 412 whose copy is within the bound is a conflict that keeps it")
+    func boundedConflictKeepsTheirs() async throws {
+        // Given
+        let (database, outbox) = try OutboxTests.notes()
+        await OutboxTests.write(database, outbox, .put, id: "a")
+        let copy =
+            #"{"text": ""# + String(repeating: "x", count: APIClient.maximumConflictBytes - 64) + #""}"#
+        let api = try TestHTTPServer(["/notes/a": .status(412, body: copy)])
+        defer { api.stop() }
+
+        // When
+        let report = await Self.sync(outbox, api)
+
+        // Then
+        guard case .conflicted(let theirs?, false)? = report?.conflicted.first?.state else {
+            Issue.record("not a conflict: \(String(describing: report))")
+            return
+        }
+        #expect(theirs.count == copy.utf8.count)
+    }
+}

@@ -66,6 +66,8 @@ public struct FailureClass: Equatable, Sendable {
             self = FailureClass(error: later.error, retryAfter: later.retryAfter)
         case let error as APIError:
             self = FailureClass(error: error, retryAfter: nil)
+        case is APIClient.ConflictTooLarge:
+            self = FailureClass(status: 412, retryAfter: nil)
         case let error as URLError:
             self = FailureClass(urlError: error.code)
         case let error as ServiceRequestError:

@@ -92,8 +92,23 @@ public struct APIClient: Sendable {
         _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String] = [:]
     ) -> Promise<Data> {
         exchange(method, path, body: body, headers: headers).recover(on: .inline, policy: .allErrors) {
-            error -> Promise<Data> in throw (error as? RetryLater)?.error ?? error
+            error -> Promise<Data> in
+            if error is ConflictTooLarge { throw APIError.httpStatus(412, body: "") }
+            throw (error as? RetryLater)?.error ?? error
         }
+    }
+
+    /// The most of a `412 Precondition Failed` answer's body kept: 1 MiB. The body is the API's
+    /// current copy, which an outbox conflict keeps (with the change and its base) until the
+    /// user resolves it; a copy larger than this is not read further, and the change is refused
+    /// with the reason rather than held with a copy this device would keep several times over.
+    public static let maximumConflictBytes = 1 << 20
+
+    /// A 412 whose body (the API's copy) is larger than ``maximumConflictBytes``: for the outbox,
+    /// which refuses the change with that reason. Callers of ``send(_:_:body:headers:)`` get a 412
+    /// without a body.
+    struct ConflictTooLarge: Error {
+        let bytes: Int
     }
 
     /// As ``send(_:_:body:headers:)``, but a 429 or 503 whose `Retry-After` was too long to wait
@@ -171,6 +186,8 @@ public struct APIClient: Sendable {
         return Promise { seal in
             let task = transfers.start(request, limit: limit) { result in
                 switch result {
+                case .failure(let tooLarge as BoundedTransfers.TooLarge) where tooLarge.status == 412:
+                    seal.reject(ConflictTooLarge(bytes: tooLarge.bytes))
                 case .failure(let tooLarge as BoundedTransfers.TooLarge):
                     seal.reject(APIError.responseTooLarge(bytes: tooLarge.bytes, limit: limit))
                 case .failure(let error):

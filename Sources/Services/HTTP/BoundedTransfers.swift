@@ -23,6 +23,8 @@ final class BoundedTransfers: Sendable {
     /// The body was over the limit: the transfer was stopped after `bytes` (at least that many).
     struct TooLarge: Error {
         let bytes: Int
+        /// The status of the answer whose body it was, when it came.
+        let status: Int?
     }
 
     #if canImport(FoundationNetworking)
@@ -130,7 +132,8 @@ extension BoundedTransfers {
 
         /// What the delegate gathers for one task, who hears how it ended, and how it is stopped.
         struct Transfer {
-            let limit: Int
+            /// The largest body accepted: the client's, or ``APIClient/maximumConflictBytes`` for a 412.
+            var limit: Int
             var data = Data()
             var response: HTTPURLResponse?
             let finish: @Sendable (Result<(Data, HTTPURLResponse?), any Error>) -> Void
@@ -166,7 +169,7 @@ extension BoundedTransfers {
                 return
             }
             transfer.stop()
-            transfer.finish(.failure(TooLarge(bytes: bytes)))
+            transfer.finish(.failure(TooLarge(bytes: bytes, status: transfer.response?.statusCode)))
         }
 
         func urlSession(
@@ -174,8 +177,13 @@ extension BoundedTransfers {
             completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
         ) {
             let limit = lock.withLock { () -> Int? in
-                transfers[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse
-                return transfers[dataTask.taskIdentifier]?.limit
+                let id = dataTask.taskIdentifier
+                transfers[id]?.response = response as? HTTPURLResponse
+                // A 412's body is the API's copy, which an outbox conflict keeps: a bound of its own.
+                if (response as? HTTPURLResponse)?.statusCode == 412, let limit = transfers[id]?.limit {
+                    transfers[id]?.limit = min(limit, APIClient.maximumConflictBytes)
+                }
+                return transfers[id]?.limit
             }
             // A body announced larger than the limit is not even started.
             if let limit, response.expectedContentLength > Int64(limit) {

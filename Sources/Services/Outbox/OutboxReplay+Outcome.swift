@@ -28,6 +28,11 @@ extension OutboxReplay {
     /// the API's stops without counting; server trouble and anything else count as a failure of
     /// the entry.
     static func outcome(of error: any Error, for entry: OutboxEntry) -> Outcome {
+        if let tooLarge = error as? APIClient.ConflictTooLarge {
+            return .refused(
+                "HTTP 412: changed by someone else, and the API's copy (at least \(tooLarge.bytes) bytes) is larger than the \(APIClient.maximumConflictBytes) bytes a conflict keeps"
+            )
+        }
         let failure = FailureClass(error)
         let apiError = (error as? APIClient.RetryLater)?.error ?? error as? APIError
         let reason = ServiceRequestError(apiError ?? error)
