@@ -86,6 +86,27 @@ struct OutboxConflictTests {
         #expect(await phone.status() == .empty)
     }
 
+    @Test(
+        "a 412 whose copy is the one the change was made from merges nothing: not reported merged; sent again once, then a conflict"
+    )
+    func spurious412IsNotAMerge() async throws {
+        // Given: the API answers every PUT 412 with the very copy the phone edited
+        let (server, phone) = try await start()
+        defer { server.stop() }
+        await phone.edit("n1", ["text": "eggs"])
+        api.refuse(
+            "PUT /notes/n1", status: 412,
+            body: #"{"id": "n1", "text": "milk", "title": "Shopping", "version": "1"}"#)
+
+        // When
+        let report = await phone.sync()
+
+        // Then
+        #expect(report?.merged.isEmpty == true)
+        #expect(report?.conflicted.map(\.localID) == ["n1"])
+        #expect(server.requests.filter { $0.hasPrefix("PUT") }.count == 2)
+    }
+
     @Test("an edit here of a note deleted there: a conflict; keeping mine creates it again")
     func editOfDeletedNote() async throws {
         // Given

@@ -39,6 +39,15 @@ enum JSONMerge {
         return try? JSONSerialization.data(withJSONObject: rebased, options: [.sortedKeys])
     }
 
+    /// Whether two JSON objects hold the same fields with the same values (`version` aside, which
+    /// is always the API's), whatever their key order.
+    static func isSame(_ lhs: Data, _ rhs: Data) -> Bool {
+        guard var lhs = object(lhs), var rhs = object(rhs) else { return lhs == rhs }
+        lhs["version"] = nil
+        rhs["version"] = nil
+        return same(lhs, rhs)
+    }
+
     /// The fields changed on both sides to different values, sorted; empty when the two merge.
     /// `nil` when a body is not a JSON object.
     static func conflictingFields(base: Data, mine: Data, theirs: Data) -> [String]? {

@@ -20,9 +20,12 @@ extension OutboxReplay {
         _ entry: OutboxEntry, theirs: Data?, deletedOnServer: Bool, _ report: OutboxSyncReport, _ run: Run
     ) {
         if !deletedOnServer, let theirs, let base = entry.base, let mine = entry.body,
-            !report.merged.contains(where: { $0.sequence == entry.sequence }),
+            !report.rebasedAfterConflict.contains(entry.sequence),
             let merged = JSONMerge.threeWay(base: base, mine: mine, theirs: theirs)
         {
+            // Merged only when something of theirs came in: a 412 whose copy is the base (the
+            // same version, no field changed) is sent again as it was, and not called a merge.
+            let tookTheirs = !JSONMerge.isSame(merged, mine)
             let version = JSONMerge.version(of: theirs)
             let rebased = database.write {
                 try OutboxTable.rebase(entry, body: merged, baseVersion: version, base: theirs, $0)
@@ -30,7 +33,8 @@ extension OutboxReplay {
             run.whenSettled(rebased) { written in
                 if case .failure(let error) = written { return run.fail(error) }
                 var report = report
-                report.merged.append(entry)
+                if tookTheirs { report.merged.append(entry) }
+                report.rebasedAfterConflict.append(entry.sequence)
                 step(after: entry.sequence - 1, report, run)  // the same entry, merged
             }
             return
