@@ -167,6 +167,19 @@ struct OfflineWritesTests {
         // Then: the shop was asked for nothing, and holds two orders still
         #expect(device.shop.applied.isEmpty)
         #expect(device.shop.storedOrders.count == 2)
+
+        // And: the order is shown damaged, never synced, until its change here is discarded
+        let status = await PromiseExpectations.value(of: upgraded.syncStatus())
+        guard case .damaged(let reason)? = status?.state(of: "shop-amy") else {
+            Issue.record("shop-amy is \(String(describing: status?.state(of: "shop-amy")))")
+            return
+        }
+        #expect(reason.contains("missing from the outbox"))
+        #expect(status?.damaged == 1)
+        let dropped = await PromiseExpectations.value(of: upgraded.discard(id: "shop-amy"))
+        #expect(dropped?.count == 1)
+        #expect(await device.listing(upgraded)["shop-amy"]?.lastName == "Apple")
+        #expect(await PromiseExpectations.value(of: upgraded.syncStatus()) == .empty)
     }
 
     @Test("a create whose attempt failed online is queued under the same idempotency key")

@@ -31,6 +31,10 @@ struct OrdersOfflineStorage: OfflineStorage {
             [.text(OfflineOrigin.device.rawValue), .text(id)])
     }
 
+    func idsChangedHere(in connection: Connection) throws -> [String] {
+        try OrderRows.changedIDs(connection).map(\.id)
+    }
+
     func remove(id: String, from origin: OfflineOrigin?, in connection: Connection) throws {
         let origin: SQLValue = origin.map { .text($0.rawValue) } ?? .null
         try connection.execute(

@@ -26,7 +26,9 @@ extension OrdersSQLiteStore: OrdersPaging {
         return read { connection in
             let (orders, next, count) = try OrderRows.page(connection, after: cursor, limit: limit)
             return OrdersPage(
-                orders: orders, next: next, count: count, syncStatus: try outbox.status(in: connection),
+                orders: orders, next: next, count: count,
+                syncStatus: try outbox.status(
+                    in: connection, changedHere: try OrderRows.changedIDs(connection).map(\.id)),
                 savedAt: try offline.copySavedAt(in: connection))
         }
         .failing(as: .fetchOrders)

@@ -58,7 +58,9 @@ extension OrdersSQLiteStore: OrdersWatching {
         let (outbox, offline) = (outbox, offline)
         return tables.database.observe(tables: Self.observedTables, on: dispatcher) { connection in
             OrdersSnapshot(
-                orders: try OrderRows.orders(connection, .all), syncStatus: try outbox.status(in: connection),
+                orders: try OrderRows.orders(connection, .all),
+                syncStatus: try outbox.status(
+                    in: connection, changedHere: try OrderRows.changedIDs(connection).map(\.id)),
                 savedAt: try offline.copySavedAt(in: connection))
         } onChange: { result in
             onChange(result.mapError { OrdersStoreError.wrapping($0, .fetchOrders) })

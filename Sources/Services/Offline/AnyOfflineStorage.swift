@@ -10,6 +10,7 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
     private let mark: @Sendable (String, Connection) throws -> Void
     private let drop: @Sendable (String, OfflineOrigin?, Connection) throws -> Void
     private let replace: @Sendable ([Resource], Connection) throws -> Void
+    private let changed: @Sendable (Connection) throws -> [String]
 
     init<Storage: OfflineStorage>(_ storage: Storage) where Storage.Resource == Resource {
         tables = storage.tables
@@ -21,6 +22,7 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
         mark = { try storage.markDeleted(id: $0, in: $1) }
         drop = { try storage.remove(id: $0, from: $1, in: $2) }
         replace = { try storage.replaceAPICopy(with: $0, in: $1) }
+        changed = { try storage.idsChangedHere(in: $0) }
     }
 
     func resources(in connection: Connection) throws -> [Resource] {
@@ -45,5 +47,9 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
 
     func replaceAPICopy(with fresh: [Resource], in connection: Connection) throws {
         try replace(fresh, connection)
+    }
+
+    func idsChangedHere(in connection: Connection) throws -> [String] {
+        try changed(connection)
     }
 }

@@ -75,6 +75,13 @@ struct JSONOfflineStorage<Resource: OfflineResource>: OfflineStorage {
             [.text(OfflineOrigin.device.rawValue), .text(collection), .text(id)])
     }
 
+    func idsChangedHere(in connection: Connection) throws -> [String] {
+        try connection.query(
+            "SELECT id FROM offline_resources WHERE collection = ? AND origin = ?",
+            [.text(collection), .text(OfflineOrigin.device.rawValue)]
+        ) { try $0.string("id") }
+    }
+
     func remove(id: String, from origin: OfflineOrigin?, in connection: Connection) throws {
         try connection.execute(
             "DELETE FROM offline_resources WHERE collection = ? AND id = ? AND (? IS NULL OR origin = ?)",

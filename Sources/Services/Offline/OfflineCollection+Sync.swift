@@ -15,7 +15,10 @@ extension OfflineCollection {
 
     /// Each changed resource's ``SyncState``, and how many changes wait or are held.
     public func status() -> Promise<OutboxStatus> {
-        outbox.status()
+        let storage = storage
+        return storage.tables.read { connection in
+            try storage.outbox.status(in: connection, changedHere: try storage.idsChangedHere(in: connection))
+        }
     }
 
     /// Sends a resource's refused or stuck changes again at the next sync.
@@ -36,6 +39,20 @@ extension OfflineCollection {
         return outbox.discard(localID: id) { entries, connection in
             let created = entries.contains { $0.method == .post }
             try storage.remove(id: id, from: created ? nil : .device, in: connection)
+        }
+        .then(on: .inline) { dropped -> Promise<[OutboxEntry]> in
+            guard dropped.isEmpty else { return .value(dropped) }
+            // A row changed here whose change is missing from the outbox: its row goes, and the
+            // API's copy shows again at the next listing.
+            return storage.tables.write { connection in
+                let changed = try storage.idsChangedHere(in: connection)
+                let missing = OutboxStatus.missing(
+                    changed.filter { $0.isSameIdentifier(as: id) },
+                    from: try storage.outbox.entries(for: id, in: connection))
+                guard !missing.isEmpty else { return [] }
+                try storage.remove(id: id, from: .device, in: connection)
+                return missing
+            }
         }
     }
 

@@ -33,4 +33,13 @@ public protocol OfflineStorage: Sendable {
     func remove(id: String, from origin: OfflineOrigin?, in connection: Connection) throws
     /// Replaces the API's copy by `fresh`, as listed, leaving the rows changed here alone.
     func replaceAPICopy(with fresh: [Resource], in connection: Connection) throws
+    /// The identifiers of the rows changed here (deleted ones included): each should have a
+    /// change in ``outbox``, and one that has none is shown damaged, never synced.
+    func idsChangedHere(in connection: Connection) throws -> [String]
+}
+
+extension OfflineStorage {
+    /// None: a storage that does not say which rows it changed here is trusted to have an outbox
+    /// entry for each.
+    public func idsChangedHere(in connection: Connection) throws -> [String] { [] }
 }

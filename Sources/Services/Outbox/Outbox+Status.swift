@@ -19,4 +19,16 @@ extension Outbox {
     public func status(in connection: Connection) throws -> OutboxStatus {
         OutboxStatus(entries: try OutboxTable.entries(feature, nil, connection))
     }
+
+    /// The status read inside the caller's transaction, with the resources whose rows say they
+    /// were changed here: one without an entry is damaged (its change is missing), never synced.
+    ///
+    /// - Parameters:
+    ///   - connection: The connection of the caller's read.
+    ///   - changedHere: The identifiers of the resources the feature's rows mark as changed here.
+    /// - Returns: The status.
+    /// - Throws: ``DatabaseError``.
+    public func status(in connection: Connection, changedHere: [String]) throws -> OutboxStatus {
+        OutboxStatus(entries: try OutboxTable.entries(feature, nil, connection), changedHere: changedHere)
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an ``Outbox`` holds, as a screen shows it: each changed resource's ``SyncState`` and how
 /// many changes wait, were refused, are stuck or are damaged.
 public struct OutboxStatus: Sendable, Equatable {
@@ -27,6 +29,14 @@ public struct OutboxStatus: Sendable, Equatable {
     ///
     /// - Parameter entries: The outbox's entries.
     public init(entries: [OutboxEntry]) {
+        self.init(entries: entries, changedHere: [])
+    }
+
+    /// The status of `entries`, and of the resources `changedHere` (their rows say so) that have
+    /// no entry: their change is missing from the outbox (a damaged or edited file), so they are
+    /// damaged, never shown as synced.
+    init(entries: [OutboxEntry], changedHere: [String]) {
+        let entries = entries + Self.missing(changedHere, from: entries)
         var states: [IdentifierKey: SyncState] = [:]
         for entry in entries {
             let key = IdentifierKey(entry.localID)
@@ -52,6 +62,20 @@ public struct OutboxStatus: Sendable, Equatable {
     /// - Returns: Its state; ``SyncState/synced`` when it has no change in the outbox.
     public func state(of localID: String) -> SyncState {
         byID[IdentifierKey(localID)] ?? .synced
+    }
+
+    /// A damaged entry for each resource of `changedHere` without one in `entries`.
+    static func missing(_ changedHere: [String], from entries: [OutboxEntry]) -> [OutboxEntry] {
+        let recorded = Set(entries.map { IdentifierKey($0.localID) })
+        return changedHere.filter { !recorded.contains(IdentifierKey($0)) }.map { id in
+            OutboxEntry(
+                sequence: 0, localID: id, method: .put, path: "", body: nil, idempotencyKey: "",
+                state: .damaged(
+                    reason:
+                        "changed on this device, but the change is missing from the outbox; discard it to show the API's copy"
+                ),
+                createdAt: Date(timeIntervalSince1970: 0))
+        }
     }
 
     private static func state(of entry: OutboxEntry) -> SyncState {
