@@ -55,7 +55,9 @@ struct FoundationCancellationTests {
     @Test("recover with the default policy passes a cancelled URL request by")
     func recoverSkipsCancelledRequest() async {
         // When
-        let recovered = Promise<Int>(error: URLError(.cancelled)).recover(on: .global()) { _ in .value(0) }
+        let recovered = Promise<Int>(error: URLError(.cancelled)).recover(on: .global()) { _ in
+            Promise.value(0)
+        }
 
         // Then
         #expect((await outcome(of: recovered).failure as? URLError)?.code == .cancelled)

@@ -2,7 +2,8 @@ import Testing
 
 @testable import Promises
 
-/// `print(promise)` shows what the promise holds, as PromiseKit prints it.
+/// `print(promise)` and `debugPrint(promise)` show what the promise holds, as PromiseKit prints
+/// them (its `CustomStringConvertible.swift`); a guarantee in the same format.
 @Suite("Promise and Guarantee descriptions")
 struct PromiseDescriptionTests {
     @Test("a fulfilled promise prints its value")
@@ -15,18 +16,24 @@ struct PromiseDescriptionTests {
         // Then
         #expect("\(Promise.value(3))" == "Promise(3)")
         #expect("\(later)" == "Promise(3)")
-        #expect(String(reflecting: Promise.value("a")) == "Promise<String>(\"a\")")
+        #expect(String(reflecting: Promise.value("a")) == "Promise<String>.fulfilled(a)")
     }
 
-    @Test("a pending promise prints pending")
+    @Test("a pending promise prints the type it waits for, and in debug how many handlers wait")
     func pending() {
         // Given
         let (promise, seal) = Promise<Int>.pending()
         defer { seal.fulfill(0) }
+        let before = String(reflecting: promise)
+
+        // When
+        promise.done(on: .inline) { _ in }.cauterize()
+        promise.done(on: .inline) { _ in }.cauterize()
 
         // Then
-        #expect("\(promise)" == "Promise(pending)")
-        #expect(String(reflecting: promise) == "Promise<Int>(pending)")
+        #expect("\(promise)" == "Promise(…Int)")
+        #expect(before == "Promise<Int>.pending(handlers: 0)")
+        #expect(String(reflecting: promise) == "Promise<Int>.pending(handlers: 2)")
     }
 
     @Test("a rejected promise prints its error, and printing does not handle it")
@@ -40,14 +47,13 @@ struct PromiseDescriptionTests {
         let stillUnobserved = promise.update({ !$0.observed }, immediate: { _ in false })
 
         // Then
-        #expect(text == "Promise(rejected: boom)")
-        #expect(debugText.hasPrefix("Promise<Int>(rejected: "))
-        #expect(debugText.hasSuffix("TestError.boom)"))
+        #expect(text == "Promise(boom)")
+        #expect(debugText == "Promise<Int>.rejected(TestError.boom)")
         #expect(stillUnobserved)
         _ = promise.result  // handled, so that nothing is reported
     }
 
-    @Test("a guarantee prints as a guarantee")
+    @Test("a guarantee prints in the promise's format")
     func guarantee() {
         // Given
         let (pending, resolve) = Guarantee<Int>.pending()
@@ -55,7 +61,8 @@ struct PromiseDescriptionTests {
 
         // Then
         #expect("\(Guarantee.value(3))" == "Guarantee(3)")
-        #expect("\(pending)" == "Guarantee(pending)")
-        #expect(String(reflecting: Guarantee.value(3)) == "Guarantee<Int>(3)")
+        #expect("\(pending)" == "Guarantee(…Int)")
+        #expect(String(reflecting: Guarantee.value(3)) == "Guarantee<Int>.fulfilled(3)")
+        #expect(String(reflecting: pending) == "Guarantee<Int>.pending(handlers: 0)")
     }
 }

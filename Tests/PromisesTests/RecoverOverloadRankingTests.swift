@@ -2,9 +2,10 @@ import Testing
 
 @testable import Promises
 
-/// Which `recover` (and `then`) a closure picks, by the shape of what it returns: a closure that
-/// returns a promise is never taken as one that returns nothing, and `.value(x)` without a type
-/// means a promise.
+/// Which `recover` (and `then`) a closure picks, by the shape of what it returns, as in
+/// PromiseKit: a closure that returns a promise is never taken as one that returns nothing;
+/// `.value(x)` without a type means a promise in `then` and a guarantee in `recover` (which then
+/// handles every error, cancellation included).
 @Suite("recover: the overload a closure picks")
 struct RecoverOverloadRankingTests {
     @Test("a promise of nothing recovered with a closure returning a rejected promise is rejected by it")
@@ -47,16 +48,45 @@ struct RecoverOverloadRankingTests {
         #expect(await outcome(of: recovered).failure as? TestError == .other)
     }
 
-    @Test("recover { .value(x) } compiles and gives a promise")
-    func implicitValueInRecoverIsAPromise() async throws {
+    @Test("recover { .value(x) } gives a guarantee that handles every error, cancellation included")
+    func implicitValueInRecoverIsAGuarantee() async throws {
         // When
         let onQueue = Promise<Int>(error: TestError.boom).recover(on: .global()) { _ in .value(7) }
+        let cancelled = Promise<Int>(error: CancellationError()).recover(on: .global()) { _ in .value(2) }
         let voidOnQueue = Promise<Void>(error: TestError.boom).recover(on: .global()) { _ in .value(()) }
 
         // Then
-        #expect(typeName(onQueue) == "Promise<Int>")
-        #expect(typeName(voidOnQueue) == "Promise<()>")
-        #expect(try await onQueue.value == 7)
+        #expect(typeName(onQueue) == "Guarantee<Int>")
+        #expect(typeName(voidOnQueue) == "Guarantee<()>")
+        #expect(await onQueue.value == 7)
+        #expect(await cancelled.value == 2)
+    }
+
+    @Test("recover { Promise.value(x) } gives a promise, which lets a cancellation pass")
+    func namedPromiseValueInRecoverIsAPromise() async throws {
+        // When
+        let recovered = Promise<Int>(error: TestError.boom).recover(on: .global()) { _ in Promise.value(7) }
+        let cancelled = Promise<Int>(error: CancellationError()).recover(on: .global()) { _ in
+            Promise.value(2)
+        }
+
+        // Then
+        #expect(typeName(recovered) == "Promise<Int>")
+        #expect(try await recovered.value == 7)
+        #expect(await outcome(of: cancelled).failure is CancellationError)
+    }
+
+    @Test("recover with a body of several statements returning a promise gives a promise")
+    func severalStatementsReturningAPromise() async throws {
+        // When
+        let recovered = Promise<Int>(error: TestError.boom).recover(on: .global()) { error in
+            let fallback = error is TestError ? 3 : 0
+            return Promise.value(fallback)
+        }
+
+        // Then
+        #expect(typeName(recovered) == "Promise<Int>")
+        #expect(try await recovered.value == 3)
     }
 
     @Test("then { .value(x) } compiles and gives a promise")
@@ -74,11 +104,42 @@ struct RecoverOverloadRankingTests {
     func implicitValueInMainActorThenIsAPromise() async throws {
         // When
         let chained = Promise.value(1).then { x in .value(x + 1) }
-        let recovered = Promise<Int>(error: TestError.boom).recover { _ in .value(0) }
+        let recovered = Promise<Int>(error: CancellationError()).recover { _ in .value(0) }
 
         // Then
         #expect(try await chained.value == 2)
-        #expect(try await recovered.value == 0)
+        #expect(await recovered.value == 0)
+    }
+
+    @Test("a body that only throws maps the error, on a queue and on the main actor, of any value")
+    @MainActor
+    func bodyThatOnlyThrowsMapsTheError() async {
+        // When
+        let onQueue = Promise<Int>(error: TestError.boom).recover(on: .global()) { _ in throw TestError.other
+        }
+        let voidOnQueue = Promise<Void>(error: TestError.boom).recover(on: .inline) { _ in
+            throw TestError.other
+        }
+        let onMain = Promise<Int>(error: TestError.boom).recover { _ in throw TestError.other }
+        let voidOnMain = Promise<Void>(error: TestError.boom).recover { _ in throw TestError.other }
+
+        // Then
+        for promise in [onQueue.asVoid(), voidOnQueue, onMain.asVoid(), voidOnMain] {
+            #expect(await outcome(of: promise).failure as? TestError == .other)
+        }
+    }
+
+    @Test("recover(policy:) { .value(x) } gives a promise: the guarantee's recover takes no policy")
+    func valueWithAPolicyIsAPromise() async throws {
+        // When
+        let recovered = Promise<Int>(error: CancellationError()).recover(on: .global(), policy: .allErrors) {
+            _ in
+            .value(4)
+        }
+
+        // Then
+        #expect(typeName(recovered) == "Promise<Int>")
+        #expect(try await recovered.value == 4)
     }
 
     @Test("a closure returning a guarantee still gives a guarantee")

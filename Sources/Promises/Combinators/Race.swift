@@ -36,11 +36,7 @@ public func race<Value>(_ first: Promise<Value>, _ others: Promise<Value>...) ->
 /// - Returns: A guarantee of the winner's value.
 @inlinable
 public func race<Value>(_ first: Guarantee<Value>, _ others: Guarantee<Value>...) -> Guarantee<Value> {
-    let winner = Promise<Value>.derived()
-    for guarantee in [first] + others {
-        guarantee.promise.subscribe { winner.settle($0) }
-    }
-    return Guarantee(winner)
+    race([first] + others)
 }
 
 /// The first promise to be fulfilled, passing over the ones that reject: it rejects only when
@@ -75,4 +71,21 @@ public func race<Value>(fulfilled promises: [Promise<Value>]) -> Promise<Value> 
     }
     winner.cancelsInputs(cancellable)
     return winner
+}
+
+/// The first guarantee to be fulfilled, given as an array: `race(guarantees)`.
+///
+/// A guarantee cannot fail, so there must be one to win: an empty array is a programming error
+/// and stops the program (`race(g1, g2)` cannot be called with none).
+///
+/// - Parameter guarantees: The competitors; at least one.
+/// - Returns: A guarantee of the winner's value.
+@inlinable
+public func race<Value>(_ guarantees: [Guarantee<Value>]) -> Guarantee<Value> {
+    precondition(!guarantees.isEmpty, "race needs at least one guarantee: with none, nothing can win")
+    let winner = Promise<Value>.derived()
+    for guarantee in guarantees {
+        guarantee.promise.subscribe { winner.settle($0) }
+    }
+    return Guarantee(winner)
 }

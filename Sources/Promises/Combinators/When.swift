@@ -111,6 +111,19 @@ public func when(fulfilled promises: [Promise<Void>]) -> Promise<Void> {
     allFulfilled(promises).asVoid()
 }
 
+/// Waits for every promise of nothing to be fulfilled, given one by one, as PromiseKit's
+/// `when(fulfilled: p1, p2)` over `Promise<Void>` does: a promise of nothing, not of a tuple of
+/// nothings.
+///
+/// - Parameters:
+///   - first: The first promise to wait for.
+///   - others: The others.
+/// - Returns: A promise fulfilled once all are, or rejected with the first error among them.
+@inlinable
+public func when(fulfilled first: Promise<Void>, _ others: Promise<Void>...) -> Promise<Void> {
+    when(fulfilled: [first] + others)
+}
+
 /// Waits for every promise to settle, however it settles: the variadic form of
 /// `when(resolved:)`.
 ///

@@ -40,6 +40,15 @@ enum Handlers<Value: Sendable>: Sendable {
         }
     }
 
+    /// How many handlers there are.
+    var count: Int {
+        switch self {
+        case .none: 0
+        case .one: 1
+        case .many(let all): all.count
+        }
+    }
+
     @inlinable
     var isEmpty: Bool {
         if case .none = self { return true }

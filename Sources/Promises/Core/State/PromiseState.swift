@@ -46,6 +46,12 @@ struct PromiseState<Value: Sendable>: Sendable {
         case guarantee
     }
 
+    /// How many handlers wait on the promise while it is pending; 0 once settled.
+    var handlerCount: Int {
+        guard case .pending(let handlers) = phase else { return 0 }
+        return handlers.count
+    }
+
     @inlinable
     var resolution: Resolution<Value>? {
         switch phase {
