@@ -31,6 +31,23 @@ public enum PromiseExpectations {
         return outcome.value
     }
 
+    /// Waits for `guarantee` and returns its value; records an issue at the caller and returns
+    /// `nil` when it is still pending after `timeout` seconds. (A guarantee goes wherever a
+    /// promise goes.)
+    ///
+    /// - Parameters:
+    ///   - guarantee: The guarantee under test.
+    ///   - timeout: How long to wait, in seconds.
+    ///   - sourceLocation: Where the failure is reported; the caller's line by default.
+    /// - Returns: The value, or `nil` after recording the failure.
+    public static func value<Value>(
+        of guarantee: Guarantee<Value>,
+        timeout: Double = 10,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> Value? {
+        await value(of: guarantee.asPromise(), timeout: timeout, sourceLocation: sourceLocation)
+    }
+
     /// Waits for `promise` and returns its error; records an issue at the caller and returns `nil`
     /// when it is fulfilled or still pending after `timeout` seconds.
     ///

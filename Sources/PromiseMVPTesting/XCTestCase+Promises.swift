@@ -27,6 +27,24 @@ extension XCTestCase {
         return outcome.value
     }
 
+    /// Waits for `guarantee` and returns its value; fails the test at the caller and returns `nil`
+    /// when it is still pending after `timeout` seconds.
+    ///
+    /// - Parameters:
+    ///   - guarantee: The guarantee under test.
+    ///   - timeout: How long to wait, in seconds.
+    ///   - file: Where the failure is reported; the caller's file by default.
+    ///   - line: Where the failure is reported; the caller's line by default.
+    /// - Returns: The value, or `nil` after failing the test.
+    public func waitForValue<Value>(
+        of guarantee: Guarantee<Value>,
+        timeout: Double = 10,
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) -> Value? {
+        waitForValue(of: guarantee.asPromise(), timeout: timeout, file: file, line: line)
+    }
+
     /// Waits for `promise` and returns its error; fails the test at the caller and returns `nil`
     /// when it is fulfilled or still pending after `timeout` seconds.
     ///
@@ -71,6 +89,24 @@ extension XCTestCase {
             XCTFail(failure, file: file, line: line)
         }
         return outcome.value
+    }
+
+    /// Waits for `guarantee` and returns its value, from an `async` test; fails the test at the
+    /// caller and returns `nil` when it is still pending after `timeout` seconds.
+    ///
+    /// - Parameters:
+    ///   - guarantee: The guarantee under test.
+    ///   - timeout: How long to wait, in seconds.
+    ///   - file: Where the failure is reported; the caller's file by default.
+    ///   - line: Where the failure is reported; the caller's line by default.
+    /// - Returns: The value, or `nil` after failing the test.
+    nonisolated(nonsending) public func value<Value>(
+        of guarantee: Guarantee<Value>,
+        timeout: Double = 10,
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) async -> Value? {
+        await value(of: guarantee.asPromise(), timeout: timeout, file: file, line: line)
     }
 
     /// Waits for `promise` and returns its error, from an `async` test; fails the test at the caller

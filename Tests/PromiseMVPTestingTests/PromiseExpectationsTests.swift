@@ -21,6 +21,19 @@ struct PromiseExpectationsTests {
         #expect(await value.value == 7)
     }
 
+    @Test("value(of:) takes a guarantee too, and gives its value once fulfilled")
+    func valueOfGuarantee() async {
+        // Given
+        let (guarantee, resolve) = Guarantee<String>.pending()
+
+        // When
+        let value = Task { await PromiseExpectations.value(of: guarantee) }
+        resolve("done")
+
+        // Then
+        #expect(await value.value == "done")
+    }
+
     @Test("value(of:) records an issue when the promise is rejected")
     func valueOfRejectedFails() async {
         await withKnownIssue {

@@ -117,6 +117,20 @@ final class XCTestHelpersTests: XCTestCase {
         seal.fulfill(0)
     }
 
+    func test_waitForValue_guarantee_givesItsValue() {
+        // Given
+        let (guarantee, resolve) = Guarantee<Int>.pending()
+        DispatchQueue.global().async { resolve(4) }
+
+        // When
+        let failures = capture {
+            XCTAssertEqual(waitForValue(of: guarantee), 4)
+        }
+
+        // Then
+        XCTAssertEqual(failures, [])
+    }
+
     func test_waitForError_fulfilled_failsWithTheValue() {
         // When
         let failures = capture {
