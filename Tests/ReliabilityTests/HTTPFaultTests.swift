@@ -134,6 +134,34 @@ struct HTTPFaultTests {
     }
 
     @Test(
+        "the limit is exact: a body of the limit's size that never said its length is read, one byte more is refused"
+    )
+    func limitIsExactForAnUnannouncedBody() async throws {
+        // Given: a limit of 64 KiB, and bodies delimited by closing the connection
+        let limit = 64 << 10
+        let client = APIClient(
+            baseURL: server.baseURL, timeout: 30, maximumResponseBytes: limit, retry: .never)
+        server.set("/at", .largeBody(bytes: limit, announced: false))
+        server.set("/over", .largeBody(bytes: limit + 1, announced: false))
+
+        // When: both bodies are JSON spaces, which no decoder takes: what matters is which error
+        let atTheLimit = await PromiseExpectations.error(of: client.get("at", as: [Int].self), timeout: 30)
+        let overTheLimit = await PromiseExpectations.error(
+            of: client.get("over", as: [Int].self), timeout: 30)
+
+        // Then
+        guard case .decoding? = atTheLimit as? APIError else {
+            Issue.record("the body at the limit was not read: \(String(describing: atTheLimit))")
+            return
+        }
+        guard case .responseTooLarge(_, let refusedAt)? = overTheLimit as? APIError else {
+            Issue.record("one byte over the limit was not refused: \(String(describing: overTheLimit))")
+            return
+        }
+        #expect(refusedAt == limit)
+    }
+
+    @Test(
         "a 50 MB body is refused as it arrives, near the limit, announced or not",
         arguments: [true, false])
     func endlessBodyStoppedAtTheLimit(announced: Bool) async throws {
