@@ -20,12 +20,43 @@ struct OfflineCollectionTests {
 
     let folder = TemporaryFolder("OfflineCollectionTests")
 
-    func tasks(_ server: TestHTTPServer) throws -> (Database, OfflineCollection<Task>) {
+    func tasks(_ server: TestHTTPServer, online: Bool = false) throws -> (Database, OfflineCollection<Task>) {
         let database = try Database(at: folder.file("tasks.sqlite"))
-        let collection = OfflineCollection<Task>(
-            database: database, collection: "tasks",
-            client: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never), reachability: Offline())
+        let client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)
+        let collection =
+            online
+            ? OfflineCollection<Task>(database: database, collection: "tasks", client: client)
+            : OfflineCollection<Task>(
+                database: database, collection: "tasks", client: client, reachability: Offline())
         return (database, collection)
+    }
+
+    @Test(
+        "a device that never listed shows offline what it created, once the API took it (online or by a sync)",
+        arguments: [true, false])
+    func createdResourcesShowWithoutAListing(createdOnline: Bool) async throws {
+        // Given: a device that never listed from the API
+        let server = try TestHTTPServer(
+            responder: TestResourceAPI(collection: "tasks", resources: []).respond)
+        defer { server.stop() }
+        let (_, online) = try tasks(server, online: true)
+
+        // When: a task created online, or offline and then sent
+        if createdOnline {
+            _ = await PromiseExpectations.value(of: online.create(Task(title: "Milk")))
+        } else {
+            let (_, offline) = try tasks(server)
+            _ = await PromiseExpectations.value(of: offline.create(Task(title: "Milk")))
+            _ = await PromiseExpectations.value(of: online.sync())
+        }
+        let listed = await PromiseExpectations.value(of: online.list(policy: .cacheOnly))
+
+        // Then: shown from the copy, with its date, not "nothing to show yet"
+        #expect(listed?.value.map(\.title) == ["Milk"])
+        guard case .stored? = listed?.source else {
+            Issue.record("not from the copy: \(String(describing: listed?.source))")
+            return
+        }
     }
 
     @Test(

@@ -7,9 +7,11 @@ extension OfflineCollection {
     ///
     /// - Returns: A promise of what was sent, merged, refused or conflicted, and what waits.
     public func sync() -> Promise<OutboxSyncReport> {
-        let (outbox, storage) = (outbox, storage)
+        let (outbox, storage, now) = (outbox, storage, now)
         return outbox.sync(with: client) { entry, answer, connection in
-            try Self.delivered(entry, answer, storage, connection)
+            let newID = try Self.delivered(entry, answer, storage, connection)
+            try storage.dateCopyIfUndated(now(), in: connection)
+            return newID
         }
     }
 

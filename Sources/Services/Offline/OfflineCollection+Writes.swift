@@ -139,11 +139,14 @@ extension OfflineCollection {
     /// Keeps the API's answer to a write as its copy of the resource; a copy here that cannot be
     /// written does not undo what the API accepted.
     func keeping(_ write: Promise<Resource>) -> Promise<Resource> {
-        let storage = storage
+        let (storage, now) = (storage, now)
         return write.then(on: .inline) { resource in
-            storage.tables.write { try storage.put(resource, from: .api, in: $0) }
-                .map(on: .inline) { resource }
-                .recover(on: .inline) { _ in Guarantee.value(resource) }.asPromise()
+            storage.tables.write { connection in
+                try storage.put(resource, from: .api, in: connection)
+                try storage.dateCopyIfUndated(now(), in: connection)
+            }
+            .map(on: .inline) { resource }
+            .recover(on: .inline) { _ in Guarantee.value(resource) }.asPromise()
         }
     }
 

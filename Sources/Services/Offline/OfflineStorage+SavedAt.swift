@@ -11,4 +11,18 @@ extension OfflineStorage {
     public func copySavedAt(in connection: Connection) throws -> Date? {
         try connection.cacheStamp(copyStamp) ?? outbox.newestChange(in: connection)
     }
+
+    /// Dates a copy that was never filled from a listing at `date`, once the API answered a write
+    /// of it (an online write, or a change sent): the rows it holds are the API's, so the copy is
+    /// shown offline from then on, with its age, instead of "nothing to show yet". A copy filled
+    /// from a listing keeps that listing's date.
+    ///
+    /// - Parameters:
+    ///   - date: When the API answered.
+    ///   - connection: The connection of the transaction opened on ``tables``.
+    /// - Throws: ``DatabaseError`` when the tables cannot be written.
+    func dateCopyIfUndated(_ date: Date, in connection: Connection) throws {
+        guard try connection.cacheStamp(copyStamp) == nil else { return }
+        try connection.setCacheStamp(copyStamp, to: date)
+    }
 }
