@@ -61,16 +61,12 @@ import Testing
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
 
             // When: user nobody opens it
-            let other = Process()
-            other.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            other.arguments = [
-                "--reuid=65534", "--regid=65534", "--clear-groups", DemoRunner.executable.path, "orders",
-                "--offline",
-                "--database", file.path,
-            ]
-            other.standardOutput = FileHandle.nullDevice
-            other.standardError = FileHandle.nullDevice
-            try other.run()
+            let other = try ChildProcess(
+                URL(fileURLWithPath: "/usr/bin/setpriv"),
+                [
+                    "--reuid=65534", "--regid=65534", "--clear-groups", DemoRunner.executable.path, "orders",
+                    "--offline", "--database", file.path,
+                ])
             await DemoRunner.waitForExit(other)
 
             // Then

@@ -26,12 +26,10 @@ import OrdersTesting
         func run(
             _ arguments: [String], database: URL? = nil, environment: [String: String] = [:]
         ) async throws -> Run {
-            let process = prepared(arguments, database: database, environment: environment)
             let output = Pipe()
             let error = Pipe()
-            process.standardOutput = output
-            process.standardError = error
-            try process.run()
+            let process = try launch(
+                arguments, database: database, environment: environment, output: output, error: error)
             return await Self.offThePool {
                 let outputData = output.fileHandleForReading.readDataToEndOfFile()
                 let errorData = error.fileHandleForReading.readDataToEndOfFile()
@@ -43,7 +41,7 @@ import OrdersTesting
         }
 
         /// Waits for `process` to exit, off the cooperative pool.
-        static func waitForExit(_ process: Process) async {
+        static func waitForExit(_ process: ChildProcess) async {
             await offThePool { process.waitUntilExit() }
         }
 
@@ -55,21 +53,17 @@ import OrdersTesting
         /// Starts `demo` with `arguments` and this runner's database, its output thrown away, and
         /// returns at once: for a test that kills it.
         func start(_ arguments: [String], errors: Pipe? = nil, input: Pipe? = nil, output: Pipe? = nil) throws
-            -> Process
+            -> ChildProcess
         {
-            let process = prepared(arguments, database: nil, environment: [:])
-            if let input { process.standardInput = input }
-            process.standardOutput = output ?? FileHandle.nullDevice
-            process.standardError = errors ?? FileHandle.nullDevice
-            try process.run()
-            return process
+            try launch(
+                arguments, database: nil, environment: [:], input: input, output: output, error: errors)
         }
 
-        private func prepared(_ arguments: [String], database: URL?, environment: [String: String]) -> Process
-        {
-            let process = Process()
-            process.executableURL = Self.executable
-            process.arguments = arguments + ["--database", (database ?? self.database).path]
+        /// Starts `demo` (through `ChildProcess`, the tests' one way to start a program).
+        private func launch(
+            _ arguments: [String], database: URL?, environment: [String: String], input: Pipe? = nil,
+            output: Pipe?, error: Pipe?
+        ) throws -> ChildProcess {
             var variables = ProcessInfo.processInfo.environment
             variables["NO_COLOR"] = "1"
             variables["DEMO_API_URL"] = nil
@@ -77,8 +71,9 @@ import OrdersTesting
             // keep it from being scheduled for seconds; a timeout here would test the machine.
             variables["DEMO_API_TIMEOUT"] = "60"
             variables.merge(environment) { $1 }
-            process.environment = variables
-            return process
+            return try ChildProcess(
+                Self.executable, arguments + ["--database", (database ?? self.database).path],
+                environment: variables, input: input, output: output, error: error)
         }
 
         /// The largest peak resident memory of any child process this process has waited for, in

@@ -40,7 +40,7 @@ import Testing
 
                 // Then
                 #expect(reached, "round \(round): the sync never reached write \(held.number)")
-                #expect(process.terminationReason == .uncaughtSignal)
+                #expect(process.terminatedBySignal)
                 #expect(again.status == 0, "\(again.error)")
                 let created = shop.storedOrders.filter { $0.email == "eve@example.com" }.count
                 lost += max(0, 8 - created)
@@ -82,7 +82,7 @@ import Testing
                 let label = afterApplying ? "killed after the shop applied it" : "killed before"
                 #expect(synced.output.contains("Conflict: update order abc123"), "\(label): \(synced.output)")
                 #expect(reached, "\(label): resolve never sent the change")
-                #expect(process.terminationReason == .uncaughtSignal, "\(label)")
+                #expect(process.terminatedBySignal, "\(label)")
                 #expect(
                     again.status == 0 && again.output.contains("Nothing waits"), "\(label): \(again.output)")
                 #expect(shop.storedOrders.first { $0.id == "abc123" }?.lastName == "Mine", "\(label)")

@@ -62,7 +62,7 @@ import Testing
         private let lock = NSLock()
         private var text = ""
         private var waiters: [(String, Seal<Void>)] = []
-        private let process: Process
+        private let process: ChildProcess
         private let input = Pipe()
         private let output = Pipe()
 

@@ -19,12 +19,9 @@ struct SQLiteFaultTests {
         @Test("a writer killed with SIGKILL mid-write leaves every committed batch and no partial one")
         func killedWriterLosesNothingCommitted() async throws {
             // Given: a child process writing batches of 50 rows, one transaction each
-            let child = Process()
-            child.executableURL = BuildProducts.executable("database-torture")
-            child.arguments = [file.path]
             let output = Pipe()
-            child.standardOutput = output
-            try child.run()
+            let child = try ChildProcess(
+                BuildProducts.executable("database-torture"), [file.path], output: output)
 
             // When: it has committed at least 40 batches, it is killed in the middle of the next
             var reported = 0
@@ -40,7 +37,7 @@ struct SQLiteFaultTests {
             child.waitUntilExit()
 
             // Then
-            #expect(child.terminationReason == .uncaughtSignal)
+            #expect(child.terminatedBySignal)
             #expect(reported >= 40)
             let database = try Database(at: file, migrations: [TortureSchema.v1])
             let counts = await PromiseExpectations.value(
@@ -127,10 +124,7 @@ struct SQLiteFaultTests {
             #else
                 let (tool, flag) = ("/usr/bin/chflags", readOnly ? "uchg" : "nouchg")
             #endif
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: tool)
-            process.arguments = [flag, file.path]
-            try process.run()
+            let process = try ChildProcess(URL(fileURLWithPath: tool), [flag, file.path])
             process.waitUntilExit()
             try #require(process.terminationStatus == 0, "\(tool) cannot make \(file.path) immutable here")
         #else

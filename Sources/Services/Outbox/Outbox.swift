@@ -15,7 +15,8 @@ public import Promises
 /// | 404 to a DELETE | removed the same way: the resource is gone, as asked | goes on |
 /// | another 4xx (409, 422, ...) | kept, refused with the API's reason, until retried or discarded | goes on |
 /// | cannot connect, timed out, 408, 425, 429 | kept, waiting | stops; the next sync starts from it |
-/// | 429 or 503 with a `Retry-After` | kept, with that time: no sync sends it before | stops |
+/// | a 2xx that is not the API's answer (a page, or for a feature's `delivered`, no resource), a redirect | kept, waiting, no failure counted | stops |
+/// | 429 or 503 with a `Retry-After` | kept, with that time: no sync sends it before (a time of none, or past, counts as a failure, below) | stops |
 /// | 5xx, or any other failure | kept; the failure counted, and the entry waits the backoff (1 s doubling, full jitter, up to 5 minutes) | stops |
 /// | the same, the fifth time in a row | kept, **stuck** with the last error, until retried or discarded | goes on |
 ///

@@ -1,0 +1,69 @@
+import Foundation
+import PromiseMVPTesting
+import Testing
+
+#if os(macOS) || os(Linux)
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Darwin)
+        import Darwin
+    #endif
+
+    /// The tests' one way to start a program (`ChildProcess.swift`).
+    @Suite("ChildProcess")
+    struct ChildProcessTests {
+        static let shell = URL(fileURLWithPath: "/bin/sh")
+
+        /// Runs `script` in `sh`, gives its standard output and the process once it exited.
+        static func run(_ script: String) async throws -> (String, ChildProcess) {
+            let output = Pipe()
+            let child = try ChildProcess(shell, ["-c", script], output: output)
+            let text = await BlockingWork.run {
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                child.waitUntilExit()
+                return String(decoding: data, as: UTF8.self)
+            }
+            return (text, child)
+        }
+
+        @Test("a child's output is read to its end, and its exit code is kept")
+        func outputAndExitCode() async throws {
+            // When
+            let (text, child) = try await Self.run("echo hello; exit 3")
+
+            // Then
+            #expect(text == "hello\n")
+            #expect(child.terminationStatus == 3 && !child.terminatedBySignal && !child.isRunning)
+        }
+
+        @Test("a child killed by a signal says so")
+        func killedBySignal() async throws {
+            // Given
+            let child = try ChildProcess(Self.shell, ["-c", "sleep 30"])
+
+            // When
+            kill(child.processIdentifier, SIGKILL)
+            await BlockingWork.run { child.waitUntilExit() }
+
+            // Then
+            #expect(child.terminatedBySignal && child.terminationStatus == SIGKILL)
+        }
+
+        #if os(Linux)
+            @Test("a child holds no descriptor but its three streams, whatever the parent has open")
+            func onlyTheThreeStreamsAreInherited() async throws {
+                // Given: a pipe of the parent's, open while the child starts
+                let unrelated = Pipe()
+                defer { try? unrelated.fileHandleForWriting.close() }
+
+                // When: the child lists its descriptors (`ls` opens one more for the listing)
+                let (text, _) = try await Self.run("ls /proc/$$/fd")
+
+                // Then
+                let descriptors = text.split(separator: "\n").compactMap { Int($0) }.sorted()
+                #expect(descriptors.prefix(3) == [0, 1, 2])
+                #expect(!descriptors.contains(Int(unrelated.fileHandleForWriting.fileDescriptor)))
+            }
+        #endif
+    }
+#endif
