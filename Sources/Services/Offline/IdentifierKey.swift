@@ -21,12 +21,14 @@ public struct IdentifierKey: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether the two are the same bytes.
     public static func == (lhs: IdentifierKey, rhs: IdentifierKey) -> Bool {
-        lhs.id.utf8.elementsEqual(rhs.id.utf8)
+        lhs.id.isSameIdentifier(as: rhs.id)
     }
 
     /// Hashes the bytes, as `==` compares them.
     public func hash(into hasher: inout Hasher) {
-        for byte in id.utf8 { hasher.combine(byte) }
+        // The bytes at once (`withUTF8` makes a bridged string contiguous first), as `==` compares.
+        var id = id
+        id.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// The identifier itself.
@@ -37,6 +39,6 @@ extension String {
     /// Whether this and `other` are the same bytes: the comparison of identifiers (see
     /// ``IdentifierKey``), where `==` would call two normalisations of one text equal.
     public func isSameIdentifier(as other: String) -> Bool {
-        utf8.elementsEqual(other.utf8)
+        utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8)
     }
 }
