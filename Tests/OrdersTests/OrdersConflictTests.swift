@@ -81,17 +81,24 @@ struct OrdersConflictTests {
         }
     }
 
-    @Test(
-        "keeping theirs gives up only the change in conflict: a later edit of another field is moved onto the shop's copy and sent"
-    )
-    func keepTheirsKeepsLaterChanges() async throws {
-        // Given: a conflict on the last name, then, offline, an edit of the first name behind it
+    /// A conflict on Amy's last name (mine "Mine", theirs "Theirs"), then, offline, an edit of her
+    /// first name ("Later"), which waits behind it.
+    func conflictThenLaterEdit() async throws -> DeviceAndShop {
         let device = try await deviceWithCopy()
         _ = await PromiseExpectations.value(of: device.offline.updateOrder(renamedAmy(last: "Mine")))
         device.shop.editOnServer("shop-amy") { $0.lastName = "Theirs" }
         _ = await PromiseExpectations.value(of: device.online.sync())
         _ = await PromiseExpectations.value(
             of: device.offline.updateOrder(renamedAmy(first: "Later", last: "Mine")))
+        return device
+    }
+
+    @Test(
+        "keeping theirs gives up only the change in conflict: a later edit of another field is moved onto the shop's copy and sent"
+    )
+    func keepTheirsKeepsLaterChanges() async throws {
+        // Given: a conflict on the last name, then, offline, an edit of the first name behind it
+        let device = try await conflictThenLaterEdit()
 
         // When
         let report = await PromiseExpectations.value(
@@ -108,13 +115,8 @@ struct OrdersConflictTests {
 
     @Test("keeping theirs while the shop is down: the later edit waits, shown over the shop's copy")
     func keepTheirsOfflineShowsLaterChange() async throws {
-        // Given
-        let device = try await deviceWithCopy()
-        _ = await PromiseExpectations.value(of: device.offline.updateOrder(renamedAmy(last: "Mine")))
-        device.shop.editOnServer("shop-amy") { $0.lastName = "Theirs" }
-        _ = await PromiseExpectations.value(of: device.online.sync())
-        _ = await PromiseExpectations.value(
-            of: device.offline.updateOrder(renamedAmy(first: "Later", last: "Mine")))
+        // Given: a conflict on the last name, then an edit of the first name behind it
+        let device = try await conflictThenLaterEdit()
 
         // When
         device.shop.isDown = true

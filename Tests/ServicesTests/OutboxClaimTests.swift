@@ -82,22 +82,26 @@ struct OutboxClaimTests {
         #expect(after?.sent.map(\.localID) == ["a"])
     }
 
-    @Test("a claim left by a process that no longer runs on this machine is taken at once")
-    func claimOfEndedProcessIsTaken() async throws {
-        // Given: a claim, far from lapsing, of a process number no process has
+    /// Syncs one waiting change of a `notes` outbox whose file holds a claim of process `pid` on
+    /// this machine, far from lapsing; gives the report and the requests the API received.
+    static func syncPastClaim(of pid: Int64) async throws -> (OutboxSyncReport?, [String]) {
         let clock = TestClock()
         let (database, outbox) = try OutboxTests.notes(clock: clock)
         await OutboxTests.write(database, outbox, .put, id: "a")
         _ = await PromiseExpectations.value(of: outbox.ready)
-        try await Self.leaveClaim(
-            in: database, pid: Int64(Int32.max - 1), host: ClaimHolder.current.host, expires: clock.now + 3600
-        )
+        try await leaveClaim(
+            in: database, pid: pid, host: ClaimHolder.current.host, expires: clock.now + 3600)
         let api = try TestHTTPServer(responder: { _ in .status(200, body: "{}") })
         defer { api.stop() }
-
-        // When
         let report = await PromiseExpectations.value(
             of: outbox.sync(with: APIClient(baseURL: api.baseURL, timeout: 5)) { _, _, _ in nil })
+        return (report, api.requests)
+    }
+
+    @Test("a claim left by a process that no longer runs on this machine is taken at once")
+    func claimOfEndedProcessIsTaken() async throws {
+        // Given / When: a claim of a process number no process has
+        let (report, _) = try await Self.syncPastClaim(of: Int64(Int32.max - 1))
 
         // Then
         #expect(report?.sendingElsewhere == false)
@@ -106,24 +110,12 @@ struct OutboxClaimTests {
 
     @Test("a claim of a process that runs on this machine (this one) holds")
     func claimOfRunningProcessHolds() async throws {
-        // Given
-        let clock = TestClock()
-        let (database, outbox) = try OutboxTests.notes(clock: clock)
-        await OutboxTests.write(database, outbox, .put, id: "a")
-        _ = await PromiseExpectations.value(of: outbox.ready)
-        try await Self.leaveClaim(
-            in: database, pid: ClaimHolder.current.pid, host: ClaimHolder.current.host,
-            expires: clock.now + 3600)
-        let api = try TestHTTPServer(responder: { _ in .status(200, body: "{}") })
-        defer { api.stop() }
-
-        // When
-        let report = await PromiseExpectations.value(
-            of: outbox.sync(with: APIClient(baseURL: api.baseURL, timeout: 5)) { _, _, _ in nil })
+        // Given / When: a claim of this process
+        let (report, requests) = try await Self.syncPastClaim(of: ClaimHolder.current.pid)
 
         // Then
         #expect(report?.sendingElsewhere == true)
-        #expect(api.requests.isEmpty)
+        #expect(requests.isEmpty)
     }
 
     /// Writes the claim another sync would have left.

@@ -53,6 +53,19 @@ extension APIClient {
     /// The bytes a JSON value may start with: `{`, `[`, `"`, a digit, `-`, and `t`, `f`, `n`.
     private static let jsonStarts: Set<UInt8> = Set(Array("{[\"-0123456789tfn".utf8))
 
+    /// The most of a `412 Precondition Failed` answer's body kept: 1 MiB. The body is the API's
+    /// current copy, which an outbox conflict keeps (with the change and its base) until the
+    /// user resolves it; a copy larger than this is not read further, and the change is refused
+    /// with the reason rather than held with a copy this device would keep several times over.
+    public static let maximumConflictBytes = 1 << 20
+
+    /// A 412 whose body (the API's copy) is larger than ``maximumConflictBytes``: for the outbox,
+    /// which refuses the change with that reason. Callers of ``send(_:_:body:headers:)`` get a 412
+    /// without a body.
+    struct ConflictTooLarge: Error {
+        let bytes: Int
+    }
+
     /// The start of a body, for an error.
     static func excerpt(of data: Data) -> String {
         String(decoding: data.prefix(512), as: UTF8.self)

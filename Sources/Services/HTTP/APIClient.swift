@@ -98,19 +98,6 @@ public struct APIClient: Sendable {
         }
     }
 
-    /// The most of a `412 Precondition Failed` answer's body kept: 1 MiB. The body is the API's
-    /// current copy, which an outbox conflict keeps (with the change and its base) until the
-    /// user resolves it; a copy larger than this is not read further, and the change is refused
-    /// with the reason rather than held with a copy this device would keep several times over.
-    public static let maximumConflictBytes = 1 << 20
-
-    /// A 412 whose body (the API's copy) is larger than ``maximumConflictBytes``: for the outbox,
-    /// which refuses the change with that reason. Callers of ``send(_:_:body:headers:)`` get a 412
-    /// without a body.
-    struct ConflictTooLarge: Error {
-        let bytes: Int
-    }
-
     /// As ``send(_:_:body:headers:)``, but a 429 or 503 whose `Retry-After` was too long to wait
     /// for here rejects with ``RetryLater``, which keeps it: for the outbox, which keeps it with
     /// the entry so that no later sync asks before that time.

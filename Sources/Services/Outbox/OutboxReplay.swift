@@ -83,7 +83,7 @@ struct OutboxReplay: Sendable {
     }
 
     /// Goes on with `next`; `marked` when an entry to send was marked attempted already.
-    private func go(to next: Next, marked: Bool, _ report: OutboxSyncReport, _ run: Run) {
+    func go(to next: Next, marked: Bool, _ report: OutboxSyncReport, _ run: Run) {
         guard run.promise.isPending else { return }  // cancelled
         var report = report
         switch next {
@@ -122,33 +122,9 @@ struct OutboxReplay: Sendable {
         }
     }
 
-    /// Another sync holds the claim: nothing was sent.
-    private struct SendingElsewhere: Error {}
-
-    /// Marks `entry` attempted, in the caller's transaction, if this sync holds (or takes) the
-    /// claim; otherwise leaves it as it is.
-    ///
-    /// - Returns: Whether it may be sent.
-    private static func mark(
-        _ entry: OutboxEntry, _ claim: OutboxClaim, _ now: Date, _ connection: Connection
-    )
-        throws -> Bool
-    {
-        guard try claim.renew(at: now, connection) else { return false }
-        try OutboxTable.markAttempted(entry, connection)
-        return true
-    }
-
-    /// Ends the run because another sync is sending.
-    private func stopSendingElsewhere(_ report: OutboxSyncReport, _ run: Run) {
-        var report = report
-        report.sendingElsewhere = true
-        finish(report, run)
-    }
-
     /// Completes a delivered entry and, in the same transaction, finds the next one and marks it
     /// attempted when it is to be sent: one commit per change, not two.
-    private func complete(_ entry: OutboxEntry, answer: Data, _ report: OutboxSyncReport, _ run: Run) {
+    func complete(_ entry: OutboxEntry, answer: Data, _ report: OutboxSyncReport, _ run: Run) {
         let (feature, delivered, now, claim) = (feature, delivered, now, claim)
         let completed = database.write { connection -> (OutboxTable.Completion, Next?) in
             let completion = try OutboxTable.complete(
@@ -187,7 +163,7 @@ struct OutboxReplay: Sendable {
         }
     }
 
-    private func handle(_ outcome: Outcome, _ entry: OutboxEntry, _ report: OutboxSyncReport, _ run: Run) {
+    func handle(_ outcome: Outcome, _ entry: OutboxEntry, _ report: OutboxSyncReport, _ run: Run) {
         var report = report
         switch outcome {
         case .delivered(let answer):
@@ -216,55 +192,8 @@ struct OutboxReplay: Sendable {
         }
     }
 
-    /// Counts a failed attempt: the entry waits for the backoff and the sync stops (the API is
-    /// failing); the failure past the bound makes it stuck instead, and the sync goes on.
-    private func fail(
-        _ entry: OutboxEntry, _ reason: ServiceRequestError, _ report: OutboxSyncReport, _ run: Run
-    ) {
-        let failures = entry.failures + 1
-        let stuck = failures > retry.maximumRetries
-        let notBefore = stuck ? nil : now().addingTimeInterval(retry.delay(beforeRetry: failures - 1))
-        let status: Int? = if case .httpStatus(let status) = reason { status } else { nil }
-        let message = reason.userMessage
-        let written = database.write {
-            try OutboxTable.recordFailure(
-                entry, error: message, status: status, notBefore: notBefore, stuck: stuck, $0)
-        }
-        run.whenSettled(written) { written in
-            if case .failure(let error) = written { return run.fail(error) }
-            var report = report
-            if stuck {
-                report.stuck.append(entry)
-                step(after: entry.sequence, report, run)
-            } else {
-                report.stoppedBecause = reason
-                report.retryAt = notBefore
-                finish(report, run)
-            }
-        }
-    }
-
-    /// An error as the user reads it: a ``DatabaseError`` or ``OutboxError`` says what it is,
-    /// anything else through the one mapping.
-    private static func describe(_ error: any Error) -> String {
-        if let error = error as? OutboxError { return error.description }
-        return ServiceRequestError(error).userMessage
-    }
-
-    private func refuse(_ entry: OutboxEntry, _ reason: String, _ report: OutboxSyncReport, _ run: Run) {
-        run.whenSettled(database.write { try OutboxTable.refuse(entry, reason: reason, $0) }) { written in
-            guard case .success = written else {
-                if case .failure(let error) = written { run.fail(error) }
-                return
-            }
-            var report = report
-            report.refused.append(entry.refused(reason))
-            step(after: entry.sequence, report, run)
-        }
-    }
-
     /// Gives the claim up, counts what still waits and fulfills the run.
-    private func finish(_ report: OutboxSyncReport, _ run: Run) {
+    func finish(_ report: OutboxSyncReport, _ run: Run) {
         let (feature, claim) = (feature, claim)
         let waiting = database.write { connection in
             try claim.release(connection)

@@ -1,0 +1,28 @@
+import Foundation
+
+/// One sync per file across processes: the run's side of ``OutboxClaim``.
+extension OutboxReplay {
+    /// Another sync holds the claim: nothing was sent.
+    struct SendingElsewhere: Error {}
+
+    /// Marks `entry` attempted, in the caller's transaction, if this sync holds (or takes) the
+    /// claim; otherwise leaves it as it is.
+    ///
+    /// - Returns: Whether it may be sent.
+    static func mark(
+        _ entry: OutboxEntry, _ claim: OutboxClaim, _ now: Date, _ connection: Connection
+    )
+        throws -> Bool
+    {
+        guard try claim.renew(at: now, connection) else { return false }
+        try OutboxTable.markAttempted(entry, connection)
+        return true
+    }
+
+    /// Ends the run because another sync is sending.
+    func stopSendingElsewhere(_ report: OutboxSyncReport, _ run: Run) {
+        var report = report
+        report.sendingElsewhere = true
+        finish(report, run)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// What a run does with an entry it cannot deliver: a failure counted (the backoff, or stuck), or
+/// a refusal kept with the API's reason.
+extension OutboxReplay {
+    /// Counts a failed attempt: the entry waits for the backoff and the sync stops (the API is
+    /// failing); the failure past the bound makes it stuck instead, and the sync goes on.
+    func fail(
+        _ entry: OutboxEntry, _ reason: ServiceRequestError, _ report: OutboxSyncReport, _ run: Run
+    ) {
+        let failures = entry.failures + 1
+        let stuck = failures > retry.maximumRetries
+        let notBefore = stuck ? nil : now().addingTimeInterval(retry.delay(beforeRetry: failures - 1))
+        let status: Int? = if case .httpStatus(let status) = reason { status } else { nil }
+        let message = reason.userMessage
+        let written = database.write {
+            try OutboxTable.recordFailure(
+                entry, error: message, status: status, notBefore: notBefore, stuck: stuck, $0)
+        }
+        run.whenSettled(written) { written in
+            if case .failure(let error) = written { return run.fail(error) }
+            var report = report
+            if stuck {
+                report.stuck.append(entry)
+                step(after: entry.sequence, report, run)
+            } else {
+                report.stoppedBecause = reason
+                report.retryAt = notBefore
+                finish(report, run)
+            }
+        }
+    }
+
+    /// An error as the user reads it: a ``DatabaseError`` or ``OutboxError`` says what it is,
+    /// anything else through the one mapping.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? OutboxError { return error.description }
+        return ServiceRequestError(error).userMessage
+    }
+
+    func refuse(_ entry: OutboxEntry, _ reason: String, _ report: OutboxSyncReport, _ run: Run) {
+        run.whenSettled(database.write { try OutboxTable.refuse(entry, reason: reason, $0) }) { written in
+            guard case .success = written else {
+                if case .failure(let error) = written { run.fail(error) }
+                return
+            }
+            var report = report
+            report.refused.append(entry.refused(reason))
+            step(after: entry.sequence, report, run)
+        }
+    }
+}
