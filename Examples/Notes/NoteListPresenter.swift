@@ -8,6 +8,9 @@ public final class NoteListPresenter {
     public weak var view: (any NoteListView)?
     let notes: OfflineCollection<Note>
     let notice = SourceNotice(noun: "notes")
+    let sync = SyncNotice()
+    /// Keeps the screen following the notes for as long as the presenter lives.
+    var observation: ObservationHandle?
 
     /// Makes the presenter of `notes`, for `view`.
     public init(notes: OfflineCollection<Note>, view: (any NoteListView)?) {
@@ -15,67 +18,76 @@ public final class NoteListPresenter {
         self.view = view
     }
 
-    /// Shows the notes; the promise settles once the view was told.
+    /// Shows the notes, then each change to them (an edit, a sync, another process); the promise
+    /// settles once the first list was shown.
     @discardableResult
     public func load() -> Promise<Void> {
         let notes = notes
-        // The status after the list: listing online sends the waiting changes first.
-        return notes.list().then(on: .inline) { fetched in notes.status().map(on: .inline) { (fetched, $0) } }
-            .done { fetched, status in
-                let rows = fetched.value.map { note in
-                    let state = status.state(of: note.id ?? "")
-                    return state == .synced ? note.title : "\(note.title) (\(Self.label(state)))"
-                }
-                self.view?.showNotes(
-                    rows, notice: self.notice.text(for: fetched), syncNotice: Self.summary(status))
-            }
-            .recover { error -> Promise<Void> in
-                self.view?.showError(ServiceRequestError(error).userMessage)
-                throw error
-            }
+        let (loaded, observation) = ListLoad<OfflineSnapshot<Note>>(
+            show: { [weak self] fetched, refreshing in self?.show(fetched, refreshing: refreshing) },
+            fail: { [weak self] in self?.view?.showError($0.userMessage) }
+        ).watch {
+            notes.list(showingCopy: $0)
+        } following: {
+            notes.observe($0)
+        }
+        self.observation = observation
+        return loaded.asVoid()
     }
 
-    /// Adds a note, then shows the list.
+    /// Adds a note.
     public func add(title: String, text: String) -> Promise<Void> {
-        reloading(notes.create(Note(title: title, text: text)).asVoid())
+        reporting(notes.create(Note(title: title, text: text)).asVoid())
     }
 
-    /// Saves the user's edit of a note, then shows the list.
+    /// Saves the user's edit of a note.
     public func edit(_ note: Note) -> Promise<Void> {
-        reloading(notes.update(note).asVoid())
+        reporting(notes.update(note).asVoid())
     }
 
-    /// Deletes a note, then shows the list.
+    /// Deletes a note.
     public func delete(id: String) -> Promise<Void> {
-        reloading(notes.delete(id: id))
+        reporting(notes.delete(id: id))
     }
 
-    /// Settles a note's conflict with a change made elsewhere, then shows the list.
-    public func resolve(id: String, keepingMine: Bool) -> Promise<Void> {
-        reloading(
-            notes.resolve(id: id, keeping: keepingMine ? .mine : .theirs).then { _ in self.notes.sync() }
-                .asVoid())
+    /// Sends the changes that wait.
+    public func send() -> Promise<Void> {
+        reporting(notes.sync().asVoid())
     }
 
-    /// After a change: the list again, or the reason it failed.
-    private func reloading(_ change: Promise<Void>) -> Promise<Void> {
-        change.then { self.load() }
-            .recover { error -> Promise<Void> in
+    /// Settles a note's conflict (mine, theirs, or a note merged from both), then sends it.
+    public func resolve(id: String, with resolution: OfflineResolution<Note>) -> Promise<Void> {
+        reporting(notes.resolve(id: id, with: resolution).then { _ in self.notes.sync() }.asVoid())
+    }
+
+    /// A change's failure, told to the user; a conflict is shown with both sides.
+    private func reporting(_ change: Promise<Void>) -> Promise<Void> {
+        change.recover { error -> Promise<Void> in
+            if let conflict = error as? OfflineConflict<Note> {
+                self.view?.showConflicts([conflict])
+            } else {
                 self.view?.showError(ServiceRequestError(error).userMessage)
-                throw error
             }
+            throw error
+        }
+    }
+
+    private func show(_ fetched: Fetched<OfflineSnapshot<Note>>, refreshing: Bool) {
+        let rows = fetched.value.items.map { item in
+            item.state == .synced ? item.value.title : "\(item.value.title) (\(Self.label(item.state)))"
+        }
+        view?.showNotes(
+            rows, notice: notice.text(for: fetched, refreshing: refreshing),
+            syncNotice: sync.list(fetched.value.status))
+        view?.showConflicts(fetched.value.conflicts)
     }
 
     static func label(_ state: SyncState) -> String {
         switch state {
         case .synced: "saved"
         case .pending: "waiting to be sent"
-        case .conflicted: "changed elsewhere too: keep yours or theirs"
+        case .conflicted: "changed elsewhere too: keep yours, theirs or both"
         default: "not sent: retry or discard"
         }
-    }
-
-    static func summary(_ status: OutboxStatus) -> String? {
-        status.waiting + status.held == 0 ? nil : "\(status.waiting) waiting, \(status.held) to look at."
     }
 }

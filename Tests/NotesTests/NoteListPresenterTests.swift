@@ -3,18 +3,21 @@ import Notes
 import PromiseMVPTesting
 import Testing
 
-/// A view that keeps what it was told last.
+/// A view that records what it is told, so a test waits for the screen it expects.
 @MainActor
 final class RecordingNoteListView: NoteListView {
-    var rows: [String] = []
-    var notice: String?
+    let rows = DeliveryRecorder<[String]>()
+    let conflicts = DeliveryRecorder<[OfflineConflict<Note>]>()
     var syncNotice: String?
     var errors: [String] = []
 
     func showNotes(_ rows: [String], notice: String?, syncNotice: String?) {
-        self.rows = rows
-        self.notice = notice
         self.syncNotice = syncNotice
+        self.rows.record(rows)
+    }
+
+    func showConflicts(_ conflicts: [OfflineConflict<Note>]) {
+        if !conflicts.isEmpty { self.conflicts.record(conflicts) }
     }
 
     func showError(_ message: String) { errors.append(message) }
@@ -32,11 +35,11 @@ struct NoteListPresenterTests {
     let api = TestResourceAPI(
         collection: "notes", resources: [["id": "n1", "title": "Shopping", "text": "milk"]])
 
-    func presenter(_ server: TestHTTPServer, online: Bool, file: String = "notes.sqlite") throws
-        -> (NoteListPresenter, RecordingNoteListView)
-    {
+    func presenter(_ server: TestHTTPServer, online: Bool) throws -> (
+        NoteListPresenter, RecordingNoteListView
+    ) {
         let notes = OfflineCollection<Note>(
-            database: try Database(at: folder.file(file)), collection: "notes",
+            database: try Database(at: folder.file("notes.sqlite")), collection: "notes",
             client: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never),
             reachability: online ? AssumeReachable() : Unreachable())
         let view = RecordingNoteListView()
@@ -51,16 +54,18 @@ struct NoteListPresenterTests {
         let (online, _) = try presenter(server, online: true)
         _ = await PromiseExpectations.value(of: online.load())
         let (offline, view) = try presenter(server, online: false)
+        _ = await PromiseExpectations.value(of: offline.load())
 
         // When
         _ = await PromiseExpectations.value(of: offline.add(title: "Ideas", text: "a"))
         _ = await PromiseExpectations.value(
             of: offline.edit(Note(id: "n1", version: "1", title: "Groceries", text: "milk")))
-        let waiting = view.rows
-        _ = await PromiseExpectations.value(of: online.load())
+        let waiting = await view.rows.next { $0.count == 2 && $0[0].hasPrefix("Groceries") }
+        _ = await PromiseExpectations.value(of: online.send())
 
-        // Then
+        // Then: the watching screen follows the sync made by another presenter
         #expect(waiting == ["Groceries (waiting to be sent)", "Ideas (waiting to be sent)"])
+        #expect(await view.rows.next { $0 == ["Groceries", "Ideas"] } != nil)
         #expect(api.ids.count == 2 && api.field("title", of: "n1") == "Groceries")
         #expect(api.applied == ["POST /notes", "PUT /notes/n1"])
     }
@@ -70,27 +75,34 @@ struct NoteListPresenterTests {
         // Given
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
-        let (online, onlineView) = try presenter(server, online: true)
+        let (online, _) = try presenter(server, online: true)
         _ = await PromiseExpectations.value(of: online.load())
-        let (offline, _) = try presenter(server, online: false)
+        let (offline, view) = try presenter(server, online: false)
+        _ = await PromiseExpectations.value(of: offline.load())
         _ = await PromiseExpectations.value(of: offline.add(title: "Draft", text: "x"))
+        _ = await view.rows.next { $0.count == 2 }
 
         // When
         let id = await PromiseExpectations.value(
             of: OfflineCollection<Note>(
                 database: try Database(at: folder.file("notes.sqlite")), collection: "notes",
                 client: APIClient(baseURL: server.baseURL), reachability: Unreachable()
-            ).list(policy: .cacheOnly))?.value.first { $0.title == "Draft" }?.id
+            ).snapshot())?.values.first { $0.title == "Draft" }?.id
         _ = await PromiseExpectations.value(of: offline.delete(id: id ?? ""))
-        _ = await PromiseExpectations.value(of: online.load())
+        _ = await PromiseExpectations.value(of: online.send())
 
         // Then
+        #expect(await view.rows.next { $0 == ["Shopping"] } != nil)
         #expect(api.applied.isEmpty)
-        #expect(onlineView.rows == ["Shopping"])
     }
 
-    @Test("an edit made here and in the API to the same field: shown as a conflict, then resolved with mine")
-    func conflictShownAndResolved() async throws {
+    @Test(
+        "an edit made here and in the API to the same field: both sides shown, then settled as the user chose",
+        arguments: [
+            (OfflineResolution<Note>.mine, "Mine"), (.theirs, "Theirs"),
+            (.merged(Note(title: "Mine and theirs", text: "milk")), "Mine and theirs"),
+        ])
+    func conflictShownAndResolved(resolution: OfflineResolution<Note>, title: String) async throws {
         // Given
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
@@ -102,18 +114,20 @@ struct NoteListPresenterTests {
         api.edit("n1", ["title": "Theirs"])
 
         // When
-        _ = await PromiseExpectations.value(of: online.load())
-        let conflicted = view.rows
-        _ = await PromiseExpectations.value(of: online.resolve(id: "n1", keepingMine: true))
+        _ = await PromiseExpectations.value(of: online.send())
+        let conflict = await view.conflicts.next()?.first
+        _ = await view.rows.next { $0 == ["Mine (changed elsewhere too: keep yours, theirs or both)"] }
+        _ = await PromiseExpectations.value(of: online.resolve(id: "n1", with: resolution))
 
         // Then
-        #expect(conflicted == ["Mine (changed elsewhere too: keep yours or theirs)"])
-        #expect(api.field("title", of: "n1") == "Mine")
-        #expect(view.rows == ["Mine"] && view.syncNotice == nil)
+        #expect(conflict?.mine?.title == "Mine" && conflict?.theirs?.title == "Theirs")
+        #expect(conflict?.fields == ["title"])
+        #expect(api.field("title", of: "n1") == title)
+        #expect(await view.rows.next { $0 == [title] } != nil)
     }
 
-    @Test("online, an edit of a note changed elsewhere meanwhile is refused and said, not written over")
-    func onlineStaleEditIsRefused() async throws {
+    @Test("online, an edit of a note changed elsewhere meanwhile shows both sides, not written over")
+    func onlineStaleEditShowsTheConflict() async throws {
         // Given
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
@@ -122,11 +136,13 @@ struct NoteListPresenterTests {
         api.edit("n1", ["text": "bread"])
 
         // When
-        _ = await PromiseExpectations.error(
+        let error = await PromiseExpectations.error(
             of: online.edit(Note(id: "n1", version: "1", title: "Shopping", text: "eggs")))
 
         // Then
-        #expect(view.errors == [ServiceRequestError.httpStatus(412).userMessage])
+        let shown = await view.conflicts.next()?.first
+        #expect(error is OfflineConflict<Note>)
+        #expect(shown?.mine?.text == "eggs" && shown?.theirs?.text == "bread" && shown?.fields == ["text"])
         #expect(api.field("text", of: "n1") == "bread")
     }
 }

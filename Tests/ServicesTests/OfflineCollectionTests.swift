@@ -52,7 +52,7 @@ struct OfflineCollectionTests {
         let listed = await PromiseExpectations.value(of: online.list(policy: .cacheOnly))
 
         // Then: shown from the copy, with its date, not "nothing to show yet"
-        #expect(listed?.value.map(\.title) == ["Milk"])
+        #expect(listed?.value.values.map(\.title) == ["Milk"])
         guard case .stored? = listed?.source else {
             Issue.record("not from the copy: \(String(describing: listed?.source))")
             return

@@ -68,8 +68,12 @@ public struct FallbackOrdersStore: OrdersStore {
         policy: CachePolicy, showingCopy: @escaping @Sendable (Fetched<[Order]>) -> Void
     ) -> Promise<Fetched<[Order]>> {
         let (api, orders) = (api, orders)
-        return orders.list(policy: policy, showingCopy: showingCopy) { api.fetchOrders() }
-            .failing(as: .fetchOrders)
+        return orders.list(policy: policy, sendingFirst: true, showingCopy: { showingCopy($0.map(\.values)) })
+        {
+            api.fetchOrders()
+        }
+        .map(on: .inline) { $0.map(\.values) }
+        .failing(as: .fetchOrders)
     }
 
     /// One order: as changed here while a change of it waits, else from the API, or from the

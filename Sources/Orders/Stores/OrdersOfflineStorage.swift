@@ -10,6 +10,8 @@ struct OrdersOfflineStorage: OfflineStorage {
 
     /// Kept under the name the store always used, so that a copy saved before stays dated.
     var copyStamp: String { "orders" }
+    /// The tables the orders are read from.
+    var observedTables: Set<String> { ["orders", "order_items"] }
 
     func resources(in connection: Connection) throws -> [Order] {
         try OrderRows.orders(connection, .all)

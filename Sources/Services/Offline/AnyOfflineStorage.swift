@@ -4,6 +4,7 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
     let tables: FeatureDatabase
     let outbox: Outbox
     let copyStamp: String
+    let observedTables: Set<String>
     private let all: @Sendable (Connection) throws -> [Resource]
     private let one: @Sendable (String, Connection) throws -> (value: Resource, deleted: Bool)?
     private let write: @Sendable (Resource, OfflineOrigin, Connection) throws -> Void
@@ -16,6 +17,7 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
         tables = storage.tables
         outbox = storage.outbox
         copyStamp = storage.copyStamp
+        observedTables = storage.observedTables
         all = { try storage.resources(in: $0) }
         one = { try storage.resource(id: $0, in: $1) }
         write = { try storage.put($0, from: $1, in: $2) }

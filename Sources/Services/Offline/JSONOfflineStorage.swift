@@ -34,6 +34,7 @@ struct JSONOfflineStorage<Resource: OfflineResource>: OfflineStorage {
     }
 
     var copyStamp: String { "offline:\(collection)" }
+    var observedTables: Set<String> { ["offline_resources"] }
 
     /// The API's order, then what was created here; deleted ones hidden.
     func resources(in connection: Connection) throws -> [Resource] {

@@ -8,7 +8,7 @@ extension OfflineCollection {
     /// - Returns: A promise of what was sent, merged, refused or conflicted, and what waits.
     public func sync() -> Promise<OutboxSyncReport> {
         let (outbox, storage, now) = (outbox, storage, now)
-        return outbox.sync(with: client) { entry, answer, connection in
+        return outbox.sync(with: client, merging: mergeRule) { entry, answer, connection in
             let newID = try Self.delivered(entry, answer, storage, connection)
             try storage.dateCopyIfUndated(now(), in: connection)
             return newID
@@ -54,56 +54,6 @@ extension OfflineCollection {
                 guard !missing.isEmpty else { return [] }
                 try storage.remove(id: id, from: .device, in: connection)
                 return missing
-            }
-        }
-    }
-
-    /// Settles a conflict: this device's change sent again over the API's version (or the
-    /// resource created again), or the API's copy taken (see ``Outbox/resolve(localID:keeping:recreatingAt:applyingTheirs:)``).
-    /// Keeping mine after a `412` that came without the API's copy reads the copy first
-    /// (``Outbox/resolveKeepingMine(localID:recreatingAt:fetchingTheirs:)``): the change is sent
-    /// with `If-Match` of the version it now knows, never unconditionally; offline, it fails and
-    /// nothing changes.
-    ///
-    /// - Parameters:
-    ///   - id: The resource's identifier.
-    ///   - keeping: The side to keep.
-    /// - Returns: A promise of how many changes were resolved or dropped.
-    public func resolve(id: String, keeping: Outbox.Keeping) -> Promise<Int> {
-        let (storage, client, path, reachable) = (storage, client, path(of: id), reachability.isReachable)
-        guard keeping == .theirs else {
-            return outbox.resolveKeepingMine(localID: id, recreatingAt: collection) {
-                guard reachable else { return Promise(error: ServiceRequestError.noNetwork) }
-                return client.get(path, as: Resource.self).map(on: .inline) {
-                    Optional(try APIClient.encode($0))
-                }
-                .recover(on: .inline, policy: .allErrors) { error -> Promise<Data?> in
-                    guard FailureClass(error).status == 404 || FailureClass(error).status == 410 else {
-                        throw ServiceRequestError(error)
-                    }
-                    return .value(nil)
-                }
-            }
-        }
-        return outbox.resolve(localID: id, keeping: .theirs, recreatingAt: collection) { theirs, connection in
-            // Without the API's copy (it sent none, or one this device cannot read), the row goes
-            // until the next listing brings it.
-            if let theirs, var copy = try? APIClient.decode(Resource.self, from: theirs) {
-                copy.id = id
-                try storage.put(copy, from: .api, in: connection)
-            } else {
-                try storage.remove(id: id, from: nil, in: connection)
-            }
-            // Changes made after the one given up still wait, moved onto the API's copy: the
-            // screen shows the last of them.
-            guard let last = try storage.outbox.entries(for: id, in: connection).last else { return }
-            if last.method == .delete {
-                if try storage.resource(id: id, in: connection) != nil {
-                    try storage.markDeleted(id: id, in: connection)
-                }
-            } else if let body = last.body, var mine = try? APIClient.decode(Resource.self, from: body) {
-                mine.id = id
-                try storage.put(mine, from: .device, in: connection)
             }
         }
     }

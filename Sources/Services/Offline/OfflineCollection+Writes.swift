@@ -18,7 +18,7 @@ extension OfflineCollection {
         return create(resource) { key in
             client.post(collection, body: draft, as: Resource.self, headers: ["Idempotency-Key": key])
         }
-        .recover(on: .inline, policy: .allErrors) { throw ServiceRequestError($0) }
+        .recover(on: .inline, policy: .allErrors) { throw Self.reported($0) }
     }
 
     /// Creates `resource` in the API with `send` (for a feature whose API is reached its own way);
@@ -51,7 +51,7 @@ extension OfflineCollection {
                 path, body: resource, as: Resource.self,
                 headers: APIClient.writeHeaders(idempotencyKey: key, basedOn: resource.version))
         }
-        .recover(on: .inline, policy: .allErrors) { throw ServiceRequestError($0) }
+        .recover(on: .inline, policy: .allErrors) { throw Self.reported($0) }
     }
 
     /// Replaces `resource` in the API with `send`; kept here and queued as ``update(_:)`` does.
@@ -86,7 +86,7 @@ extension OfflineCollection {
                 .map(on: .inline) { nil }
         }
         .map(on: .inline) { _ in }
-        .recover(on: .inline, policy: .allErrors) { throw ServiceRequestError($0) }
+        .recover(on: .inline, policy: .allErrors) { throw Self.reported($0) }
     }
 
     /// Deletes resource `id` in the API with `send`; hidden here and queued as ``delete(id:)``
@@ -117,6 +117,10 @@ extension OfflineCollection {
                     }
                 }
                 .recover(on: .inline, policy: .allErrors) { error -> Promise<Resource?> in
+                    if let theirs = Self.conflictCopy(error) {
+                        return writes.queueDelete(id, key: key, sent: true, conflict: theirs)
+                            .then(on: .inline) { _ in writes.failingWithConflict(id) }
+                    }
                     guard FailureClass(error).queuesWrite else { throw error }
                     return writes.queueDelete(id, key: key, sent: true).map(on: .inline) { $0 }
                 }
@@ -131,6 +135,10 @@ extension OfflineCollection {
     ) -> Promise<Resource> {
         let writes = self
         return keeping(send(key)).recover(on: .inline, policy: .allErrors) { error -> Promise<Resource> in
+            if let theirs = Self.conflictCopy(error), method == .put {
+                return writes.queue(method, resource, key: key, sent: true, conflict: theirs)
+                    .then(on: .inline) { _ in writes.failingWithConflict(resource.id ?? "") }
+            }
             guard FailureClass(error).queuesWrite else { throw error }
             return writes.queue(method, resource, key: key, sent: true)
         }
@@ -152,7 +160,9 @@ extension OfflineCollection {
 
     /// Writes `resource` here and queues its POST or PUT, in one transaction; a PUT is based on the
     /// copy kept here (its version and JSON).
-    func queue(_ method: HTTPMethod, _ resource: Resource, key: String, sent: Bool) -> Promise<Resource> {
+    func queue(
+        _ method: HTTPMethod, _ resource: Resource, key: String, sent: Bool, conflict: Data?? = nil
+    ) -> Promise<Resource> {
         let (collection, storage, makeID, path) = (collection, storage, makeID, path(of:))
         return storage.tables.write { connection in
             var kept = resource
@@ -174,12 +184,13 @@ extension OfflineCollection {
             try storage.outbox.record(
                 method, method == .post ? collection : path(id), json: body, localID: id, idempotencyKey: key,
                 mayHaveArrived: sent, baseVersion: kept.version, base: base, in: connection)
+            try Self.hold(id, theirs: conflict, storage, connection)
             return kept
         }
     }
 
     /// Hides resource `id` here and queues its DELETE; one the API never had goes.
-    func queueDelete(_ id: String, key: String, sent: Bool) -> Promise<Resource> {
+    func queueDelete(_ id: String, key: String, sent: Bool, conflict: Data?? = nil) -> Promise<Resource> {
         let (storage, path) = (storage, path(of: id))
         return storage.tables.write { connection in
             guard let row = try storage.resource(id: id, in: connection), !row.deleted else {
@@ -192,6 +203,7 @@ extension OfflineCollection {
                 try storage.remove(id: id, from: nil, in: connection)
             } else {
                 try storage.markDeleted(id: id, in: connection)
+                try Self.hold(id, theirs: conflict, storage, connection)
             }
             return row.value
         }

@@ -6,7 +6,8 @@ public import Promises
 ///
 /// | it does | how |
 /// | --- | --- |
-/// | lists | as a ``CachePolicy`` says (``NetworkFallback``), with this device's waiting changes laid over the API's answer (created ones listed, deleted ones hidden), through fresh listings; online, the waiting changes are sent first |
+/// | lists | as a ``CachePolicy`` says (``NetworkFallback``), with this device's waiting changes laid over the API's answer (created ones listed, deleted ones hidden), through fresh listings, each resource with its ``SyncState`` (``OfflineSnapshot``); a listing only reads |
+/// | watches | ``observe(on:_:)``: a snapshot after every change, in this process or another |
 /// | creates, updates, deletes | online at once; when the API cannot be reached, or the resource has changes waiting, kept here with the change queued (``Outbox``), in one transaction |
 /// | never out of order | a refused or conflicted change holds the later ones of its resource |
 /// | never over someone else's change | updates and deletes carry `If-Match` of the version they were made from; a change made meanwhile elsewhere is merged field by field or held as a conflict; online, the write is refused (``ServiceRequestError/httpStatus(_:)`` 412) |
@@ -15,7 +16,7 @@ public import Promises
 ///
 /// ```swift
 /// let notes = OfflineCollection<Note>(database: database, collection: "notes", client: api)
-/// notes.list().done { fetched in view.show(fetched.value) }
+/// notes.list().done { fetched in view.show(fetched.value.items) }
 /// notes.update(note)   // online, or kept here and sent by the next sync
 /// ```
 public struct OfflineCollection<Resource: OfflineResource>: Sendable {
@@ -28,6 +29,8 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     let storage: AnyOfflineStorage<Resource>
     let makeID: @Sendable () -> String
     let now: @Sendable () -> Date
+    /// The collection's own merge rule, as JSON (``merging(_:)``).
+    var mergeRule: Outbox.MergeRule?
 
     /// Makes the collection `collection` of the API `client` reaches, kept in `database` as JSON.
     ///
@@ -72,19 +75,53 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
         collection = storage.outbox.feature
     }
 
-    /// The resources as `policy` reads them, with this device's changes; online, the changes that
-    /// wait are sent first.
+    /// The same collection, settling the conflicts a sync meets with `rule` first: a value it
+    /// gives is sent (with `If-Match` of the API's version) and shown; `nil` leaves the conflict
+    /// to the field-by-field merge, and then to the user.
+    ///
+    /// ```swift
+    /// let notes = OfflineCollection<Note>(database: database, collection: "notes", client: api)
+    ///     .merging { base, mine, theirs in
+    ///         Note(id: mine.id, version: theirs.version, title: theirs.title, text: mine.text + "\n" + theirs.text)
+    ///     }
+    /// ```
+    ///
+    /// - Parameter rule: Base (when known), mine and theirs, to the merged value or `nil`.
+    /// - Returns: The collection with the rule.
+    public func merging(_ rule: @escaping OfflineMergeRule<Resource>) -> OfflineCollection {
+        var merging = self
+        merging.mergeRule = { base, mine, theirs in
+            guard let mine = try? APIClient.decode(Resource.self, from: mine),
+                let theirs = try? APIClient.decode(Resource.self, from: theirs),
+                var merged = rule(
+                    base.flatMap { try? APIClient.decode(Resource.self, from: $0) }, mine, theirs)
+            else { return nil }
+            merged.id = mine.id
+            merged.version = theirs.version
+            return try? APIClient.encode(merged)
+        }
+        return merging
+    }
+
+    /// The resources as `policy` reads them, with this device's changes laid over the API's
+    /// answer and each one's sync state, read as one snapshot. A listing only reads: the changes
+    /// that wait are sent by ``sync()`` (or a ``SyncScheduler``), unless `sendingFirst` asks for
+    /// them to go before the listing.
     ///
     /// - Parameters:
     ///   - policy: How the read uses the copy and the API; network first by default.
+    ///   - sendingFirst: Whether to send the waiting changes before asking the API (when the read
+    ///     may ask it); a failed send does not fail the listing.
     ///   - showingCopy: With ``CachePolicy/cacheThenNetwork``, given the copy at once.
-    /// - Returns: A promise of the resources and where they came from.
+    /// - Returns: A promise of the snapshot and where it came from.
     public func list(
-        policy: CachePolicy = .networkFirst,
-        showingCopy: @escaping @Sendable (Fetched<[Resource]>) -> Void = { _ in }
-    ) -> Promise<Fetched<[Resource]>> {
+        policy: CachePolicy = .networkFirst, sendingFirst: Bool = false,
+        showingCopy: @escaping @Sendable (Fetched<OfflineSnapshot<Resource>>) -> Void = { _ in }
+    ) -> Promise<Fetched<OfflineSnapshot<Resource>>> {
         let (client, collection) = (client, collection)
-        return list(policy: policy, showingCopy: showingCopy) { client.get(collection, as: [Resource].self) }
+        return list(policy: policy, sendingFirst: sendingFirst, showingCopy: showingCopy) {
+            client.get(collection, as: [Resource].self)
+        }
     }
 
     /// The resources as `policy` reads them, asking the API with `fetch`: for a feature whose API
@@ -92,30 +129,29 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     ///
     /// - Parameters:
     ///   - policy: How the read uses the copy and the API.
+    ///   - sendingFirst: Whether to send the waiting changes before asking the API.
     ///   - showingCopy: With ``CachePolicy/cacheThenNetwork``, given the copy at once.
     ///   - fetch: Lists the resources in the API.
-    /// - Returns: A promise of the resources and where they came from.
+    /// - Returns: A promise of the snapshot and where it came from.
     public func list(
-        policy: CachePolicy, showingCopy: @escaping @Sendable (Fetched<[Resource]>) -> Void,
+        policy: CachePolicy, sendingFirst: Bool = false,
+        showingCopy: @escaping @Sendable (Fetched<OfflineSnapshot<Resource>>) -> Void,
         fetching fetch: @escaping @Sendable () -> Promise<[Resource]>
-    ) -> Promise<Fetched<[Resource]>> {
-        let copy = OfflineCopy(self)
-        let fallback = NetworkFallback(cache: copy, reachability: reachability, now: now)
-        let synced: Promise<Void> =
-            reachability.isReachable && policy != .cacheOnly
+    ) -> Promise<Fetched<OfflineSnapshot<Resource>>> {
+        let fallback = NetworkFallback(cache: OfflineCopy(self), reachability: reachability, now: now)
+        let sent: Promise<Void> =
+            sendingFirst && reachability.isReachable && policy != .cacheOnly
             ? sync().asVoid().recover(on: .inline) { _ in Guarantee.value(()) }.asPromise() : .value(())
-        return synced.then(on: .inline) {
-            fallback.fetch(policy: policy, showingCopy: showingCopy, fetch)
+        let local = self
+        return sent.then(on: .inline) {
+            fallback.fetch(policy: policy, showingCopy: showingCopy) {
+                fetch().map(on: .inline) { OfflineSnapshot(answer: $0) }
+            }
         }
-        .then(on: .inline) { [storage] fetched -> Promise<Fetched<[Resource]>> in
-            // Fresh from the API and saved: with changes made here, listed from the copy, where
-            // they are laid over the answer; without, the answer is the copy.
+        .then(on: .inline) { fetched -> Promise<Fetched<OfflineSnapshot<Resource>>> in
+            // Fresh from the API and saved: read back, with this device's changes laid over it.
             guard fetched.source == .network, fetched.cacheWriteError == nil else { return .value(fetched) }
-            return storage.tables.read { try storage.outbox.newestChange(in: $0) != nil }
-                .then(on: .inline) { changed -> Promise<Fetched<[Resource]>> in
-                    guard changed else { return .value(fetched) }
-                    return copy.load().map(on: .inline) { loaded in fetched.map { _ in loaded?.value ?? [] } }
-                }
+            return local.snapshot().map(on: .inline) { snapshot in fetched.map { _ in snapshot } }
         }
     }
 

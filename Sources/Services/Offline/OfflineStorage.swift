@@ -17,6 +17,9 @@ public protocol OfflineStorage: Sendable {
     /// Where the changes made here wait for the API; its ``Outbox/feature`` is the collection's
     /// path, such as `notes`.
     var outbox: Outbox { get }
+    /// The tables ``resources(in:)`` reads, for ``OfflineCollection/observe(on:_:)``; empty (the
+    /// default) to be read again after a change to any table.
+    var observedTables: Set<String> { get }
     /// The name the copy's date is kept under (``Connection/setCacheStamp(_:to:)``).
     var copyStamp: String { get }
 
@@ -39,6 +42,9 @@ public protocol OfflineStorage: Sendable {
 }
 
 extension OfflineStorage {
+    /// None named: the collection's observations read again after a change to any table.
+    public var observedTables: Set<String> { [] }
+
     /// None: a storage that does not say which rows it changed here is trusted to have an outbox
     /// entry for each.
     public func idsChangedHere(in connection: Connection) throws -> [String] { [] }

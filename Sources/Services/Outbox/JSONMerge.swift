@@ -57,6 +57,16 @@ enum JSONMerge {
         return conflicts(base, mine, theirs)
     }
 
+    /// The fields whose values differ between two JSON objects (`id` and `version` aside), sorted;
+    /// empty when either is not a JSON object.
+    static func differingFields(_ lhs: Data, _ rhs: Data) -> [String] {
+        guard let lhs = object(lhs), let rhs = object(rhs) else { return [] }
+        return Set(lhs.keys).union(rhs.keys).filter { key in
+            key != "id" && key != "version" && !same(lhs[key], rhs[key])
+        }
+        .sorted()
+    }
+
     /// The `version` field of a JSON object, as text (a number is written out), or `nil`.
     static func version(of data: Data) -> String? {
         switch object(data)?["version"] {

@@ -134,8 +134,26 @@ public struct Outbox: Sendable {
     /// - Returns: A promise of what was sent, refused and left; rejected only when the database
     ///   cannot be read (a ``ServiceRequestError``).
     public func sync(with client: APIClient, delivered: @escaping Delivery) -> Promise<OutboxSyncReport> {
+        sync(with: client, merging: nil, delivered: delivered)
+    }
+
+    /// A feature's own merge rule, as JSON: given the base (when known), this device's change and
+    /// the API's copy, the merged body, or `nil` to hold the conflict for the user.
+    public typealias MergeRule = @Sendable (_ base: Data?, _ mine: Data, _ theirs: Data) -> Data?
+
+    /// Sends the waiting entries as ``sync(with:delivered:)`` does, settling a conflict with
+    /// `merging` first, before the field-by-field merge.
+    ///
+    /// - Parameters:
+    ///   - client: The API's client.
+    ///   - merging: The feature's merge rule; `nil` for the field-by-field merge alone.
+    ///   - delivered: Updates the feature's tables once the API accepted an entry.
+    /// - Returns: A promise of the run's report.
+    public func sync(with client: APIClient, merging: MergeRule?, delivered: @escaping Delivery)
+        -> Promise<OutboxSyncReport>
+    {
         let replay = OutboxReplay(
-            feature: feature, database: table.database, client: client, delivered: delivered,
+            feature: feature, database: table.database, client: client, delivered: delivered, merge: merging,
             retry: retryPolicy, now: now, claim: OutboxClaim(feature: feature, lease: client.timeout + 30))
         let ready = ready
         return running.join(feature) {

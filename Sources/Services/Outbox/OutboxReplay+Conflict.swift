@@ -13,15 +13,16 @@ extension OutboxReplay {
             basedOn: entry.method == .put || entry.method == .delete ? entry.baseVersion : nil)
     }
 
-    /// Another writer changed the resource: when the two sides changed different fields, the
-    /// entry is rebased on the API's copy with the merged body and sent again (once per sync);
+    /// Another writer changed the resource: when the feature's merge rule gives a value, or the two
+    /// sides changed different fields, the entry is rebased on the API's copy with the merged body and sent again (once per sync);
     /// otherwise it is held as a conflict, with the API's copy, and the other resources go on.
     func conflict(
         _ entry: OutboxEntry, theirs: Data?, deletedOnServer: Bool, _ report: OutboxSyncReport, _ run: Run
     ) {
-        if !deletedOnServer, let theirs, let base = entry.base, let mine = entry.body,
+        if !deletedOnServer, let theirs, let mine = entry.body, entry.method == .put,
             !report.rebasedAfterConflict.contains(entry.sequence),
-            let merged = JSONMerge.threeWay(base: base, mine: mine, theirs: theirs)
+            let merged = merge?(entry.base, mine, theirs)
+                ?? entry.base.flatMap({ JSONMerge.threeWay(base: $0, mine: mine, theirs: theirs) })
         {
             // Merged only when something of theirs came in: a 412 whose copy is the base (the
             // same version, no field changed) is sent again as it was, and not called a merge.

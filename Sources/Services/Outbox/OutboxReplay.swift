@@ -8,6 +8,8 @@ struct OutboxReplay: Sendable {
     let database: Database
     let client: APIClient
     let delivered: Outbox.Delivery
+    /// The feature's merge rule, tried before the field-by-field merge.
+    let merge: Outbox.MergeRule?
     /// When a failed entry goes again, and how many failures in a row make it stuck.
     let retry: RetryPolicy
     let now: @Sendable () -> Date

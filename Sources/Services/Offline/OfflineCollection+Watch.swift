@@ -1,0 +1,79 @@
+public import Foundation
+public import Promises
+
+/// The collection as a screen shows it: one snapshot, read once or after every change.
+extension OfflineCollection {
+    /// Observes the collection: `onChange` gets its ``OfflineSnapshot`` at once, then after every
+    /// commit that changes it (a listing, an edit, a sync, a resolution), in this process or
+    /// another writing the same file; a snapshot equal to the one delivered last is not delivered
+    /// again. See ``Database/observe(tables:on:read:onChange:)`` for the rules it follows.
+    ///
+    /// ```swift
+    /// observation = notes.observe { result in
+    ///     if case .success(let snapshot) = result { view.show(snapshot.items) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - dispatcher: Where `onChange` runs; the main queue by default.
+    ///   - onChange: Gets each snapshot, or why it could not be read.
+    /// - Returns: The observation; it ends when cancelled or released, so keep it for as long as
+    ///   the screen is shown.
+    public func observe(
+        on dispatcher: any Dispatcher = DispatchQueue.main,
+        _ onChange: @escaping @Sendable (Result<OfflineSnapshot<Resource>, ServiceRequestError>) -> Void
+    ) -> ObservationHandle where Resource: Equatable {
+        let storage = storage
+        // The storage's tables were created on the database's queue when the collection was
+        // made, before this observation's first read, which runs on the same queue.
+        return storage.tables.database.observe(tables: observedTables, on: dispatcher) { connection in
+            try Self.snapshot(storage, in: connection)
+        } onChange: { result in
+            onChange(result.mapError { ServiceRequestError($0) })
+        }
+    }
+
+    /// Observes the collection for ``ListLoad/watch(_:following:)``: each snapshot as read from
+    /// the copy (``DataSource/stored(savedAt:)``); a snapshot that cannot be read, or of a
+    /// collection that holds nothing yet, is not delivered.
+    ///
+    /// - Parameter changed: Gets each snapshot, from any thread.
+    /// - Returns: The observation.
+    public func observe(
+        _ changed: @escaping @Sendable (Fetched<OfflineSnapshot<Resource>>) -> Void
+    ) -> ObservationHandle where Resource: Equatable {
+        observe(on: .inline) { result in
+            guard case .success(let snapshot) = result, let savedAt = snapshot.savedAt else { return }
+            changed(Fetched(value: snapshot, source: .stored(savedAt: savedAt)))
+        }
+    }
+
+    /// The snapshot as kept here, read once.
+    ///
+    /// - Returns: A promise of the snapshot.
+    public func snapshot() -> Promise<OfflineSnapshot<Resource>> {
+        let storage = storage
+        return storage.tables.read { try Self.snapshot(storage, in: $0) }
+    }
+
+    /// The tables a snapshot reads: the storage's, the outbox and the copy's date; every table
+    /// when the storage does not name its own.
+    var observedTables: Set<String> {
+        let own = storage.observedTables
+        return own.isEmpty ? [] : own.union(["outbox", "cache_stamps"])
+    }
+
+    /// The snapshot, read in the caller's transaction.
+    static func snapshot(_ storage: AnyOfflineStorage<Resource>, in connection: Connection) throws
+        -> OfflineSnapshot<Resource>
+    {
+        let entries = try OutboxTable.entries(storage.outbox.feature, nil, connection)
+        let status = OutboxStatus(entries: entries, changedHere: try storage.idsChangedHere(in: connection))
+        let items = try storage.resources(in: connection).map {
+            OfflineItem(value: $0, state: status.state(of: $0.id ?? ""))
+        }
+        return OfflineSnapshot(
+            items: items, status: status, conflicts: entries.compactMap(OfflineConflict.init),
+            savedAt: try storage.copySavedAt(in: connection))
+    }
+}
