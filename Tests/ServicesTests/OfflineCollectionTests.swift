@@ -12,6 +12,7 @@ struct OfflineCollectionTests {
         var id: String?
         var version: String?
         var title: String
+        var note: String?
     }
 
     struct Offline: NetworkReachability {

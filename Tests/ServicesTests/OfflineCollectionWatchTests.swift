@@ -1,0 +1,88 @@
+import Foundation
+import PromiseMVPTesting
+import Testing
+
+@testable import Services
+
+/// `OfflineCollection.observe` and `list`: one snapshot of values and their states, after every
+/// change, and a listing that only reads.
+@Suite("OfflineCollection snapshots")
+struct OfflineCollectionWatchTests {
+    typealias Task = OfflineCollectionTests.Task
+    let folder = TemporaryFolder("OfflineCollectionWatchTests")
+    let api = TestResourceAPI(collection: "tasks", resources: [["id": "t1", "title": "Milk"]])
+
+    func tasks(_ server: TestHTTPServer, online: Bool) throws -> OfflineCollection<Task> {
+        OfflineCollection<Task>(
+            database: try Database(at: folder.file("tasks.sqlite")), collection: "tasks",
+            client: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never),
+            reachability: online ? AssumeReachable() : OfflineCollectionTests.Offline())
+    }
+
+    @Test("a snapshot comes at once, then after each change with each value's state; an equal one is not sent again")
+    func observeDeliversSnapshots() async throws {
+        // Given: the list loaded once, then watched offline
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        _ = await PromiseExpectations.value(of: try tasks(server, online: true).list())
+        let tasks = try tasks(server, online: false)
+        let shown = DeliveryRecorder<OfflineSnapshot<Task>>()
+        let observation = tasks.observe(on: .inline) { if case .success(let snapshot) = $0 { shown.record(snapshot) } }
+        defer { observation.cancel() }
+        let first = await shown.next()
+
+        // When: a change, a write that changes nothing shown, then another change
+        let created = await PromiseExpectations.value(of: tasks.create(Task(title: "Bread")))
+        let afterCreate = await shown.next()
+        _ = await PromiseExpectations.value(of: tasks.retry(id: created?.id ?? ""))
+        _ = await PromiseExpectations.value(of: tasks.update(Task(id: "t1", version: "1", title: "Oat milk")))
+        let afterUpdate = await shown.next()
+
+        // Then
+        #expect(first?.items.map(\.state) == [.synced] && first?.savedAt != nil)
+        #expect(afterCreate?.values.map(\.title) == ["Milk", "Bread"])
+        #expect(afterCreate?.items.map(\.state) == [.synced, .pending])
+        #expect(afterUpdate?.values.map(\.title) == ["Oat milk", "Bread"] && afterUpdate?.status.waiting == 2)
+        #expect(shown.all.count == 3)
+    }
+
+    @Test("another connection's commit to the file reaches the observation")
+    func observeFollowsAnotherConnection() async throws {
+        // Given
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let watched = try tasks(server, online: false)
+        let shown = DeliveryRecorder<OfflineSnapshot<Task>>()
+        let observation = watched.observe(on: .inline) { if case .success(let snapshot) = $0 { shown.record(snapshot) } }
+        defer { observation.cancel() }
+        _ = await shown.next()
+
+        // When: another database on the same file, as another process would
+        _ = await PromiseExpectations.value(of: try tasks(server, online: false).create(Task(title: "Eggs")))
+
+        // Then
+        let next = await shown.next { $0.values.map(\.title) == ["Eggs"] }
+        #expect(next?.items.first?.state == .pending)
+    }
+
+    @Test("a listing only reads: waiting changes are laid over the answer, not sent, unless asked")
+    func listingDoesNotSend() async throws {
+        // Given: a task created offline
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        _ = await PromiseExpectations.value(of: try tasks(server, online: false).create(Task(title: "Eggs")))
+        let online = try tasks(server, online: true)
+
+        // When
+        let listed = await PromiseExpectations.value(of: online.list())
+        let sentFirst = api.applied
+        let listedAfterSending = await PromiseExpectations.value(of: online.list(sendingFirst: true))
+
+        // Then
+        #expect(sentFirst.isEmpty)
+        #expect(listed?.value.values.map(\.title) == ["Milk", "Eggs"])
+        #expect(listed?.value.items.map(\.state) == [.synced, .pending] && listed?.source == .network)
+        #expect(api.applied == ["POST /tasks"])
+        #expect(listedAfterSending?.value.items.map(\.state) == [.synced, .synced])
+    }
+}
