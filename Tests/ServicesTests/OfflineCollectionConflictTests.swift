@@ -23,7 +23,8 @@ struct OfflineCollectionConflictTests {
     func conflictingEdits(_ server: TestHTTPServer) async throws {
         _ = await PromiseExpectations.value(of: try tasks(server, online: true).list())
         let offline = try tasks(server, online: false)
-        _ = await PromiseExpectations.value(of: offline.update(Task(id: "t1", version: "1", title: "Mine", note: "2 l")))
+        _ = await PromiseExpectations.value(
+            of: offline.update(Task(id: "t1", version: "1", title: "Mine", note: "2 l")))
         api.edit("t1", ["title": "Theirs"])
     }
 
@@ -84,7 +85,9 @@ struct OfflineCollectionConflictTests {
 
         // Then
         let shown = await PromiseExpectations.value(of: tasks.snapshot())
-        #expect(shown?.values.map(\.title) == ["Theirs"] && shown?.status == .empty && shown?.conflicts.isEmpty == true)
+        #expect(
+            shown?.values.map(\.title) == ["Theirs"] && shown?.status == .empty
+                && shown?.conflicts.isEmpty == true)
     }
 
     @Test("the collection's own merge rule settles a conflict the fields cannot, before the user sees it")
@@ -103,7 +106,8 @@ struct OfflineCollectionConflictTests {
         // Then
         #expect(report?.merged.count == 1 && report?.conflicted.isEmpty == true)
         #expect(api.field("title", of: "t1") == "Mine / Theirs")
-        #expect(await PromiseExpectations.value(of: tasks.snapshot())?.values.map(\.title) == ["Mine / Theirs"])
+        #expect(
+            await PromiseExpectations.value(of: tasks.snapshot())?.values.map(\.title) == ["Mine / Theirs"])
     }
 
     @Test("a merge rule that gives nothing leaves the conflict to the user")
@@ -139,7 +143,8 @@ struct OfflineCollectionConflictTests {
 
         // Then
         let conflict = error as? OfflineConflict<Task>
-        #expect(conflict?.mine?.note == "3 l" && conflict?.theirs?.note == "1 l" && conflict?.fields == ["note"])
+        #expect(
+            conflict?.mine?.note == "3 l" && conflict?.theirs?.note == "1 l" && conflict?.fields == ["note"])
         #expect(ServiceRequestError(error ?? ServiceRequestError.noData) == .httpStatus(412))
         #expect(snapshot?.conflicts == (conflict.map { [$0] } ?? []))
         #expect(api.field("note", of: "t1") == "3 l")

@@ -19,7 +19,9 @@ struct OfflineCollectionWatchTests {
             reachability: online ? AssumeReachable() : OfflineCollectionTests.Offline())
     }
 
-    @Test("a snapshot comes at once, then after each change with each value's state; an equal one is not sent again")
+    @Test(
+        "a snapshot comes at once, then after each change with each value's state; an equal one is not sent again"
+    )
     func observeDeliversSnapshots() async throws {
         // Given: the list loaded once, then watched offline
         let server = try TestHTTPServer(responder: api.respond)
@@ -27,7 +29,9 @@ struct OfflineCollectionWatchTests {
         _ = await PromiseExpectations.value(of: try tasks(server, online: true).list())
         let tasks = try tasks(server, online: false)
         let shown = DeliveryRecorder<OfflineSnapshot<Task>>()
-        let observation = tasks.observe(on: .inline) { if case .success(let snapshot) = $0 { shown.record(snapshot) } }
+        let observation = tasks.observe(on: .inline) {
+            if case .success(let snapshot) = $0 { shown.record(snapshot) }
+        }
         defer { observation.cancel() }
         let first = await shown.next()
 
@@ -42,7 +46,8 @@ struct OfflineCollectionWatchTests {
         #expect(first?.items.map(\.state) == [.synced] && first?.savedAt != nil)
         #expect(afterCreate?.values.map(\.title) == ["Milk", "Bread"])
         #expect(afterCreate?.items.map(\.state) == [.synced, .pending])
-        #expect(afterUpdate?.values.map(\.title) == ["Oat milk", "Bread"] && afterUpdate?.status.waiting == 2)
+        #expect(
+            afterUpdate?.values.map(\.title) == ["Oat milk", "Bread"] && afterUpdate?.status.waiting == 2)
         #expect(shown.all.count == 3)
     }
 
@@ -53,7 +58,9 @@ struct OfflineCollectionWatchTests {
         defer { server.stop() }
         let watched = try tasks(server, online: false)
         let shown = DeliveryRecorder<OfflineSnapshot<Task>>()
-        let observation = watched.observe(on: .inline) { if case .success(let snapshot) = $0 { shown.record(snapshot) } }
+        let observation = watched.observe(on: .inline) {
+            if case .success(let snapshot) = $0 { shown.record(snapshot) }
+        }
         defer { observation.cancel() }
         _ = await shown.next()
 
