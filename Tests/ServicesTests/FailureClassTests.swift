@@ -123,4 +123,42 @@ struct FailureClassTests {
         #expect(ServiceRequestError.httpStatus(503).isServerError)
         #expect(!ServiceRequestError.httpStatus(429).isServerError)
     }
+
+    @Test(
+        "412 is a conflict, 404 and 410 are gone, 400 and 422 invalid: one answer each, every other status none",
+        arguments: [400, 401, 403, 404, 409, 410, 412, 422, 429, 500])
+    func conflictGoneAndInvalid(status: Int) {
+        // When
+        let failure = FailureClass(Self.http(status))
+
+        // Then
+        #expect(failure.isConflict == (status == 412))
+        #expect(failure.isGone == (status == 404 || status == 410))
+        #expect(failure.isInvalid == (status == 400 || status == 422))
+    }
+
+    @Test("a 412 gives the API's copy it came with, also when no copy came; nothing else gives one")
+    func conflictCopy() {
+        // Then
+        #expect(
+            FailureClass.conflictCopy(of: APIError.httpStatus(412, body: #"{"id":"1"}"#))
+                == .some(Data(#"{"id":"1"}"#.utf8)))
+        #expect(FailureClass.conflictCopy(of: APIError.httpStatus(412, body: "")) == .some(nil))
+        #expect(FailureClass.conflictCopy(of: APIError.httpStatus(409, body: "{}")) == nil)
+        #expect(FailureClass.conflictCopy(of: URLError(.timedOut)) == nil)
+    }
+
+    @Test(
+        "a URLError becomes the ServiceRequestError its class says: out of reach is no network, the time running out timed out",
+        arguments: [
+            (URLError.Code.notConnectedToInternet, ServiceRequestError.noNetwork),
+            (.cannotFindHost, .noNetwork),
+            (.dnsLookupFailed, .noNetwork), (.internationalRoamingOff, .noNetwork),
+            (.dataNotAllowed, .noNetwork),
+            (.cannotConnectToHost, .noNetwork), (.networkConnectionLost, .noNetwork), (.timedOut, .timedOut),
+            (.cancelled, .cancelled), (.badURL, .unknownError),
+        ])
+    func urlErrorMapping(code: URLError.Code, mapped: ServiceRequestError) {
+        #expect(ServiceRequestError(URLError(code)) == mapped)
+    }
 }

@@ -137,21 +137,19 @@ public struct OrdersAPI: OrdersStore {
         _ error: any Error, _ operation: OrdersStoreError.Operation, id: String
     ) -> OrdersStoreError {
         if let error = error as? OrdersStoreError { return error }
-        if case .httpStatus(let status, let body) = error as? APIError {
-            switch status {
-            case 412:
+        if case .httpStatus(_, let body) = error as? APIError {
+            let failure = FailureClass(error)
+            if failure.isConflict {
                 return OrdersStoreError(
                     operation, .conflict(theirs: try? APIClient.decode(Order.self, from: Data(body.utf8))))
-            case 404:
-                return OrdersStoreError(operation, .notFound(id: id))
-            case 400, 422:
+            }
+            if failure.isGone { return OrdersStoreError(operation, .notFound(id: id)) }
+            if failure.isInvalid {
                 let fields = (try? JSONDecoder().decode(FieldErrors.self, from: Data(body.utf8)))?.errors
                 return OrdersStoreError(
                     operation,
                     .invalid(
                         fields ?? [OrderFieldError(field: .items, message: "The shop refused this order.")]))
-            default:
-                break
             }
         }
         return OrdersStoreError(operation, .storage(ServiceRequestError(error)))

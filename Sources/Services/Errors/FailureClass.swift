@@ -15,7 +15,10 @@ import Promises
 /// | HTTP 408, 425, 429 | ``Kind/later`` | yes | no | with `Retry-After` (429) | waits for `Retry-After`, else stops |
 /// | HTTP 5xx | ``Kind/serverTrouble`` | yes | no | 502, 503, 504 | counts a failure of the entry |
 /// | HTTP 503 with `Retry-After` | ``Kind/later`` | yes | no | yes | waits for `Retry-After` |
-/// | any other HTTP 4xx | ``Kind/refused`` | no | no | no | refuses the entry (a 404 to a DELETE: done) |
+/// | HTTP 412 (``isConflict``: another writer changed it since the version sent in `If-Match`) | ``Kind/refused`` | no | no | no | holds the entry as a conflict with the API's copy, or merges it |
+/// | HTTP 404, 410 (``isGone``: the API no longer has it) | ``Kind/refused`` | no | no | no | a DELETE is done; a PUT made from a version is a conflict with a deletion; else refused |
+/// | HTTP 400, 422 (``isInvalid``: the content is wrong) | ``Kind/refused`` | no | no | no | refuses the entry, with the API's reason |
+/// | any other HTTP 4xx | ``Kind/refused`` | no | no | no | refuses the entry |
 /// | a 2xx that is not the API's (a sign-in page), a redirect not followed; ``ServiceRequestError/notTheAPI``, ``ServiceRequestError/moved(to:)`` | ``Kind/offline`` | yes | yes | no | stops, no failure counted |
 /// | a cancellation | ``Kind/cancelled`` | no | no | no | stops |
 /// | anything else (an answer that does not decode, the database, not HTTP) | ``Kind/other`` | no | no | no | counts a failure of the entry |
@@ -82,6 +85,27 @@ public struct FailureClass: Equatable, Sendable {
     /// Whether a read shows the saved copy instead of failing: offline, later, server trouble.
     public var showsSavedCopy: Bool {
         kind == .offline || kind == .later || kind == .serverTrouble
+    }
+
+    /// Whether another writer changed the resource since the version a write was made from
+    /// (`412 Precondition Failed` to its `If-Match`).
+    public var isConflict: Bool { status == 412 }
+
+    /// Whether the API no longer has the resource (`404 Not Found`, `410 Gone`).
+    public var isGone: Bool { status == 404 || status == 410 }
+
+    /// Whether the API found the request's content wrong (`400 Bad Request`,
+    /// `422 Unprocessable Content`), usually saying which fields.
+    public var isInvalid: Bool { status == 400 || status == 422 }
+
+    /// The API's copy a `412` came with (`.some(nil)` when it sent none), or `nil` when `error` is
+    /// not a `412`.
+    static func conflictCopy(of error: any Error) -> Data?? {
+        let apiError = (error as? APIClient.RetryLater)?.error ?? error
+        guard case APIError.httpStatus(let status, let body) = apiError,
+            FailureClass(status: status, retryAfter: nil).isConflict
+        else { return nil }
+        return .some(body.isEmpty ? nil : Data(body.utf8))
     }
 
     /// Whether a write made online is kept here and queued instead of reported: only when the

@@ -48,17 +48,13 @@ extension ServiceRequestError {
         }
     }
 
+    /// As ``FailureClass`` reads the code (the one list of them): out of reach is no network,
+    /// unless it is the time running out.
     private static func mapping(_ code: URLError.Code) -> ServiceRequestError {
-        switch code {
-        case .notConnectedToInternet, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost,
-            .dnsLookupFailed, .internationalRoamingOff, .dataNotAllowed:
-            .noNetwork
-        case .timedOut:
-            .timedOut
-        case .cancelled:
-            .cancelled
-        default:
-            .unknownError
+        switch FailureClass(URLError(code)).kind {
+        case .offline: code == .timedOut ? .timedOut : .noNetwork
+        case .cancelled: .cancelled
+        default: .unknownError
         }
     }
 

@@ -10,11 +10,11 @@ extension ServiceRequestError {
             "Nothing to show yet: connect to the network once to load it."
         case .httpStatus(let status) where status == 401 || status == 403:
             "You are not signed in, or not allowed to see this."
-        case .httpStatus(let status) where status == 404:
+        case .httpStatus where FailureClass(self).isGone:
             "This could not be found on the server."
-        case .httpStatus(412):
+        case .httpStatus where FailureClass(self).isConflict:
             "Someone changed this meanwhile; nothing was overwritten. Look at it again."
-        case .httpStatus(let status) where (500..<600).contains(status):
+        case .httpStatus(let status) where FailureClass(self).kind == .serverTrouble:
             "The server is having trouble (error \(status)). Please try again later."
         case .httpStatus(let status):
             "The server refused the request (error \(status))."

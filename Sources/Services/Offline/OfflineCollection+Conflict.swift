@@ -5,13 +5,6 @@ import Promises
 /// as a sync would have held it, so the screen shows and settles it the same way online and
 /// offline.
 extension OfflineCollection {
-    /// The API's copy a `412` came with (`.some(nil)` when it sent none), or `nil` when `error`
-    /// is not a `412`.
-    static func conflictCopy(_ error: any Error) -> Data?? {
-        guard case APIError.httpStatus(412, let body) = error else { return nil }
-        return .some(body.isEmpty ? nil : Data(body.utf8))
-    }
-
     /// Holds the change just recorded for resource `id` as a conflict with `theirs`, when there is
     /// one (`conflict` not `nil`).
     static func hold(

@@ -65,7 +65,7 @@ extension OfflineCollection {
                     Optional(try APIClient.encode($0))
                 }
                 .recover(on: .inline, policy: .allErrors) { error -> Promise<Data?> in
-                    guard FailureClass(error).status == 404 || FailureClass(error).status == 410 else {
+                    guard FailureClass(error).isGone else {
                         throw ServiceRequestError(error)
                     }
                     return .value(nil)

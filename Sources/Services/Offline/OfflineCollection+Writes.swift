@@ -117,7 +117,7 @@ extension OfflineCollection {
                     }
                 }
                 .recover(on: .inline, policy: .allErrors) { error -> Promise<Resource?> in
-                    if let theirs = Self.conflictCopy(error) {
+                    if let theirs = FailureClass.conflictCopy(of: error) {
                         return writes.queueDelete(id, key: key, sent: true, conflict: theirs)
                             .then(on: .inline) { _ in writes.failingWithConflict(id) }
                     }
@@ -135,7 +135,7 @@ extension OfflineCollection {
     ) -> Promise<Resource> {
         let writes = self
         return keeping(send(key)).recover(on: .inline, policy: .allErrors) { error -> Promise<Resource> in
-            if let theirs = Self.conflictCopy(error), method == .put {
+            if let theirs = FailureClass.conflictCopy(of: error), method == .put {
                 return writes.queue(method, resource, key: key, sent: true, conflict: theirs)
                     .then(on: .inline) { _ in writes.failingWithConflict(resource.id ?? "") }
             }

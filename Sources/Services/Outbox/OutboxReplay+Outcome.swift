@@ -38,15 +38,13 @@ extension OutboxReplay {
         let reason = ServiceRequestError(apiError ?? error)
         switch failure.kind {
         case .refused:
-            if failure.status == 404 || failure.status == 410, entry.method == .delete {
+            if failure.isGone, entry.method == .delete {
                 return .delivered(Data())
             }
-            if failure.status == 412 {
-                let body: String = if case .httpStatus(_, let body)? = apiError { body } else { "" }
-                return .conflict(theirs: body.isEmpty ? nil : Data(body.utf8), deletedOnServer: false)
+            if let theirs = FailureClass.conflictCopy(of: error) {
+                return .conflict(theirs: theirs, deletedOnServer: false)
             }
-            if failure.status == 404 || failure.status == 410, entry.method == .put, entry.baseVersion != nil
-            {
+            if failure.isGone, entry.method == .put, entry.baseVersion != nil {
                 return .conflict(theirs: nil, deletedOnServer: true)
             }
             guard case .httpStatus(let status, let body)? = apiError else { return .failed(reason) }
