@@ -92,4 +92,33 @@ struct OfflineCollectionWatchTests {
         #expect(api.applied == ["POST /tasks"])
         #expect(listedAfterSending?.value.items.map(\.state) == [.synced, .synced])
     }
+
+    @Test("a change to the outbox alone (a sync meeting a conflict) reaches the observation")
+    func observeFollowsTheOutbox() async throws {
+        // Given: one database, watched, with an edit made offline and another in the API
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let database = try Database(at: folder.file("tasks.sqlite"))
+        let client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)
+        let online = OfflineCollection<Task>(database: database, collection: "tasks", client: client)
+        let offline = OfflineCollection<Task>(
+            database: database, collection: "tasks", client: client,
+            reachability: OfflineCollectionTests.Offline())
+        _ = await PromiseExpectations.value(of: online.list())
+        _ = await PromiseExpectations.value(of: offline.update(Task(id: "t1", version: "1", title: "Mine")))
+        api.edit("t1", ["title": "Theirs"])
+        let shown = DeliveryRecorder<OfflineSnapshot<Task>>()
+        let observation = offline.observe(on: .inline) {
+            if case .success(let snapshot) = $0 { shown.record(snapshot) }
+        }
+        defer { observation.cancel() }
+        _ = await shown.next()
+
+        // When
+        _ = await PromiseExpectations.value(of: online.sync())
+
+        // Then
+        let conflicted = await shown.next { $0.status.conflicted == 1 }
+        #expect(conflicted?.conflicts.first?.theirs?.title == "Theirs")
+    }
 }
