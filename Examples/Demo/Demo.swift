@@ -102,7 +102,7 @@ struct Demo {
 struct App {
     let database: Database
     let api: APIClient
-    let reachability: any NetworkReachability
+    let reachability: any ConnectivityMonitor
     let orders: FallbackOrdersStore
     let worker: OrdersWorker
     let formatter = OrderFormatter(currencyCode: "USD")
@@ -121,7 +121,7 @@ struct App {
             return nil
         }
         let api = APIClient(baseURL: arguments.api, timeout: arguments.apiTimeout)
-        let reachability: any NetworkReachability = arguments.offline ? Offline() : AssumeReachable()
+        let reachability: any ConnectivityMonitor = arguments.offline ? Offline() : AssumeReachable()
         // Orders created offline get short identifiers, like the sample API's, easy to type back.
         let local = OrdersSQLiteStore(
             database: database, makeID: { String(UUID().uuidString.prefix(8)).lowercased() })
@@ -134,6 +134,6 @@ struct App {
 }
 
 /// Never tries the network: `--offline`.
-struct Offline: NetworkReachability {
+struct Offline: ConnectivityMonitor {
     var isReachable: Bool { false }
 }

@@ -16,7 +16,7 @@ public struct LiveMelodyService: MelodyService, Sendable {
     ///   - database: Where melodies are kept for offline use.
     ///   - reachability: Whether to try the network at all; by default always.
     public init(
-        api: APIClient, database: Database, reachability: any NetworkReachability = .assumeReachable
+        api: APIClient, database: Database, reachability: any ConnectivityMonitor = .assumeReachable
     ) {
         self.api = api
         cache = MelodyCache(database: database)

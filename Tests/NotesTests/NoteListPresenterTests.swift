@@ -24,7 +24,7 @@ final class RecordingNoteListView: NoteListView {
 }
 
 /// Offline edits of a real SQLite file and a versioned test API.
-struct Unreachable: NetworkReachability {
+struct Unreachable: ConnectivityMonitor {
     var isReachable: Bool { false }
 }
 

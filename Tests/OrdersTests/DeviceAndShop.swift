@@ -67,6 +67,6 @@ final class DeviceAndShop: Sendable {
 }
 
 /// The network known to be down.
-struct Unreachable: NetworkReachability {
+struct Unreachable: ConnectivityMonitor {
     var isReachable: Bool { false }
 }

@@ -148,7 +148,7 @@ struct NetworkFallbackTests {
     @Test("known offline: the request is not even sent")
     func unreachableSkipsRequest() async {
         // Given
-        struct Offline: NetworkReachability { var isReachable: Bool { false } }
+        struct Offline: ConnectivityMonitor { var isReachable: Bool { false } }
         await seedCache(["old"], at: fetchedAt)
         let offline = NetworkFallback(cache: fallback.cache, reachability: Offline())
         let client = client

@@ -15,7 +15,7 @@ struct OfflineCollectionTests {
         var note: String?
     }
 
-    struct Offline: NetworkReachability {
+    struct Offline: ConnectivityMonitor {
         var isReachable: Bool { false }
     }
 

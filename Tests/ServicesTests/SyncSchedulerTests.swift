@@ -48,7 +48,7 @@ struct ScheduledSync {
 
     /// The longest wait every time, so that the backoff's ceilings can be read off the states.
     init(
-        connectivity: any ConnectivityMonitor = AssumeConnected(),
+        connectivity: any ConnectivityMonitor = AssumeReachable(),
         jitter: @escaping @Sendable (Double) -> Double = { $0 }
     ) {
         let sync = sync

@@ -80,7 +80,7 @@ func dataPathBenchmarks() {
     }
 }
 
-struct Offline: NetworkReachability {
+struct Offline: ConnectivityMonitor {
     var isReachable: Bool { false }
 }
 

@@ -24,7 +24,7 @@ public struct FallbackOrdersStore: OrdersStore {
     let cache: OrdersSQLiteStore
     /// The orders as any resource kept offline: every rule of the table above is the collection's.
     let orders: OfflineCollection<Order>
-    private let reachability: any NetworkReachability
+    private let reachability: any ConnectivityMonitor
 
     /// Makes the store.
     ///
@@ -33,7 +33,7 @@ public struct FallbackOrdersStore: OrdersStore {
     ///   - cache: The app's database store: the offline copy, and the changes that wait.
     ///   - reachability: Whether to try the network at all; by default always.
     public init(
-        api: OrdersAPI, cache: OrdersSQLiteStore, reachability: any NetworkReachability = .assumeReachable
+        api: OrdersAPI, cache: OrdersSQLiteStore, reachability: any ConnectivityMonitor = .assumeReachable
     ) {
         self.api = api
         self.cache = cache

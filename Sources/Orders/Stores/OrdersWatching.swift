@@ -93,7 +93,7 @@ extension FallbackOrdersStore: OrdersWatching {
     ///   - clock: What it waits with.
     /// - Returns: The scheduler, not started.
     public func makeSyncScheduler(
-        connectivity: any ConnectivityMonitor = AssumeConnected(), clock: any SyncClock = SystemSyncClock()
+        connectivity: any ConnectivityMonitor = AssumeReachable(), clock: any SyncClock = SystemSyncClock()
     ) -> SyncScheduler {
         let store = self
         let scheduler = SyncScheduler(connectivity: connectivity, clock: clock) { store.sync() }

@@ -20,7 +20,7 @@ public import Promises
 public struct NetworkFallback<Cache: OfflineCache>: Sendable {
     /// Where the last good answer is kept.
     public let cache: Cache
-    private let reachability: any NetworkReachability
+    private let reachability: any ConnectivityMonitor
     private let now: @Sendable () -> Date
 
     /// Makes the fallback for one kind of data.
@@ -31,7 +31,7 @@ public struct NetworkFallback<Cache: OfflineCache>: Sendable {
     ///   - now: The clock that stamps fresh data.
     public init(
         cache: Cache,
-        reachability: any NetworkReachability = .assumeReachable,
+        reachability: any ConnectivityMonitor = .assumeReachable,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.cache = cache

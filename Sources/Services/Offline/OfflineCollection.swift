@@ -25,7 +25,7 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     /// The first path segment of the resources, such as `notes`; also the outbox's feature name.
     public let collection: String
     let client: APIClient
-    let reachability: any NetworkReachability
+    let reachability: any ConnectivityMonitor
     let storage: AnyOfflineStorage<Resource>
     let makeID: @Sendable () -> String
     let now: @Sendable () -> Date
@@ -44,7 +44,7 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     ///   - now: The clock that dates the copy and the changes.
     public init(
         database: Database, collection: String, client: APIClient,
-        reachability: any NetworkReachability = .assumeReachable,
+        reachability: any ConnectivityMonitor = .assumeReachable,
         makeID: @escaping @Sendable () -> String = { "local-" + UUID().uuidString },
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -62,7 +62,7 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     ///   - makeID: The identifier of a resource created here, until the API gives its own.
     ///   - now: The clock that dates the copy.
     public init<Storage: OfflineStorage>(
-        storage: Storage, client: APIClient, reachability: any NetworkReachability = .assumeReachable,
+        storage: Storage, client: APIClient, reachability: any ConnectivityMonitor = .assumeReachable,
         makeID: @escaping @Sendable () -> String = { "local-" + UUID().uuidString },
         now: @escaping @Sendable () -> Date = { Date() }
     ) where Storage.Resource == Resource {

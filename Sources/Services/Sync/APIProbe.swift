@@ -48,6 +48,10 @@ public final class APIProbe: ConnectivityMonitor, @unchecked Sendable {
         self.init(clock: clock) { client.send(.get, path, body: nil, headers: [:]).asVoid() }
     }
 
+    /// Whether a request has a chance to reach the API: unless a sync found it unreachable and
+    /// no answer came since.
+    public var isReachable: Bool { lock.withLock { !probing } }
+
     /// Starts reporting to `onChange`; nothing is reported until a sync fails to reach the API.
     ///
     /// - Parameter onChange: Called with each new state.

@@ -26,6 +26,9 @@ public final class ManualConnectivity: ConnectivityMonitor, @unchecked Sendable 
     /// The state last set.
     public var connectivity: Connectivity? { lock.withLock { current } }
 
+    /// Whether a request has a chance to reach the API: unless it was set unreachable.
+    public var isReachable: Bool { connectivity != .unreachable }
+
     /// Sets the state, telling the scheduler when it changed.
     ///
     /// - Parameter connectivity: The new state.

@@ -20,6 +20,11 @@
         /// Makes the monitor; it watches nothing until started.
         public init() {}
 
+        /// Whether the network path is satisfied; before the monitor is started, true.
+        public var isReachable: Bool {
+            lock.withLock { monitor }.map { $0.currentPath.status == .satisfied } ?? true
+        }
+
         /// Starts watching the network path, telling `onChange` of every change, the current path
         /// first.
         ///

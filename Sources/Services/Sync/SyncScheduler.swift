@@ -60,13 +60,13 @@ public final class SyncScheduler: @unchecked Sendable {
     /// Makes a scheduler around `sync`; it does nothing until ``start()``.
     ///
     /// - Parameters:
-    ///   - connectivity: Tells when the API can be reached; ``AssumeConnected`` by default.
+    ///   - connectivity: Tells when the API can be reached; ``AssumeReachable`` by default.
     ///   - clock: What it waits with; the system clock by default.
     ///   - backoff: The waits after failed syncs; ``standardBackoff`` by default (its jitter too).
     ///   - gathering: How long it waits after a queued change, so that a burst makes one sync.
     ///   - sync: Sends what waits: an outbox's sync, or a feature's (`FallbackOrdersStore.sync()`).
     public init(
-        connectivity: any ConnectivityMonitor = AssumeConnected(), clock: any SyncClock = .system,
+        connectivity: any ConnectivityMonitor = AssumeReachable(), clock: any SyncClock = .system,
         backoff: RetryPolicy = SyncScheduler.standardBackoff, gathering: TimeInterval = 0.2,
         sync: @escaping @Sendable () -> Promise<OutboxSyncReport>
     ) {
