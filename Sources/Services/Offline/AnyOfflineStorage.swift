@@ -12,6 +12,11 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
     private let drop: @Sendable (String, OfflineOrigin?, Connection) throws -> Void
     private let replace: @Sendable ([Resource], Connection) throws -> Void
     private let changed: @Sendable (Connection) throws -> [String]
+    private let paged:
+        @Sendable (OfflineOrder, OfflinePageCursor?, Int, Connection) throws -> [(
+            value: Resource, key: SQLValue
+        )]
+    private let prepare: @Sendable (OfflineOrder, Connection) throws -> Void
 
     init<Storage: OfflineStorage>(_ storage: Storage) where Storage.Resource == Resource {
         tables = storage.tables
@@ -25,6 +30,8 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
         drop = { try storage.remove(id: $0, from: $1, in: $2) }
         replace = { try storage.replaceAPICopy(with: $0, in: $1) }
         changed = { try storage.idsChangedHere(in: $0) }
+        paged = { try storage.page($0, after: $1, limit: $2, in: $3) }
+        prepare = { try storage.preparePages($0, in: $1) }
     }
 
     func resources(in connection: Connection) throws -> [Resource] {
@@ -53,5 +60,15 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
 
     func idsChangedHere(in connection: Connection) throws -> [String] {
         try changed(connection)
+    }
+
+    func page(_ order: OfflineOrder, after cursor: OfflinePageCursor?, limit: Int, in connection: Connection)
+        throws -> [(value: Resource, key: SQLValue)]
+    {
+        try paged(order, cursor, limit, connection)
+    }
+
+    func preparePages(_ order: OfflineOrder, in connection: Connection) throws {
+        try prepare(order, connection)
     }
 }

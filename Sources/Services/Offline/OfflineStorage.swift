@@ -36,6 +36,15 @@ public protocol OfflineStorage: Sendable {
     func remove(id: String, from origin: OfflineOrigin?, in connection: Connection) throws
     /// Replaces the API's copy by `fresh`, as listed, leaving the rows changed here alone.
     func replaceAPICopy(with fresh: [Resource], in connection: Connection) throws
+    /// Up to `limit` of the resources shown, in `order`, after `cursor` (from the first without
+    /// one), each with its value of the order's field. The default reads every resource and sorts
+    /// them; a storage with an index for the order seeks to the cursor instead, so that every page
+    /// costs the same however deep.
+    func page(_ order: OfflineOrder, after cursor: OfflinePageCursor?, limit: Int, in connection: Connection)
+        throws -> [(value: Resource, key: SQLValue)]
+    /// Makes reading pages in `order` cheap (an index), in a write transaction before the first
+    /// page; the default does nothing.
+    func preparePages(_ order: OfflineOrder, in connection: Connection) throws
     /// The identifiers of the rows changed here (deleted ones included): each should have a
     /// change in ``outbox``, and one that has none is shown damaged, never synced.
     func idsChangedHere(in connection: Connection) throws -> [String]
