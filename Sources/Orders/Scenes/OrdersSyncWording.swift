@@ -1,6 +1,6 @@
 public import Services
 
-/// The sentences that tell the user what of their changes the shop has: the kit's ``SyncNotice``
+/// The sentences that tell the user what of their changes the shop has: the kit's `SyncNotice`
 /// with the shop as the API, kept under this name for the screens and the demo that say them.
 public enum OrdersSyncWording {
     /// The wording, with the shop named.
