@@ -197,10 +197,7 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     /// - Returns: A promise fulfilled once they are stored.
     public func save(_ value: [Order], at date: Date) -> Promise<Void> {
         let offline = offline
-        return write { connection in
-            try offline.replaceAPICopy(with: value, in: connection)
-            try connection.setCacheStamp(offline.copyStamp, to: date)
-        }
+        return write { try offline.saveCopy(value, at: date, in: $0) }
     }
 
     /// The tables as the storage of the orders' `OfflineCollection`.
@@ -221,10 +218,7 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     /// - Returns: A promise of the cached orders.
     public func load() -> Promise<Cached<[Order]>?> {
         let offline = offline
-        return read { connection in
-            guard let savedAt = try offline.copySavedAt(in: connection) else { return nil }
-            return Cached(value: try OrderRows.orders(connection, .all), savedAt: savedAt)
-        }
+        return read { try offline.loadCopy(in: $0) }
     }
 
     /// The date ``load()`` gives its orders, without reading them: when the copy was last saved,

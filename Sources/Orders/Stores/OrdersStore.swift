@@ -57,6 +57,27 @@ public protocol OrdersStore: Sendable {
     ///
     /// - Returns: A promise of each changed order's state and how many changes wait.
     func syncStatus() -> Promise<OutboxStatus>
+
+    /// Observes the orders kept on this device; `nil` from a store that keeps nothing to watch
+    /// (memory, the API alone). A store that is `OrdersWatching` observes through it.
+    ///
+    /// - Parameters:
+    ///   - dispatcher: Where `onChange` runs.
+    ///   - onChange: Gets the snapshot at once and after each change, or why it cannot be read.
+    /// - Returns: The observation, or `nil`.
+    func watchOrders(
+        on dispatcher: any Dispatcher,
+        _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
+    ) -> ObservationHandle?
+
+    /// One page of the orders, newest first: read as a page by a store that is `OrdersPaging`,
+    /// else cut from the whole list.
+    ///
+    /// - Parameters:
+    ///   - cursor: Where the page starts: the ``OrdersPage/next`` of the page before, or `nil`.
+    ///   - limit: How many orders the page holds at most.
+    /// - Returns: A promise of the page.
+    func fetchOrdersPage(after cursor: OrdersPage.Cursor?, limit: Int) -> Promise<OrdersPage>
 }
 
 extension OrdersStore {
@@ -84,5 +105,66 @@ extension OrdersStore {
     /// - Returns: A promise of the empty status.
     public func syncStatus() -> Promise<OutboxStatus> {
         .value(.empty)
+    }
+
+    /// Nothing to watch.
+    ///
+    /// - Parameters:
+    ///   - dispatcher: Not used.
+    ///   - onChange: Not called.
+    /// - Returns: `nil`.
+    public func watchOrders(
+        on dispatcher: any Dispatcher,
+        _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
+    ) -> ObservationHandle? {
+        nil
+    }
+
+    /// The page cut from the whole list, with the status.
+    ///
+    /// - Parameters:
+    ///   - cursor: Where the page starts.
+    ///   - limit: How many orders at most.
+    /// - Returns: A promise of the page.
+    public func fetchOrdersPage(after cursor: OrdersPage.Cursor?, limit: Int) -> Promise<OrdersPage> {
+        let limit = max(1, limit)
+        let store = self
+        return store.fetchOrders().then(on: .inline) { orders in
+            store.syncStatus().map(on: .inline) { status in
+                let following = orders.filter { cursor?.precedes($0) ?? true }
+                    .sorted { OrdersPage.Cursor(after: $0).precedes($1) }
+                let page = Array(following.prefix(limit))
+                let next = following.count > limit ? page.last.map(OrdersPage.Cursor.init(after:)) : nil
+                return OrdersPage(
+                    orders: page, next: next, count: cursor == nil ? orders.count : nil, syncStatus: status)
+            }
+        }
+    }
+}
+
+extension OrdersStore where Self: OrdersWatching {
+    /// Observes through ``OrdersWatching/observeOrders(on:_:)``.
+    ///
+    /// - Parameters:
+    ///   - dispatcher: Where `onChange` runs.
+    ///   - onChange: Gets each snapshot, or why it cannot be read.
+    /// - Returns: The observation.
+    public func watchOrders(
+        on dispatcher: any Dispatcher,
+        _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
+    ) -> ObservationHandle? {
+        observeOrders(on: dispatcher, onChange)
+    }
+}
+
+extension OrdersStore where Self: OrdersPaging {
+    /// Reads the page through ``OrdersPaging/fetchOrders(after:limit:)``.
+    ///
+    /// - Parameters:
+    ///   - cursor: Where the page starts.
+    ///   - limit: How many orders at most.
+    /// - Returns: A promise of the page.
+    public func fetchOrdersPage(after cursor: OrdersPage.Cursor?, limit: Int) -> Promise<OrdersPage> {
+        fetchOrders(after: cursor, limit: limit)
     }
 }

@@ -64,8 +64,8 @@ public struct OrdersWorker: Sendable {
         ordersStore.updateOrder(order)
     }
 
-    /// Observes the orders when the store can be watched (`OrdersWatching`: the app's database,
-    /// or the API with its offline copy).
+    /// Observes the orders when the store keeps them (the app's database, or the API with its
+    /// offline copy): see ``OrdersStore/watchOrders(on:_:)``.
     ///
     /// - Parameters:
     ///   - dispatcher: Where `onChange` runs.
@@ -75,32 +75,17 @@ public struct OrdersWorker: Sendable {
         on dispatcher: any Dispatcher,
         _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
     ) -> ObservationHandle? {
-        (ordersStore as? any OrdersWatching)?.observeOrders(on: dispatcher, onChange)
+        ordersStore.watchOrders(on: dispatcher, onChange)
     }
 
-    /// One page of the orders, newest first: read as a page when the store can (`OrdersPaging`:
-    /// the app's database, or the API with its offline copy), else cut from the whole list.
+    /// One page of the orders, newest first: see ``OrdersStore/fetchOrdersPage(after:limit:)``.
     ///
     /// - Parameters:
     ///   - cursor: Where the page starts: the ``OrdersPage/next`` of the page before, or `nil`.
     ///   - limit: How many orders the page holds at most.
     /// - Returns: A promise of the page.
     public func fetchOrdersPage(after cursor: OrdersPage.Cursor?, limit: Int) -> Promise<OrdersPage> {
-        if let paging = ordersStore as? any OrdersPaging {
-            return paging.fetchOrders(after: cursor, limit: limit)
-        }
-        let limit = max(1, limit)
-        let store = ordersStore
-        return store.fetchOrders().then(on: .inline) { orders in
-            store.syncStatus().map(on: .inline) { status in
-                let following = orders.filter { cursor?.precedes($0) ?? true }
-                    .sorted { OrdersPage.Cursor(after: $0).precedes($1) }
-                let page = Array(following.prefix(limit))
-                let next = following.count > limit ? page.last.map(OrdersPage.Cursor.init(after:)) : nil
-                return OrdersPage(
-                    orders: page, next: next, count: cursor == nil ? orders.count : nil, syncStatus: status)
-            }
-        }
+        ordersStore.fetchOrdersPage(after: cursor, limit: limit)
     }
 
     /// Which orders have changes the shop does not have yet, and how many wait.

@@ -49,23 +49,20 @@ extension JSONOfflineStorage {
             }
         }
         let sort = nulls ? "id \(direction)" : "\(key) \(direction), id \(direction)"
-        return (
-            """
-            SELECT json, \(key) AS sort_key FROM offline_resources
-            WHERE collection = ? AND deleted = 0 AND \(conditions.joined(separator: " AND "))
-            ORDER BY \(sort) LIMIT \(limit)
-            """, arguments
-        )
+        let select =
+            // sql-constant: `key` is `json_extract` of a field name checked to be letters, digits and _.
+            "SELECT json, \(key) AS sort_key FROM offline_resources WHERE collection = ? AND deleted = 0"
+        let sql = select + " AND " + conditions.joined(separator: " AND ") + " ORDER BY " + sort + " LIMIT ?"
+        return (sql, arguments + [.integer(Int64(limit))])
     }
 
     /// The index the pages in `order` read: one per field, shared by every collection (it leads
     /// with the collection's name).
     func preparePages(_ order: OfflineOrder, in connection: Connection) throws {
+        let (name, key) = ("offline_resources_by_\(order.field)", Self.keyExpression(order))
         try connection.execute(
-            """
-            CREATE INDEX IF NOT EXISTS offline_resources_by_\(order.field)
-            ON offline_resources (collection, \(Self.keyExpression(order)), id)
-            """)
+            // sql-constant: the name and `key` are made of a field name checked to be letters, digits and _.
+            "CREATE INDEX IF NOT EXISTS \(name) ON offline_resources (collection, \(key), id)")
     }
 
     /// The order's field in a row's JSON, written as the index writes it (the planner matches

@@ -16,8 +16,7 @@ struct OfflineCopy<Resource: OfflineResource>: OfflineCache {
     func save(_ value: OfflineSnapshot<Resource>, at date: Date) -> Promise<Void> {
         let storage = collection.storage
         return storage.tables.write { connection in
-            try storage.replaceAPICopy(with: value.values, in: connection)
-            try connection.setCacheStamp(storage.copyStamp, to: date)
+            try storage.saveCopy(value.values, at: date, in: connection)
         }
     }
 
