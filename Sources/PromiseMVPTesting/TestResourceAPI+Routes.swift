@@ -55,13 +55,20 @@ extension TestResourceAPI {
         guard parts.first == collection else { return (Self.error(404, "not found"), false) }
         switch (request.method, parts.count) {
         case ("GET", 1):
+            // The collection's version: any change to any resource gives another.
+            let etag = "\"\(collection)-\(revision)\""
+            if request.headers["if-none-match"] == etag {
+                listingsNotModified += 1
+                return (.status(304, body: "", headers: ["ETag": etag]), false)
+            }
+            listingsAnswered += 1
             var body = Data("[".utf8)
             for (index, id) in Self.sorted(stored.keys).enumerated() {
                 if index > 0 { body.append(UInt8(ascii: ",")) }
                 body.append(stored[id]?.json ?? Data("null".utf8))
             }
             body.append(UInt8(ascii: "]"))
-            return (.status(200, body: String(decoding: body, as: UTF8.self)), false)
+            return (.status(200, body: String(decoding: body, as: UTF8.self), headers: ["ETag": etag]), false)
         case ("GET", 2):
             return (
                 stored[IdentifierKey(parts[1])].map { (Self.answer(200, $0)) }

@@ -32,7 +32,13 @@ public final class TestResourceAPI: @unchecked Sendable {
     let collection: String
     let naming: @Sendable (Int) -> String
     let accepting: @Sendable (Data) -> Data?
-    var stored: [IdentifierKey: Kept] = [:]
+    var stored: [IdentifierKey: Kept] = [:] {
+        didSet { revision += 1 }
+    }
+    /// Moves on with every change of `stored`: the collection's `ETag` is made of it.
+    var revision = 0
+    var listingsAnswered = 0
+    var listingsNotModified = 0
     var nextID = 1
     var answered: [String: TestHTTPServer.Reply] = [:]
     var appliedWrites: [Write] = []
@@ -144,6 +150,12 @@ public final class TestResourceAPI: @unchecked Sendable {
     /// - Returns: Its value, when it is text.
     public func field(_ field: String, of id: String) -> String? {
         lock.withLock { stored[IdentifierKey(id)].flatMap { Self.object($0.json)?[field] as? String } }
+    }
+
+    /// How many listings of the collection were answered whole (`200`), and how many `304 Not
+    /// Modified` because the client's `If-None-Match` named the current `ETag`.
+    public var listings: (full: Int, notModified: Int) {
+        lock.withLock { (listingsAnswered, listingsNotModified) }
     }
 
     /// The identifiers it holds, sorted.

@@ -41,6 +41,15 @@ struct ISO8601TimestampTests {
         #expect(read == dates)
     }
 
+    @Test("a fraction that rounds up to a whole second is written as the next second")
+    func fractionRoundingUpCarries() {
+        // Given: 0.9999999999 s past a whole second, which nine digits round to 1
+        let date = Date(timeIntervalSinceReferenceDate: 100.999_999_999_9)
+
+        // Then
+        #expect(ISO8601Timestamp.string(from: date) == "2001-01-01T00:01:41Z")
+    }
+
     @Test("whole seconds are written as Foundation's ISO 8601 formatter writes them")
     func wholeSecondsMatchFoundation() {
         // Given

@@ -125,6 +125,27 @@ struct OfflineCollectionConflictTests {
         #expect(report?.conflicted.count == 1 && api.field("title", of: "t1") == "Theirs")
     }
 
+    @Test(
+        "online, a delete of something changed elsewhere fails with the conflict, theirs shown against the deletion"
+    )
+    func onlineDeleteConflictIsKept() async throws {
+        // Given
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let tasks = try tasks(server, online: true)
+        _ = await PromiseExpectations.value(of: tasks.list())
+        api.edit("t1", ["note": "1 l"])
+
+        // When
+        let error = await PromiseExpectations.error(of: tasks.delete(id: "t1"))
+        let snapshot = await PromiseExpectations.value(of: tasks.snapshot())
+
+        // Then
+        let conflict = error as? OfflineConflict<Task>
+        #expect(conflict?.mine == nil && conflict?.theirs?.note == "1 l" && !(conflict?.deletedThere ?? true))
+        #expect(snapshot?.conflicts.map(\.id) == ["t1"] && api.ids == ["t1"])
+    }
+
     @Test("online, an update over someone else's change fails with the conflict and keeps it, as offline")
     func onlineConflictIsKept() async throws {
         // Given

@@ -89,11 +89,13 @@ struct OfflineCollectionPagesTests {
         // When
         let pages = await allPages(indexed, order, limit: 7)
         let sortedInMemory = await allPages(inMemory, order, limit: 7)
+        let evenPages = await allPages(indexed, order, limit: 8)
 
         // Then
         #expect(pages.map(\.count) == [7, 7, 7, 7, 7, 5])
         #expect(pages.flatMap { $0 } == expected)
         #expect(sortedInMemory == pages)
+        #expect(evenPages.map(\.count) == [8, 8, 8, 8, 8], "a full last page says there is no next")
     }
 
     @Test("a resource saved or deleted between two pages neither repeats one nor skips one")

@@ -10,10 +10,42 @@ extension Connection {
     ///   - name: The cache, such as a table name.
     ///   - date: When its data was fetched.
     /// - Throws: ``DatabaseError``.
+    /// The copy's validators go: a copy saved without them is never confirmed by a `304`.
     public func setCacheStamp(_ name: String, to date: Date) throws {
+        try setCacheStamp(name, to: date, validators: nil)
+    }
+
+    /// Records when the cache called `name` was last written or confirmed, and the validators of
+    /// the answer it holds (``CacheValidators``), which the next GET sends to be answered `304`
+    /// when nothing changed. Call it inside the write that stores the data.
+    ///
+    /// - Parameters:
+    ///   - name: The cache.
+    ///   - date: When its data was fetched or confirmed.
+    ///   - validators: What the answer said of its version; `nil` for none.
+    /// - Throws: ``DatabaseError``.
+    public func setCacheStamp(_ name: String, to date: Date, validators: CacheValidators?) throws {
+        let json = try validators.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try execute(
-            "INSERT INTO cache_stamps (name, saved_at) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET saved_at = excluded.saved_at",
-            [.text(name), .real(date.timeIntervalSince1970)])
+            """
+            INSERT INTO cache_stamps (name, saved_at, validators) VALUES (?, ?, ?)
+            ON CONFLICT(name) DO UPDATE SET saved_at = excluded.saved_at, validators = excluded.validators
+            """,
+            [.text(name), .real(date.timeIntervalSince1970), json.map(SQLValue.text) ?? .null])
+    }
+
+    /// The validators the cache called `name` was saved with, or `nil` when none (or unreadable:
+    /// then the next GET is a plain one).
+    ///
+    /// - Parameter name: The cache.
+    /// - Returns: The validators, or `nil`.
+    /// - Throws: ``DatabaseError``.
+    public func cacheValidators(_ name: String) throws -> CacheValidators? {
+        guard
+            case .text(let json) = try scalar(
+                "SELECT validators FROM cache_stamps WHERE name = ?", [.text(name)])
+        else { return nil }
+        return try? JSONDecoder().decode(CacheValidators.self, from: Data(json.utf8))
     }
 
     /// When the cache called `name` was last written, or `nil` if never.

@@ -51,7 +51,19 @@ public struct CodableCache<Value: Codable & Sendable>: OfflineCache {
     /// - Returns: A promise fulfilled once both are stored; rejected if the value cannot be
     ///   encoded or the database cannot be written.
     public func save(_ value: Value, at date: Date) -> Promise<Void> {
-        let name = name
+        save(value, at: date, validators: nil)
+    }
+
+    /// Replaces the saved value and its time, and keeps the validators of its answer (the next
+    /// conditional GET sends them), in one transaction.
+    ///
+    /// - Parameters:
+    ///   - value: The value to keep.
+    ///   - date: When it was fetched.
+    ///   - validators: What the answer said of its version; `nil` drops any kept before.
+    /// - Returns: A promise fulfilled once all are stored.
+    public func save(_ value: Value, at date: Date, validators: CacheValidators?) -> Promise<Void> {
+        let (name, stamp) = (name, stamp)
         return firstly { Promise.value(try APIClient.encode(value)) }
             .then(on: .inline) { json in
                 storage.write { connection in
@@ -61,9 +73,41 @@ public struct CodableCache<Value: Codable & Sendable>: OfflineCache {
                         ON CONFLICT(name) DO UPDATE SET json = excluded.json, saved_at = excluded.saved_at
                         """,
                         [.text(name), .blob(json), .real(date.timeIntervalSince1970)])
+                    try connection.setCacheStamp(stamp, to: date, validators: validators)
                 }
             }
     }
+
+    /// The validators the value was saved with.
+    ///
+    /// - Returns: A promise of them; `nil` when none.
+    public func validators() -> Promise<CacheValidators?> {
+        let stamp = stamp
+        return storage.read { try $0.cacheValidators(stamp) }
+    }
+
+    /// Moves the saved value's time on after a `304`, keeping it and its validators.
+    ///
+    /// - Parameter date: When the API confirmed it.
+    /// - Returns: A promise of the value, dated `date`; `nil` when nothing is saved.
+    public func confirm(at date: Date) -> Promise<Cached<Value>?> {
+        let (name, stamp) = (name, stamp)
+        return storage.write { connection -> Cached<Value>? in
+            guard
+                let row = try connection.query(
+                    "SELECT json FROM offline_values WHERE name = ?", [.text(name)]
+                ).first
+            else { return nil }
+            try connection.execute(
+                "UPDATE offline_values SET saved_at = ? WHERE name = ?",
+                [.real(date.timeIntervalSince1970), .text(name)])
+            try connection.setCacheStamp(stamp, to: date, validators: try connection.cacheValidators(stamp))
+            return Cached(value: try APIClient.decode(Value.self, from: try row.data("json")), savedAt: date)
+        }
+    }
+
+    /// The name the validators are kept under (``Connection/setCacheStamp(_:to:validators:)``).
+    private var stamp: String { "offline_values:\(name)" }
 
     /// The saved value and when it was saved, or `nil` if nothing was saved under the name yet.
     ///

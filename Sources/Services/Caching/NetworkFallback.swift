@@ -68,6 +68,28 @@ public struct NetworkFallback<Cache: OfflineCache>: Sendable {
         showingCopy: @escaping @Sendable (Fetched<Cache.Value>) -> Void = { _ in },
         _ request: @escaping @Sendable () -> Promise<Cache.Value>
     ) -> Promise<Fetched<Cache.Value>> {
+        fetch(policy: policy, showingCopy: showingCopy) { _ in
+            request().map(on: .inline) { .changed($0, validators: nil) }
+        }
+    }
+
+    /// Reads as ``fetch(policy:showingCopy:_:)`` does, asking the API only for what changed: the
+    /// request is given the validators the copy was saved with (``OfflineCache/validators()``) to
+    /// send as a conditional GET (``APIClient/get(_:as:ifChangedSince:headers:)``). A
+    /// ``ConditionalGet/notModified`` answer keeps the copy, moves its date on
+    /// (``OfflineCache/confirm(at:)``) and is shown as fresh: nothing is decoded or written. A
+    /// `304` with no copy to keep (it went meanwhile) is asked again without validators.
+    ///
+    /// - Parameters:
+    ///   - policy: How the read uses the copy and the API.
+    ///   - showingCopy: With ``CachePolicy/cacheThenNetwork``, given the copy at once.
+    ///   - request: Asks the API, conditionally when given validators.
+    /// - Returns: A promise of the final answer, as for ``fetch(policy:showingCopy:_:)``.
+    public func fetch(
+        policy: CachePolicy,
+        showingCopy: @escaping @Sendable (Fetched<Cache.Value>) -> Void = { _ in },
+        conditional request: @escaping @Sendable (CacheValidators?) -> Promise<ConditionalGet<Cache.Value>>
+    ) -> Promise<Fetched<Cache.Value>> {
         let now = now
         switch policy {
         case .networkFirst:
@@ -112,7 +134,7 @@ public struct NetworkFallback<Cache: OfflineCache>: Sendable {
     /// The ``CachePolicy/networkFirst`` rule: the API, written through to the cache, or the cache
     /// when the API cannot be reached or is failing.
     private func networkFirst(
-        _ request: @escaping @Sendable () -> Promise<Cache.Value>
+        _ request: @escaping @Sendable (CacheValidators?) -> Promise<ConditionalGet<Cache.Value>>
     ) -> Promise<Fetched<Cache.Value>> {
         guard reachability.isReachable else {
             return fromCache(because: .noNetwork)
@@ -126,27 +148,54 @@ public struct NetworkFallback<Cache: OfflineCache>: Sendable {
             }
     }
 
-    /// The API's answer, saved in the cache in one transaction; a failed save is said in
-    /// ``Fetched/cacheWriteError``, never hidden.
+    /// The API's answer, saved in the cache in one transaction with its validators; a failed save
+    /// is said in ``Fetched/cacheWriteError``, never hidden. Not modified: the copy, confirmed.
     private func fresh(
-        _ request: @escaping @Sendable () -> Promise<Cache.Value>
+        _ request: @escaping @Sendable (CacheValidators?) -> Promise<ConditionalGet<Cache.Value>>
     ) -> Promise<Fetched<Cache.Value>> {
-        let cache = cache
-        let now = now
-        return firstly(request)
-            .then(on: .inline) { value in
-                cache.save(value, at: now())
-                    .map(on: .inline) { Fetched(value: value, source: .network) }
-                    .recover(on: .inline) { error in
-                        Guarantee.value(
-                            Fetched(
-                                value: value, source: .network, cacheWriteError: ServiceRequestError(error)))
+        let (cache, now) = (cache, now)
+        return cache.validators().recover(on: .inline) { _ in Guarantee.value(nil) }.asPromise()
+            .then(on: .inline) { validators in
+                request(validators).then(on: .inline) { answer -> Promise<Fetched<Cache.Value>> in
+                    switch answer {
+                    case .changed(let value, let validators):
+                        return Self.saved(value, validators, in: cache, at: now())
+                    case .notModified:
+                        return cache.confirm(at: now()).then(on: .inline) {
+                            confirmed -> Promise<Fetched<Cache.Value>> in
+                            if let confirmed {
+                                return .value(Fetched(value: confirmed.value, source: .network))
+                            }
+                            guard validators != nil else {
+                                throw APIError.redirected(status: 304, location: "")
+                            }
+                            // Nothing left to keep: the whole answer, this once.
+                            return request(nil).then(on: .inline) { again -> Promise<Fetched<Cache.Value>> in
+                                guard case .changed(let value, let validators) = again else {
+                                    throw APIError.redirected(status: 304, location: "")
+                                }
+                                return Self.saved(value, validators, in: cache, at: now())
+                            }
+                        }
                     }
-                    .asPromise()
+                }
             }
             .recover(on: .inline, policy: .allErrors) { error -> Promise<Fetched<Cache.Value>> in
                 throw ServiceRequestError(error)
             }
+    }
+
+    /// `value` saved with its validators, as fresh data.
+    private static func saved(
+        _ value: Cache.Value, _ validators: CacheValidators?, in cache: Cache, at date: Date
+    ) -> Promise<Fetched<Cache.Value>> {
+        cache.save(value, at: date, validators: validators)
+            .map(on: .inline) { Fetched(value: value, source: .network) }
+            .recover(on: .inline) { error in
+                Guarantee.value(
+                    Fetched(value: value, source: .network, cacheWriteError: ServiceRequestError(error)))
+            }
+            .asPromise()
     }
 
     /// The copy as the policy shows it (source ``DataSource/stored(savedAt:)``), or `nil`.

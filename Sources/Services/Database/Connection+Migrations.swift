@@ -50,7 +50,9 @@ extension Connection {
             Migration(
                 version: 1,
                 sql: "CREATE TABLE IF NOT EXISTS cache_stamps (name TEXT PRIMARY KEY, saved_at REAL NOT NULL)"
-            )
+            ),
+            // The validators of the answer each copy was saved from (`CacheValidators`, as JSON).
+            Migration(version: 2, sql: "ALTER TABLE cache_stamps ADD COLUMN validators TEXT"),
         ]
     )
 

@@ -23,6 +23,29 @@ extension APIClient {
         }
     }
 
+    /// Fetches `path` unless it is unchanged since the answer `validators` describe: sent with
+    /// `If-None-Match` and `If-Modified-Since`, a `304 Not Modified` is ``ConditionalGet/notModified``
+    /// and nothing is decoded. Without validators it is a plain GET.
+    ///
+    /// - Parameters:
+    ///   - path: The resource, relative to ``baseURL``.
+    ///   - type: What the body holds.
+    ///   - validators: What the copy's answer said of its version; `nil` for none.
+    ///   - headers: Extra header fields.
+    /// - Returns: A promise of the resource and its validators, or that it did not change.
+    public func get<Response: Decodable & Sendable>(
+        _ path: String, as type: Response.Type = Response.self, ifChangedSince validators: CacheValidators?,
+        headers: [String: String] = [:]
+    ) -> Promise<ConditionalGet<Response>> {
+        let decoder = makeDecoder
+        let conditional = headers.merging(validators?.conditionalHeaders ?? [:]) { _, new in new }
+        return answer(.get, path, body: nil, headers: conditional).map(on: .inline) { answer in
+            if answer.status == 304 { return .notModified }
+            return .changed(
+                try Self.decode(type, from: answer.body, with: decoder()), validators: answer.validators)
+        }
+    }
+
     /// Sends `body` as JSON with POST and decodes the JSON answer, with the client's encoder and
     /// decoder (ISO 8601 dates and sorted keys unless the client was given others).
     ///

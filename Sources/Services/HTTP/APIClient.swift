@@ -40,7 +40,7 @@ public struct APIClient: Sendable {
     let makeDecoder: @Sendable () -> JSONDecoder
     let makeEncoder: @Sendable () -> JSONEncoder
     /// The GETs in flight, shared by every copy of this client.
-    private let shared = InFlight<String, Data>()
+    private let shared = InFlight<String, Answer>()
 
     /// Makes a client for the API at `baseURL`.
     ///
@@ -91,8 +91,15 @@ public struct APIClient: Sendable {
     public func send(
         _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String] = [:]
     ) -> Promise<Data> {
-        exchange(method, path, body: body, headers: headers).recover(on: .inline, policy: .allErrors) {
-            error -> Promise<Data> in
+        answer(method, path, body: body, headers: headers).map(on: .inline) { $0.body }
+    }
+
+    /// As ``send(_:_:body:headers:)``, with the answer's status and header fields.
+    func answer(
+        _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String] = [:]
+    ) -> Promise<Answer> {
+        exchangeAnswer(method, path, body: body, headers: headers).recover(on: .inline, policy: .allErrors) {
+            error -> Promise<Answer> in
             if error is ConflictTooLarge { throw APIError.httpStatus(412, body: "") }
             throw (error as? RetryLater)?.error ?? error
         }
@@ -104,6 +111,13 @@ public struct APIClient: Sendable {
     func exchange(
         _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String] = [:]
     ) -> Promise<Data> {
+        exchangeAnswer(method, path, body: body, headers: headers).map(on: .inline) { $0.body }
+    }
+
+    /// The answer as ``exchange(_:_:body:headers:)`` gets it, with its status and header fields.
+    private func exchangeAnswer(
+        _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String]
+    ) -> Promise<Answer> {
         let client = self
         let url = url(for: path)
         let exchange = {
@@ -123,10 +137,10 @@ public struct APIClient: Sendable {
     /// `retry` counts the retries made so far.
     private func attempt(
         _ method: HTTPMethod, _ url: URL, body: Data?, headers: [String: String], retry: Int
-    ) -> Promise<Data> {
+    ) -> Promise<Answer> {
         let client = self
         return sendOnce(method, url, body: body, headers: headers).recover(on: .inline) {
-            failure -> Promise<Data> in
+            failure -> Promise<Answer> in
             let refusal = failure as? RetryLater
             let error = refusal?.error ?? failure
             let classified = FailureClass(failure)
@@ -157,7 +171,7 @@ public struct APIClient: Sendable {
     /// Sends one request, without retrying.
     private func sendOnce(
         _ method: HTTPMethod, _ url: URL, body: Data?, headers: [String: String]
-    ) -> Promise<Data> {
+    ) -> Promise<Answer> {
         var request = URLRequest(url: url, timeoutInterval: effectiveTimeout)
         request.httpMethod = method.rawValue
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -185,9 +199,12 @@ public struct APIClient: Sendable {
                         if let other = Self.notTheAPI(data, response) {
                             seal.reject(other)
                         } else {
-                            seal.fulfill(data)
+                            seal.fulfill(Answer(data, response))
                         }
-                    } else if (300..<400).contains(status), status != 304 {
+                    } else if status == 304, headers.keys.contains(where: Self.isConditional) {
+                        // Not modified since the validators the request sent: the copy is current.
+                        seal.fulfill(Answer(Data(), response))
+                    } else if (300..<400).contains(status) {
                         // Not followed (BoundedTransfers): a write, or a read to another origin.
                         seal.reject(
                             APIError.redirected(

@@ -119,8 +119,8 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
         showingCopy: @escaping @Sendable (Fetched<OfflineSnapshot<Resource>>) -> Void = { _ in }
     ) -> Promise<Fetched<OfflineSnapshot<Resource>>> {
         let (client, collection) = (client, collection)
-        return list(policy: policy, sendingFirst: sendingFirst, showingCopy: showingCopy) {
-            client.get(collection, as: [Resource].self)
+        return list(policy: policy, sendingFirst: sendingFirst, showingCopy: showingCopy) { validators in
+            client.get(collection, as: [Resource].self, ifChangedSince: validators)
         }
     }
 
@@ -138,19 +138,45 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
         showingCopy: @escaping @Sendable (Fetched<OfflineSnapshot<Resource>>) -> Void,
         fetching fetch: @escaping @Sendable () -> Promise<[Resource]>
     ) -> Promise<Fetched<OfflineSnapshot<Resource>>> {
+        list(policy: policy, sendingFirst: sendingFirst, showingCopy: showingCopy) { _ in
+            fetch().map(on: .inline) { .changed($0, validators: nil) }
+        }
+    }
+
+    /// The resources as `policy` reads them, asking the API with a conditional GET: `fetch` is
+    /// given the validators of the answer the copy was saved from (`nil` when none), and a
+    /// ``ConditionalGet/notModified`` keeps the copy, dated now, with nothing decoded or written.
+    ///
+    /// - Parameters:
+    ///   - policy: How the read uses the copy and the API.
+    ///   - sendingFirst: Whether to send the waiting changes before asking the API.
+    ///   - showingCopy: With ``CachePolicy/cacheThenNetwork``, given the copy at once.
+    ///   - fetch: Lists the resources in the API, conditionally when given validators.
+    /// - Returns: A promise of the snapshot and where it came from.
+    public func list(
+        policy: CachePolicy, sendingFirst: Bool = false,
+        showingCopy: @escaping @Sendable (Fetched<OfflineSnapshot<Resource>>) -> Void,
+        fetchingConditionally fetch:
+            @escaping @Sendable (CacheValidators?) -> Promise<ConditionalGet<[Resource]>>
+    ) -> Promise<Fetched<OfflineSnapshot<Resource>>> {
         let fallback = NetworkFallback(cache: OfflineCopy(self), reachability: reachability, now: now)
         let sent: Promise<Void> =
             sendingFirst && reachability.isReachable && policy != .cacheOnly
             ? sync().asVoid().recover(on: .inline) { _ in Guarantee.value(()) }.asPromise() : .value(())
         let local = self
         return sent.then(on: .inline) {
-            fallback.fetch(policy: policy, showingCopy: showingCopy) {
-                fetch().map(on: .inline) { OfflineSnapshot(answer: $0) }
+            fallback.fetch(policy: policy, showingCopy: showingCopy) { validators in
+                fetch(validators).map(on: .inline) { answer -> ConditionalGet<OfflineSnapshot<Resource>> in
+                    guard case .changed(let resources, let validators) = answer else { return .notModified }
+                    return .changed(OfflineSnapshot(answer: resources), validators: validators)
+                }
             }
         }
         .then(on: .inline) { fetched -> Promise<Fetched<OfflineSnapshot<Resource>>> in
-            // Fresh from the API and saved: read back, with this device's changes laid over it.
-            guard fetched.source == .network, fetched.cacheWriteError == nil else { return .value(fetched) }
+            // Fresh from the API and saved: read back, with this device's changes laid over it (a
+            // copy confirmed by a `304` was read so already).
+            guard fetched.source == .network, fetched.cacheWriteError == nil, fetched.value.savedAt == nil
+            else { return .value(fetched) }
             return local.snapshot().map(on: .inline) { snapshot in fetched.map { _ in snapshot } }
         }
     }

@@ -14,9 +14,31 @@ struct OfflineCopy<Resource: OfflineResource>: OfflineCache {
     }
 
     func save(_ value: OfflineSnapshot<Resource>, at date: Date) -> Promise<Void> {
+        save(value, at: date, validators: nil)
+    }
+
+    func save(_ value: OfflineSnapshot<Resource>, at date: Date, validators: CacheValidators?) -> Promise<
+        Void
+    > {
         let storage = collection.storage
         return storage.tables.write { connection in
-            try storage.saveCopy(value.values, at: date, in: connection)
+            try storage.saveCopy(value.values, at: date, validators: validators, in: connection)
+        }
+    }
+
+    func validators() -> Promise<CacheValidators?> {
+        let storage = collection.storage
+        return storage.tables.read { try $0.cacheValidators(storage.copyStamp) }
+    }
+
+    /// The copy's date moved on, its validators kept; the snapshot read in the same transaction.
+    func confirm(at date: Date) -> Promise<Cached<OfflineSnapshot<Resource>>?> {
+        let storage = collection.storage
+        return storage.tables.write { connection in
+            guard try connection.cacheStamp(storage.copyStamp) != nil else { return nil }
+            let validators = try connection.cacheValidators(storage.copyStamp)
+            try connection.setCacheStamp(storage.copyStamp, to: date, validators: validators)
+            return Cached(value: try OfflineCollection.snapshot(storage, in: connection), savedAt: date)
         }
     }
 

@@ -22,8 +22,23 @@ extension OfflineStorage {
     ///   - connection: The connection of the transaction opened on ``tables``.
     /// - Throws: ``DatabaseError`` when the tables cannot be written.
     public func saveCopy(_ fresh: [Resource], at date: Date, in connection: Connection) throws {
+        try saveCopy(fresh, at: date, validators: nil, in: connection)
+    }
+
+    /// Saves a listing as the copy with the validators of its answer, which the next listing
+    /// sends to be answered `304 Not Modified` when nothing changed (``CacheValidators``).
+    ///
+    /// - Parameters:
+    ///   - fresh: The resources as listed.
+    ///   - date: When they were listed.
+    ///   - validators: What the answer said of its version.
+    ///   - connection: The connection of the transaction opened on ``tables``.
+    /// - Throws: ``DatabaseError`` when the tables cannot be written.
+    public func saveCopy(
+        _ fresh: [Resource], at date: Date, validators: CacheValidators?, in connection: Connection
+    ) throws {
         try replaceAPICopy(with: fresh, in: connection)
-        try connection.setCacheStamp(copyStamp, to: date)
+        try connection.setCacheStamp(copyStamp, to: date, validators: validators)
     }
 
     /// The copy as shown (changes made here laid over the API's rows) and its date (see

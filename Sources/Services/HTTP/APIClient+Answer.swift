@@ -1,0 +1,37 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension APIClient {
+    /// An answer the API gave: its status, the header fields a caller reads, and the body.
+    struct Answer: Sendable {
+        let status: Int
+        /// `ETag` and `Last-Modified`, as the API wrote them; `nil` when absent.
+        let etag: String?
+        let lastModified: String?
+        /// The `Sync-Token` of a listing, for a change feed.
+        let syncToken: String?
+        let body: Data
+
+        init(_ body: Data, _ response: HTTPURLResponse) {
+            status = response.statusCode
+            etag = response.value(forHTTPHeaderField: "ETag")
+            lastModified = response.value(forHTTPHeaderField: "Last-Modified")
+            syncToken = response.value(forHTTPHeaderField: "Sync-Token")
+            self.body = body
+        }
+
+        /// What a conditional GET sends back to ask whether this answer is still current.
+        var validators: CacheValidators? {
+            etag == nil && lastModified == nil ? nil : CacheValidators(etag: etag, lastModified: lastModified)
+        }
+    }
+
+    /// Whether a request header field makes a GET conditional, so that a `304` answers it.
+    static func isConditional(_ field: String) -> Bool {
+        let field = field.lowercased()
+        return field == "if-none-match" || field == "if-modified-since"
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import PromiseMVPTesting
+import Promises
+import Testing
+
+@testable import Services
+
+/// Listings sent as conditional GETs: `304 Not Modified` keeps the copy, dated now, and writes no
+/// row; a change anywhere in the collection brings the whole listing.
+@Suite("Conditional refresh")
+struct ConditionalRefreshTests {
+    typealias Task = OfflineCollectionTests.Task
+    let folder = TemporaryFolder("ConditionalRefreshTests")
+    let api = TestResourceAPI(collection: "tasks", resources: [["id": "t1", "title": "Milk"]])
+
+    func tasks(_ server: TestHTTPServer, clock: TestClock) throws -> (Database, OfflineCollection<Task>) {
+        let database = try Database(at: folder.file("tasks.sqlite"))
+        let tasks = OfflineCollection<Task>(
+            database: database, collection: "tasks",
+            client: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never), now: { clock.now })
+        return (database, tasks)
+    }
+
+    /// The rows written to the file so far (SQLite's count of changes on this connection).
+    func rowsWritten(_ database: Database) async -> Int64? {
+        await PromiseExpectations.value(
+            of: database.read { connection -> Int64 in
+                guard case .integer(let changes) = try connection.scalar("SELECT total_changes()") else {
+                    return -1
+                }
+                return changes
+            })
+    }
+
+    @Test("an unchanged collection is answered 304: the copy is kept, dated now, with no row written")
+    func unchangedListingWritesNothing() async throws {
+        // Given: a listing saved
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let clock = TestClock()
+        let (database, tasks) = try tasks(server, clock: clock)
+        _ = await PromiseExpectations.value(of: tasks.list())
+        let written = await rowsWritten(database)
+        clock.advance(60)
+
+        // When
+        let listed = await PromiseExpectations.value(of: tasks.list())
+
+        // Then: one row, the copy's date, and nothing else
+        #expect(api.listings.full == 1 && api.listings.notModified == 1)
+        #expect(listed?.source == .network && listed?.value.values.map(\.title) == ["Milk"])
+        #expect(listed?.value.savedAt == clock.now)
+        #expect(await rowsWritten(database) == written.map { $0 + 1 })
+    }
+
+    @Test("a change made in the API is listed whole, and its validators replace the old ones")
+    func changedListingIsSavedWhole() async throws {
+        // Given
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let (_, tasks) = try tasks(server, clock: TestClock())
+        _ = await PromiseExpectations.value(of: tasks.list())
+
+        // When
+        api.edit("t1", ["title": "Oat milk"])
+        let changed = await PromiseExpectations.value(of: tasks.list())
+        let again = await PromiseExpectations.value(of: tasks.list())
+
+        // Then
+        #expect(changed?.value.values.map(\.title) == ["Oat milk"])
+        #expect(again?.value.values.map(\.title) == ["Oat milk"])
+        #expect(api.listings.full == 2 && api.listings.notModified == 1)
+    }
+
+    @Test(
+        "a change waiting here is still shown over a 304, and the copy saved without validators is asked whole"
+    )
+    func waitingChangeSurvivesAndPlainSaveDropsValidators() async throws {
+        // Given: a listing saved, then an edit made offline
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let clock = TestClock()
+        let (database, tasks) = try tasks(server, clock: clock)
+        _ = await PromiseExpectations.value(of: tasks.list())
+        let offline = OfflineCollection<Task>(
+            database: database, collection: "tasks", client: APIClient(baseURL: server.baseURL),
+            reachability: OfflineCollectionTests.Offline())
+        _ = await PromiseExpectations.value(of: offline.update(Task(id: "t1", version: "1", title: "Mine")))
+
+        // When: listed again (304), then the copy saved by a plain listing, then listed
+        let kept = await PromiseExpectations.value(of: tasks.list())
+        _ = await PromiseExpectations.value(
+            of: tasks.list(policy: .networkFirst, showingCopy: { _ in }) {
+                .value([Task(id: "t1", title: "Plain")])
+            })
+        _ = await PromiseExpectations.value(of: tasks.list())
+
+        // Then
+        #expect(kept?.value.values.map(\.title) == ["Mine"] && kept?.value.items.first?.state == .pending)
+        #expect(api.listings.full == 2 && api.listings.notModified == 1)
+    }
+
+    @Test("a copy kept whole (CodableCache) is refreshed conditionally too")
+    func codableCacheIsConditional() async throws {
+        // Given
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)
+        let fallback = NetworkFallback(
+            cache: CodableCache<[Task]>(
+                database: try Database(at: folder.file("whole.sqlite")), name: "tasks"))
+        let read = {
+            fallback.fetch(policy: .networkFirst) { client.get("tasks", as: [Task].self, ifChangedSince: $0) }
+        }
+
+        // When
+        _ = await PromiseExpectations.value(of: read())
+        let second = await PromiseExpectations.value(of: read())
+
+        // Then
+        #expect(second?.value.map(\.title) == ["Milk"] && second?.source == .network)
+        #expect(api.listings.full == 1 && api.listings.notModified == 1)
+    }
+}
