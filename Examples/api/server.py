@@ -21,14 +21,18 @@ HERE = pathlib.Path(__file__).resolve().parent
 MELODIES = json.loads((HERE / "melodies.json").read_text(encoding="utf-8"))
 ORDERS = {order["id"]: dict(order, version="1") for order in json.loads((HERE / "orders.json").read_text(encoding="utf-8"))}
 LOCK = threading.Lock()
+# Moves on with every change to the orders: the listing's ETag, so an unchanged listing is a 304.
+REVISION = [0]
 ANSWERED = {}  # Idempotency-Key -> (status, value) of the write that first used it
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
-    def send_json(self, status, value=None):
+    def send_json(self, status, value=None, etag=None):
         body = b"" if value is None else json.dumps(value, ensure_ascii=False).encode("utf-8")
         self.send_response(status)
-        if isinstance(value, dict) and "version" in value:
+        if etag is not None:
+            self.send_header("ETag", etag)
+        elif isinstance(value, dict) and "version" in value:
             self.send_header("ETag", '"%s"' % value["version"])
         self.send_header("Content-Type", "application/json; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
@@ -53,7 +57,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if (collection, depth) == ("melodies", 1):
                 return self.send_json(200, MELODIES)
             if (collection, depth) == ("orders", 1):
-                return self.send_json(200, list(ORDERS.values()))
+                tag = '"orders-%d"' % REVISION[0]
+                if self.headers.get("If-None-Match") == tag:
+                    self.send_response(304)
+                    self.send_header("ETag", tag)
+                    self.end_headers()
+                    return None
+                return self.send_json(200, list(ORDERS.values()), etag=tag)
             if (collection, depth) == ("orders", 2) and ident in ORDERS:
                 return self.send_json(200, ORDERS[ident])
         self.send_json(404, {"error": "not found"})
@@ -97,6 +107,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             order["id"] = uuid.uuid4().hex[:8]
             order["version"] = "1"
             ORDERS[order["id"]] = order
+            REVISION[0] += 1
             answer = self.remember(201, order)
         self.send_json(*answer)
 
@@ -115,6 +126,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             order["id"] = ident
             order["version"] = str(int(ORDERS[ident].get("version", "0")) + 1)
             ORDERS[ident] = order
+            REVISION[0] += 1
             answer = self.remember(200, order)
         self.send_json(*answer)
 
@@ -128,6 +140,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if self.stale(ORDERS[ident]):
                 return None
             del ORDERS[ident]
+            REVISION[0] += 1
             answer = self.remember(204)
         self.send_json(*answer)
 

@@ -121,4 +121,27 @@ struct ConditionalRefreshTests {
         #expect(second?.value.map(\.title) == ["Milk"] && second?.source == .network)
         #expect(api.listings.full == 1 && api.listings.notModified == 1)
     }
+
+    @Test("a change discarded here drops the validators: the next listing is whole and shows the API's value")
+    func discardAsksWhole() async throws {
+        // Given: a listing saved, then an edit made offline, refused by the API and discarded
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let (database, tasks) = try tasks(server, clock: TestClock())
+        _ = await PromiseExpectations.value(of: tasks.list())
+        let offline = OfflineCollection<Task>(
+            database: database, collection: "tasks", client: APIClient(baseURL: server.baseURL),
+            reachability: OfflineCollectionTests.Offline())
+        _ = await PromiseExpectations.value(of: offline.update(Task(id: "t1", version: "1", title: "Mine")))
+        api.refuse("PUT /tasks/t1", status: 422, body: #"{"error":"no"}"#)
+        _ = await PromiseExpectations.value(of: tasks.sync())
+        _ = await PromiseExpectations.value(of: offline.discard(id: "t1"))
+
+        // When
+        let listed = await PromiseExpectations.value(of: tasks.list())
+
+        // Then
+        #expect(listed?.value.values.map(\.title) == ["Milk"])
+        #expect(api.listings.full == 2 && api.listings.notModified == 0)
+    }
 }

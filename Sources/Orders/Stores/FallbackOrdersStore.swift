@@ -68,10 +68,10 @@ public struct FallbackOrdersStore: OrdersStore {
         policy: CachePolicy, showingCopy: @escaping @Sendable (Fetched<[Order]>) -> Void
     ) -> Promise<Fetched<[Order]>> {
         let (api, orders) = (api, orders)
-        return orders.list(policy: policy, sendingFirst: true, showingCopy: { showingCopy($0.map(\.values)) })
-        {
-            api.fetchOrders()
-        }
+        return orders.list(
+            policy: policy, sendingFirst: true, showingCopy: { showingCopy($0.map(\.values)) },
+            fetchingConditionally: { api.fetchOrders(ifChangedSince: $0) }
+        )
         .map(on: .inline) { $0.map(\.values) }
         .failing(as: .fetchOrders)
     }

@@ -24,8 +24,23 @@ public struct OrdersAPI: OrdersStore {
     ///
     /// - Returns: A promise of the orders.
     public func fetchOrders() -> Promise<[Order]> {
-        client.get("orders", as: [Order].self)
-            .map(on: .inline) { $0.sorted { $0.date > $1.date } }
+        fetchOrders(ifChangedSince: nil).map(on: .inline) { answer in
+            guard case .changed(let orders, _) = answer else { return [] }  // no validators: never 304
+            return orders
+        }
+    }
+
+    /// All orders, newest first, unless unchanged since the answer `validators` describe
+    /// (a conditional GET: `ConditionalGet.notModified`, with nothing decoded).
+    ///
+    /// - Parameter validators: What the copy's answer said of its version; `nil` for none.
+    /// - Returns: A promise of the orders and their validators, or that they did not change.
+    public func fetchOrders(ifChangedSince validators: CacheValidators?) -> Promise<ConditionalGet<[Order]>> {
+        client.get("orders", as: [Order].self, ifChangedSince: validators)
+            .map(on: .inline) { answer -> ConditionalGet<[Order]> in
+                guard case .changed(let orders, let validators) = answer else { return .notModified }
+                return .changed(orders.sorted { $0.date > $1.date }, validators: validators)
+            }
             .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .fetchOrders, id: "") }
     }
 

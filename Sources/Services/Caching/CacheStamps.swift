@@ -34,6 +34,16 @@ extension Connection {
             [.text(name), .real(date.timeIntervalSince1970), json.map(SQLValue.text) ?? .null])
     }
 
+    /// Drops the validators of the cache called `name`, keeping its date: for a copy that no
+    /// longer holds what the answer held (a row of it removed here), so that the next GET asks
+    /// for the whole answer instead of being told `304`.
+    ///
+    /// - Parameter name: The cache.
+    /// - Throws: ``DatabaseError``.
+    public func forgetCacheValidators(_ name: String) throws {
+        try execute("UPDATE cache_stamps SET validators = NULL WHERE name = ?", [.text(name)])
+    }
+
     /// The validators the cache called `name` was saved with, or `nil` when none (or unreadable:
     /// then the next GET is a plain one).
     ///

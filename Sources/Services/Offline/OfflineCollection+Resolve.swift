@@ -80,6 +80,7 @@ extension OfflineCollection {
                 try storage.put(copy, from: .api, in: connection)
             } else {
                 try storage.remove(id: id, from: nil, in: connection)
+                try connection.forgetCacheValidators(storage.copyStamp)
             }
             // Changes made after the one given up still wait, moved onto the API's copy: the
             // screen shows the last of them.

@@ -41,6 +41,8 @@ extension OfflineCollection {
         return outbox.discard(localID: id) { entries, connection in
             let created = entries.contains { $0.method == .post }
             try storage.remove(id: id, from: created ? nil : .device, in: connection)
+            // The API's version of it is no longer here: the next listing must bring it whole.
+            if !created { try connection.forgetCacheValidators(storage.copyStamp) }
         }
         .then(on: .inline) { dropped -> Promise<[OutboxEntry]> in
             guard dropped.isEmpty else { return .value(dropped) }
@@ -53,6 +55,7 @@ extension OfflineCollection {
                     from: try storage.outbox.entries(for: id, in: connection))
                 guard !missing.isEmpty else { return [] }
                 try storage.remove(id: id, from: .device, in: connection)
+                try connection.forgetCacheValidators(storage.copyStamp)
                 return missing
             }
         }
