@@ -46,20 +46,23 @@ extension TestResourceAPI {
     ///
     /// - Parameter id: The identifier.
     public func delete(_ id: String) {
-        lock.withLock { _ = stored.removeValue(forKey: IdentifierKey(id)) }
+        lock.withLock { set(IdentifierKey(id), nil) }
     }
 
     /// The reply, and whether it changed anything.
     func apply(_ request: TestHTTPServer.Request) -> (TestHTTPServer.Reply, Bool) {
-        let parts = request.path.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
+        let (path, query) = Self.split(request.path)
+        let parts = path.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
         guard parts.first == collection else { return (Self.error(404, "not found"), false) }
         switch (request.method, parts.count) {
+        case ("GET", 1) where query["since"] != nil:
+            return (feed(since: query["since"] ?? ""), false)
         case ("GET", 1):
             // The collection's version: any change to any resource gives another.
             let etag = "\"\(collection)-\(revision)\""
             if request.headers["if-none-match"] == etag {
                 listingsNotModified += 1
-                return (.status(304, body: "", headers: ["ETag": etag]), false)
+                return (.status(304, body: "", headers: ["ETag": etag, "Sync-Token": syncToken]), false)
             }
             listingsAnswered += 1
             var body = Data("[".utf8)
@@ -68,7 +71,12 @@ extension TestResourceAPI {
                 body.append(stored[id]?.json ?? Data("null".utf8))
             }
             body.append(UInt8(ascii: "]"))
-            return (.status(200, body: String(decoding: body, as: UTF8.self), headers: ["ETag": etag]), false)
+            return (
+                .status(
+                    200, body: String(decoding: body, as: UTF8.self),
+                    headers: ["ETag": etag, "Sync-Token": syncToken]),
+                false
+            )
         case ("GET", 2):
             return (
                 stored[IdentifierKey(parts[1])].map { (Self.answer(200, $0)) }
@@ -88,6 +96,19 @@ extension TestResourceAPI {
         }
     }
 
+    /// The path of a request target and its query's values.
+    static func split(_ target: String) -> (path: String, query: [String: String]) {
+        guard let mark = target.firstIndex(of: "?") else { return (target, [:]) }
+        var query: [String: String] = [:]
+        for pair in target[target.index(after: mark)...].split(separator: "&") {
+            let field = pair.split(separator: "=", maxSplits: 1).map {
+                $0.removingPercentEncoding ?? String($0)
+            }
+            query[field[0]] = field.count > 1 ? field[1] : ""
+        }
+        return (String(target[..<mark]), query)
+    }
+
     /// A conditional PUT or DELETE.
     private func write(_ request: TestHTTPServer.Request, id: String) -> (TestHTTPServer.Reply, Bool) {
         if request.headers["if-match"] == nil && ifMatchRequired {
@@ -98,7 +119,7 @@ extension TestResourceAPI {
             return (Self.answer(412, current), false)
         }
         if request.method == "DELETE" {
-            stored[IdentifierKey(id)] = nil
+            set(IdentifierKey(id), nil)
             return (.status(204, body: ""), true)
         }
         guard let json = accepting(request.body), let kept = keep(json, as: id, after: current.version) else {
@@ -129,7 +150,7 @@ extension TestResourceAPI {
     func keep(_ json: Data, as id: String, at version: String) -> Kept? {
         guard let stamped = StampedJSON.stamp(json, id: id, version: version) else { return nil }
         let kept = Kept(json: stamped, version: version)
-        stored[IdentifierKey(id)] = kept
+        set(IdentifierKey(id), kept)
         return kept
     }
 

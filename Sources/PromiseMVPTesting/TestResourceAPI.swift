@@ -32,11 +32,16 @@ public final class TestResourceAPI: @unchecked Sendable {
     let collection: String
     let naming: @Sendable (Int) -> String
     let accepting: @Sendable (Data) -> Data?
-    var stored: [IdentifierKey: Kept] = [:] {
-        didSet { revision += 1 }
-    }
-    /// Moves on with every change of `stored`: the collection's `ETag` is made of it.
+    /// Written only through `set(_:_:)`, which keeps `revision` and `touched`.
+    var stored: [IdentifierKey: Kept] = [:]
+    /// Moves on with every change of `stored`: the collection's `ETag` and the feed's tokens.
     var revision = 0
+    /// The revision of each resource's last change, deletions included: the change feed.
+    var touched: [IdentifierKey: Int] = [:]
+    /// Feed tokens older than this are no longer known (`410 Gone`).
+    var oldestToken = 0
+    /// How many changes a page of the feed holds at most.
+    var feedPage = 1_000
     var listingsAnswered = 0
     var listingsNotModified = 0
     var nextID = 1

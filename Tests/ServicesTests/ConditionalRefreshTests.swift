@@ -45,12 +45,15 @@ struct ConditionalRefreshTests {
 
         // When
         let listed = await PromiseExpectations.value(of: tasks.list())
+        let writtenBefore = await rowsWritten(database)
+        _ = await PromiseExpectations.value(of: tasks.list())  // and again: the validators were kept
 
         // Then: one row, the copy's date, and nothing else
-        #expect(api.listings.full == 1 && api.listings.notModified == 1)
+        #expect(api.listings.full == 1 && api.listings.notModified == 2)
+        #expect(await rowsWritten(database) == writtenBefore.map { $0 + 1 })
         #expect(listed?.source == .network && listed?.value.values.map(\.title) == ["Milk"])
         #expect(listed?.value.savedAt == clock.now)
-        #expect(await rowsWritten(database) == written.map { $0 + 1 })
+        #expect(writtenBefore == written.map { $0 + 1 })
     }
 
     @Test("a change made in the API is listed whole, and its validators replace the old ones")
@@ -143,5 +146,25 @@ struct ConditionalRefreshTests {
         // Then
         #expect(listed?.value.values.map(\.title) == ["Milk"])
         #expect(api.listings.full == 2 && api.listings.notModified == 0)
+    }
+
+    @Test("a stamp set without validators drops those kept before")
+    func plainStampDropsValidators() async throws {
+        // Given
+        let database = try Database(at: folder.file("stamps.sqlite"))
+
+        // When
+        let kept = await PromiseExpectations.value(
+            of: database.write { connection -> CacheValidators? in
+                try connection.setCacheStamp("copy", to: Date(), validators: CacheValidators(etag: #""v1""#))
+                let kept = try connection.cacheValidators("copy")
+                try connection.setCacheStamp("copy", to: Date())
+                return kept
+            })
+        let after = await PromiseExpectations.value(of: database.read { try $0.cacheValidators("copy") })
+
+        // Then
+        #expect(kept == CacheValidators(etag: #""v1""#))
+        #expect(after == .some(nil))
     }
 }

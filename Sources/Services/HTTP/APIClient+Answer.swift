@@ -25,7 +25,8 @@ extension APIClient {
 
         /// What a conditional GET sends back to ask whether this answer is still current.
         var validators: CacheValidators? {
-            etag == nil && lastModified == nil ? nil : CacheValidators(etag: etag, lastModified: lastModified)
+            etag == nil && lastModified == nil && syncToken == nil
+                ? nil : CacheValidators(etag: etag, lastModified: lastModified, syncToken: syncToken)
         }
     }
 

@@ -7,15 +7,20 @@ public struct CacheValidators: Sendable, Equatable, Codable {
     public var etag: String?
     /// The answer's `Last-Modified` date, as the API wrote it.
     public var lastModified: String?
+    /// The change feed's token the listing came with (`Sync-Token`), from which a
+    /// ``ChangeFeed`` asks what changed since; not sent with a GET.
+    public var syncToken: String?
 
     /// Makes validators.
     ///
     /// - Parameters:
     ///   - etag: The `ETag`, if the API sent one.
     ///   - lastModified: The `Last-Modified`, if the API sent one.
-    public init(etag: String? = nil, lastModified: String? = nil) {
+    ///   - syncToken: The `Sync-Token`, if the API sent one.
+    public init(etag: String? = nil, lastModified: String? = nil, syncToken: String? = nil) {
         self.etag = etag
         self.lastModified = lastModified
+        self.syncToken = syncToken
     }
 
     /// The header fields of a conditional GET: `If-None-Match` (which the API must prefer) and

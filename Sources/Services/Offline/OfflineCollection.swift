@@ -31,6 +31,8 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     let now: @Sendable () -> Date
     /// The collection's own merge rule, as JSON (``merging(_:)``).
     var mergeRule: Outbox.MergeRule?
+    /// The API's change feed (``following(_:)``), asked by ``refresh()``.
+    var feed: (@Sendable (String) -> Promise<ChangeFeedPage<Resource>>)?
 
     /// Makes the collection `collection` of the API `client` reaches, kept in `database` as JSON.
     ///

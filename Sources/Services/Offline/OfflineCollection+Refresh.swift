@@ -1,0 +1,104 @@
+import Foundation
+public import Promises
+
+/// Bringing other devices' changes down: the API's change feed where it has one, else a
+/// conditional listing.
+extension OfflineCollection {
+    /// The same collection, refreshed through `feed` (``refresh()``).
+    ///
+    /// - Parameter feed: The API's change feed.
+    /// - Returns: The collection with the feed.
+    public func following(_ feed: some ChangeFeed<Resource>) -> OfflineCollection {
+        var following = self
+        following.feed = { feed.changes(since: $0) }
+        return following
+    }
+
+    /// The same collection, refreshed through the API's `Sync-Token` feed (``SyncTokenFeed``).
+    ///
+    /// - Returns: The collection with the feed.
+    public func followingChanges() -> OfflineCollection {
+        following(SyncTokenFeed<Resource>(client: client, collection: collection))
+    }
+
+    /// Brings the API's changes into the copy: with a feed (``following(_:)``) and the token of
+    /// the last listing, what changed since, applied in one transaction; otherwise, or when the API
+    /// no longer knows the token (`410`), or its feed cannot be used (it does not decode, names a
+    /// resource twice in a page, or repeats its token), a listing (conditional: `304` writes
+    /// nothing). Resources with changes waiting here keep showing this device's value; their
+    /// changes are checked against the API's version when sent (a merge or a conflict, never an
+    /// overwrite). A refresh only reads the API: it sends nothing.
+    ///
+    /// - Returns: A promise of the snapshot after the refresh; rejected when the API cannot be
+    ///   reached or fails (the copy is unchanged).
+    public func refresh() -> Promise<Fetched<OfflineSnapshot<Resource>>> {
+        let local = self
+        guard let feed, reachability.isReachable else { return list(policy: .networkOnly) }
+        let storage = storage
+        return storage.tables.read { try $0.cacheValidators(storage.copyStamp)?.syncToken }
+            .then(on: .inline) { token -> Promise<Fetched<OfflineSnapshot<Resource>>> in
+                guard let token else { return local.list(policy: .networkOnly) }
+                return Self.pages(from: token, feed, []).then(on: .inline) { local.apply($0) }
+                    .recover(on: .inline, policy: .allErrors) {
+                        error -> Promise<Fetched<OfflineSnapshot<Resource>>> in
+                        guard
+                            FailureClass(error).isGone || error is FeedNotUsable
+                                || error is APIError
+                                    && FailureClass(error).kind == .other
+                        else { throw ServiceRequestError(error) }
+                        // Listed whole: without validators, so that a `304` cannot keep the old token.
+                        return storage.tables.write { try $0.forgetCacheValidators(storage.copyStamp) }
+                            .then(on: .inline) { local.list(policy: .networkOnly) }
+                    }
+            }
+    }
+
+    /// A feed that cannot be used: the collection lists whole instead.
+    struct FeedNotUsable: Error {
+        let reason: String
+    }
+
+    /// Every page after `token`, in order; at most 1,000 pages.
+    private static func pages(
+        from token: String, _ feed: @escaping @Sendable (String) -> Promise<ChangeFeedPage<Resource>>,
+        _ gathered: [ChangeFeedPage<Resource>]
+    ) -> Promise<[ChangeFeedPage<Resource>]> {
+        feed(token).then(on: .inline) { page -> Promise<[ChangeFeedPage<Resource>]> in
+            let ids = page.changes.map { IdentifierKey($0.id ?? "") } + page.deleted.map(IdentifierKey.init)
+            guard Set(ids).count == ids.count else {
+                throw FeedNotUsable(reason: "a page names a resource twice")
+            }
+            let gathered = gathered + [page]
+            guard page.more else { return .value(gathered) }
+            guard page.next != token, gathered.count < 1_000 else {
+                throw FeedNotUsable(reason: "the feed does not move on")
+            }
+            return pages(from: page.next, feed, gathered)
+        }
+    }
+
+    /// The pages applied to the copy in one transaction, with the last token kept.
+    private func apply(_ pages: [ChangeFeedPage<Resource>]) -> Promise<Fetched<OfflineSnapshot<Resource>>> {
+        let (storage, now) = (storage, now)
+        return storage.tables.write { connection in
+            let waiting = Set(
+                try storage.idsChangedHere(in: connection).map(IdentifierKey.init)
+                    + OutboxTable.entries(storage.outbox.feature, nil, connection).map {
+                        IdentifierKey($0.localID)
+                    })
+            for page in pages {
+                for resource in page.changes where !waiting.contains(IdentifierKey(resource.id ?? "")) {
+                    try storage.put(resource, from: .api, in: connection)
+                }
+                for id in page.deleted where !waiting.contains(IdentifierKey(id)) {
+                    try storage.remove(id: id, from: .api, in: connection)
+                }
+            }
+            // The copy is no longer the last listing's answer: its ETag goes, the token stays.
+            let token = pages.last?.next
+            try connection.setCacheStamp(
+                storage.copyStamp, to: now(), validators: CacheValidators(syncToken: token))
+            return Fetched(value: try Self.snapshot(storage, in: connection), source: .network)
+        }
+    }
+}

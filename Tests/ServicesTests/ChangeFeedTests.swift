@@ -1,0 +1,171 @@
+import Foundation
+import PromiseMVPTesting
+import Promises
+import Testing
+
+@testable import Services
+
+/// `OfflineCollection.refresh()` through the API's `Sync-Token` feed: only what changed comes
+/// down, applied at once; an unknown token or an unusable feed lists whole; changes waiting here
+/// are never overwritten.
+@Suite("Change feed")
+struct ChangeFeedTests {
+    typealias Task = OfflineCollectionTests.Task
+    let folder = TemporaryFolder("ChangeFeedTests")
+    let api = TestResourceAPI(
+        collection: "tasks",
+        resources: [
+            ["id": "t1", "title": "Milk"], ["id": "t2", "title": "Eggs"], ["id": "t3", "title": "Tea"],
+        ])
+
+    func tasks(_ server: TestHTTPServer, online: Bool = true) throws -> OfflineCollection<Task> {
+        OfflineCollection<Task>(
+            database: try Database(at: folder.file("tasks.sqlite")), collection: "tasks",
+            client: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never),
+            reachability: online ? AssumeReachable() : OfflineCollectionTests.Offline()
+        ).followingChanges()
+    }
+
+    func feedRequests(_ server: TestHTTPServer) -> Int {
+        server.requests.filter { $0.contains("since=") }.count
+    }
+
+    @Test("changes and deletions come down through the feed alone and reach the screen in one snapshot")
+    func feedAppliedAtOnce() async throws {
+        // Given: listed once, then changed in the API, watched
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let tasks = try tasks(server)
+        _ = await PromiseExpectations.value(of: tasks.list())
+        api.edit("t1", ["title": "Oat milk"])
+        api.delete("t2")
+        let shown = DeliveryRecorder<OfflineSnapshot<Task>>()
+        let observation = tasks.observe(on: .inline) {
+            if case .success(let snapshot) = $0 { shown.record(snapshot) }
+        }
+        defer { observation.cancel() }
+        _ = await shown.next()
+
+        // When
+        let refreshed = await PromiseExpectations.value(of: tasks.refresh())
+        let next = await shown.next()
+
+        // Then
+        #expect(refreshed?.value.values.map(\.title) == ["Oat milk", "Tea"] && refreshed?.source == .network)
+        #expect(next?.values.map(\.title) == ["Oat milk", "Tea"], "both changes in the first snapshot after")
+        #expect(api.listings.full == 1 && feedRequests(server) == 1)
+    }
+
+    @Test("a long feed comes in pages, all applied")
+    func pagedFeed() async throws {
+        // Given
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let tasks = try tasks(server)
+        _ = await PromiseExpectations.value(of: tasks.list())
+        api.feedPageSize = 1
+        api.edit("t1", ["title": "Oat milk"])
+        api.edit("t2", ["title": "Brown eggs"])
+        api.delete("t3")
+
+        // When
+        let refreshed = await PromiseExpectations.value(of: tasks.refresh())
+
+        // Then
+        #expect(refreshed?.value.values.map(\.title) == ["Oat milk", "Brown eggs"])
+        #expect(feedRequests(server) == 3 && api.listings.full == 1)
+    }
+
+    @Test("a token the API no longer knows (410) lists whole")
+    func expiredTokenListsWhole() async throws {
+        // Given
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let tasks = try tasks(server)
+        _ = await PromiseExpectations.value(of: tasks.list())
+        api.edit("t1", ["title": "Oat milk"])
+        api.expireTokens()
+
+        // When
+        let refreshed = await PromiseExpectations.value(of: tasks.refresh())
+
+        // Then
+        #expect(refreshed?.value.values.map(\.title) == ["Oat milk", "Eggs", "Tea"])
+        #expect(api.listings.full == 2 && api.listings.notModified == 0)
+    }
+
+    @Test(
+        "a feed that cannot be used lists whole and applies none of it",
+        arguments: [
+            #"{"changes": 5}"#,
+            #"{"changes":[{"id":"t1","title":"A"},{"id":"t1","title":"B"}],"deleted":[],"next":"x"}"#,
+            #"{"changes":[{"id":"t9","title":"Never"}],"deleted":[],"next":"TOKEN","more":true}"#,
+        ])
+    func unusableFeedListsWhole(body: String) async throws {
+        // Given
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let tasks = try tasks(server)
+        _ = await PromiseExpectations.value(of: tasks.list())
+        api.edit("t1", ["title": "Oat milk"])
+        // The token the listing gave: three resources kept, so the API was at revision 3.
+        api.refuse(
+            matching: { $0.path.contains("since=") }, status: 200,
+            body: body.replacingOccurrences(of: "TOKEN", with: "rev-3"))
+
+        // When
+        let refreshed = await PromiseExpectations.value(of: tasks.refresh())
+
+        // Then
+        #expect(refreshed?.value.values.map(\.title) == ["Oat milk", "Eggs", "Tea"])
+        #expect(api.listings.full == 2)
+    }
+
+    @Test(
+        "a change waiting here keeps its value through a refresh, then meets theirs as a conflict when sent")
+    func waitingChangeIsNeverOverwritten() async throws {
+        // Given: an edit made offline, and another of the same field in the API
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let tasks = try tasks(server)
+        _ = await PromiseExpectations.value(of: tasks.list())
+        _ = await PromiseExpectations.value(
+            of: try self.tasks(server, online: false).update(Task(id: "t1", version: "1", title: "Mine")))
+        api.edit("t1", ["title": "Theirs"])
+        api.delete("t2")
+
+        // When
+        let refreshed = await PromiseExpectations.value(of: tasks.refresh())
+        _ = await PromiseExpectations.value(of: tasks.sync())
+        let conflict = await PromiseExpectations.value(of: tasks.conflict(id: "t1")) ?? nil
+
+        // Then
+        #expect(refreshed?.value.values.map(\.title) == ["Mine", "Tea"])
+        #expect(refreshed?.value.items.first?.state == .pending)
+        #expect(conflict?.mine?.title == "Mine" && conflict?.theirs?.title == "Theirs")
+        #expect(api.field("title", of: "t1") == "Theirs")
+    }
+
+    @Test(
+        "deleted in the API while an edit waits here: kept through the refresh, then the 'deleted there' conflict"
+    )
+    func deletedThereWhileWaiting() async throws {
+        // Given
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let tasks = try tasks(server)
+        _ = await PromiseExpectations.value(of: tasks.list())
+        _ = await PromiseExpectations.value(
+            of: try self.tasks(server, online: false).update(Task(id: "t2", version: "1", title: "Mine")))
+        api.delete("t2")
+
+        // When
+        let refreshed = await PromiseExpectations.value(of: tasks.refresh())
+        _ = await PromiseExpectations.value(of: tasks.sync())
+        let conflict = await PromiseExpectations.value(of: tasks.conflict(id: "t2")) ?? nil
+
+        // Then
+        #expect(refreshed?.value.values.map(\.title) == ["Milk", "Mine", "Tea"])
+        #expect(conflict?.deletedThere == true && conflict?.mine?.title == "Mine")
+    }
+}
