@@ -5,7 +5,7 @@ import Promises
 extension SyncScheduler {
     /// What asks for a sync.
     enum Trigger {
-        case start, changeQueued, appActive, connectivityBack
+        case start, changeQueued, appActive, connectivityBack, refreshDue
     }
 
     /// The state the decisions keep; on `queue` only.
@@ -25,6 +25,12 @@ extension SyncScheduler {
         var generation = 0
         var stopWaiters: [@Sendable (()) -> Void] = []
         var followed: [ObservationHandle] = []
+        /// What refreshes the watched collections, by registration (``SyncScheduler/refresh(every:_:)``).
+        var refreshers: [UUID: (interval: TimeInterval, refresh: @Sendable () -> Promise<Void>)] = [:]
+        /// The job that runs refreshes after its sync; a refresh asked for while one runs.
+        var refreshing = false
+        var refreshAgain = false
+        var refreshTimer: ScheduledWork?
     }
 
     func started() {
@@ -43,16 +49,19 @@ extension SyncScheduler {
         guard rules.connectivity == .reachable else { return publish(.offline) }
         if rules.syncing {
             rules.again = true
+            rules.refreshAgain = rules.refreshAgain || trigger != .changeQueued
             return
         }
         switch trigger {
+        case .refreshDue:
+            runSync(refreshing: true)
         case .changeQueued:
             // A wait already due (a gathering, a backoff) stands: its sync takes the change along.
             if rules.wakeUp == nil { wait(gathering, because: .changesQueued, firm: false) }
         case .appActive:
-            if !rules.wakeUpIsFirm { runSync() }
+            if !rules.wakeUpIsFirm { runSync(refreshing: true) }
         case .start, .connectivityBack:
-            runSync()
+            runSync(refreshing: true)
         }
     }
 
@@ -78,6 +87,8 @@ extension SyncScheduler {
             cancelWakeUp()
             monitor.stop()
             rules.followed.removeAll()
+            rules.refreshTimer?.cancel()
+            rules.refreshTimer = nil
         }
         guard rules.syncing else {
             publish(.stopped)
@@ -86,11 +97,19 @@ extension SyncScheduler {
         rules.stopWaiters.append(resolve)
     }
 
-    private func runSync() {
+    /// Runs the sync, then, when `refreshing` and collections are watched, their refreshes: the
+    /// changes made here go first, and a refresh never runs beside a sync or another refresh.
+    private func runSync(refreshing: Bool = false) {
         cancelWakeUp()
         rules.syncing = true
         rules.again = false
-        let running = sync()
+        rules.refreshing = refreshing && !rules.refreshers.isEmpty
+        rules.refreshAgain = false
+        let refreshes = rules.refreshing ? rules.refreshers.values.map(\.refresh) : []
+        let running = sync().then(on: .inline) { report -> Promise<OutboxSyncReport> in
+            guard !refreshes.isEmpty, report.stoppedBecause == nil else { return .value(report) }
+            return when(fulfilled: refreshes.map { $0() }).map(on: .inline) { _ in report }
+        }
         // Published once the sync has begun, so that whoever sees "syncing" sees it running.
         publish(.syncing)
         running.whenSettled(on: queue) { [self] result in finished(result) }
@@ -98,6 +117,15 @@ extension SyncScheduler {
 
     private func finished(_ result: Result<OutboxSyncReport, any Error>) {
         rules.syncing = false
+        if rules.refreshing {
+            // Refreshed: the next in an interval. Not refreshed (the sync or a refresh failed):
+            // again with the sync that follows the backoff.
+            if case .success(let report) = result, report.stoppedBecause == nil {
+                scheduleRefresh()
+            } else {
+                rules.refreshAgain = true
+            }
+        }
         let report = try? result.get()
         guard rules.running else {
             publish(.stopped, report: report)
@@ -112,7 +140,7 @@ extension SyncScheduler {
                 // Everything that can go went; what is left waits for the user.
                 rules.failures = 0
                 publish(.idle, report: report)
-                if rules.again { runSync() }
+                if rules.again || rules.refreshAgain { runSync(refreshing: rules.refreshAgain) }
                 return
             }
             failed(reason, retryAt: report.retryAt, report: report)
@@ -162,7 +190,22 @@ extension SyncScheduler {
         guard rules.running, generation == rules.generation, rules.wakeUp != nil else { return }
         rules.wakeUp = nil
         guard rules.connectivity == .reachable else { return publish(.offline) }
-        runSync()
+        runSync(refreshing: rules.refreshAgain)
+    }
+
+    /// The next periodic refresh, at the shortest interval asked for; none when nothing is
+    /// watched. A refresh that came some other way moves it on.
+    func scheduleRefresh() {
+        rules.refreshTimer?.cancel()
+        rules.refreshTimer = nil
+        guard rules.running, let interval = rules.refreshers.values.map(\.interval).min() else { return }
+        rules.refreshTimer = clock.schedule(after: interval) { [weak self] in
+            guard let self else { return }
+            queue.async {
+                self.rules.refreshTimer = nil
+                self.triggered(by: .refreshDue)
+            }
+        }
     }
 
     private func cancelWakeUp() {

@@ -15,6 +15,7 @@ public import Promises
 /// | a sync went through everything it can send (what is left is refused, stuck or conflicted) | nothing more until a trigger |
 /// | any trigger while a sync runs | one more sync right after it, never a second beside it (after a failure, the backoff's) |
 /// | any trigger while connectivity is known lost | nothing: it waits for connectivity |
+/// | collections are watched (``refresh(every:_:)``) | each sync of a start, of connectivity back or of the app active is followed by their refreshes; and every interval, a sync and refreshes |
 /// | ``stop()`` | nothing more; a sync running ends first |
 ///
 /// A monitor that says "reachable" while the API cannot be reached costs one failed sync and a
@@ -136,6 +137,38 @@ public final class SyncScheduler: @unchecked Sendable {
     public func follow(_ outbox: Outbox) {
         let handle = outbox.observeQueued(on: queue) { [weak self] in self?.triggered(by: .changeQueued) }
         queue.async { self.rules.followed.append(handle) }
+    }
+
+    /// Refreshes a watched collection with `refresh` (such as `{ notes.refresh().asVoid() }`) while
+    /// the returned handle is kept: after the sync of every start, return of connectivity and
+    /// return of the app (the device's changes go first), and every `interval` seconds; never
+    /// while offline, never beside a sync or another refresh; after a failure, with the sync that
+    /// follows the backoff.
+    ///
+    /// - Parameters:
+    ///   - interval: The seconds between two refreshes while nothing else refreshed; 60 by default.
+    ///   - refresh: Brings the API's changes into the copy.
+    /// - Returns: The registration; release or cancel it when the collection is no longer watched.
+    public func refresh(every interval: TimeInterval = 60, _ refresh: @escaping @Sendable () -> Promise<Void>)
+        -> ObservationHandle
+    {
+        let id = UUID()
+        queue.async {
+            self.rules.refreshers[id] = (max(1, interval), refresh)
+            if self.rules.running, self.rules.refreshTimer == nil, !self.rules.syncing {
+                self.triggered(by: .refreshDue)
+            }
+        }
+        return ObservationHandle { [weak self] in
+            guard let scheduler = self else { return }
+            scheduler.queue.async {
+                scheduler.rules.refreshers[id] = nil
+                if scheduler.rules.refreshers.isEmpty {
+                    scheduler.rules.refreshTimer?.cancel()
+                    scheduler.rules.refreshTimer = nil
+                }
+            }
+        }
     }
 
     /// Fulfilled once everything asked of the scheduler before this call has been decided: what
