@@ -37,6 +37,9 @@ struct Arguments {
     var cachePolicy: CachePolicy = .networkFirst
     /// How long a request may take, in seconds: `DEMO_API_TIMEOUT`, else 10.
     var apiTimeout: Double = 10
+    /// With `orders watch`: the seconds between two refreshes of the list from the API.
+    var refresh: Double = Arguments.defaultRefresh
+    static let defaultRefresh = 30.0
 
     static let version = "demo 1.0.0 (PromiseMVP)"
 
@@ -186,7 +189,16 @@ struct Arguments {
         return Arguments(
             command: command, api: api, database: database ?? defaultDatabase(), offline: offline,
             cachePolicy: try values["--cache"]?.last.map(CachePolicyName.policy) ?? .networkFirst,
-            apiTimeout: environment["DEMO_API_TIMEOUT"].flatMap(Double.init).map { max(1, $0) } ?? 10)
+            apiTimeout: environment["DEMO_API_TIMEOUT"].flatMap(Double.init).map { max(1, $0) } ?? 10,
+            refresh: try values["--refresh"]?.last.map(refreshSeconds) ?? defaultRefresh)
+    }
+
+    /// The seconds of `--refresh`: a number from 1 to a day.
+    private static func refreshSeconds(_ text: String) throws -> Double {
+        guard let seconds = Double(text), seconds >= 1, seconds <= 86_400 else {
+            throw UsageError(message: "--refresh takes 1 to 86400 seconds, not '\(Terminal.escaped(text))'")
+        }
+        return seconds
     }
 
     private static func apiURL(_ text: String) throws -> URL {

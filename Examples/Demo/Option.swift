@@ -35,6 +35,9 @@ struct Option: Sendable {
         if case .order = use { true } else { false }
     }
 
+    /// `--refresh`'s default, as the help text writes it.
+    private static let refreshDefault = Int(Arguments.defaultRefresh)
+
     /// Every option, in the order the usage text lists them.
     static let all: [Option] = [
         Option(
@@ -47,6 +50,9 @@ struct Option: Sendable {
             name: "--database", value: "PATH", use: .setting,
             help: "the local database (default: in your data folder)"),
         Option(name: "--offline", value: "", use: .flag, help: "do not try the API"),
+        Option(
+            name: "--refresh", value: "N", use: .setting,
+            help: "with 'orders watch': refresh from the API every N seconds (default: \(refreshDefault))"),
         Option(
             name: "--cache", value: "POLICY", use: .setting,
             help: "how melodies and orders are read: \(CachePolicyName.help)"),

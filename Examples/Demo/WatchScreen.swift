@@ -13,7 +13,8 @@ import Services
 /// `orders watch` and `melodies watch`: the list, shown again at each change saved on this device
 /// (by this demo, its sync, or another demo on the same file), until Ctrl-C or the end of the
 /// input. Orders are sent by a `SyncScheduler` meanwhile, with an `APIProbe` telling when the
-/// API is back.
+/// API is back, and refreshed from the API every `--refresh` seconds (a conditional GET: nothing
+/// is written when nothing changed).
 @MainActor
 enum WatchScreen {
     static func orders(_ app: App, _ arguments: Arguments, _ terminal: Terminal) async -> Int32 {
@@ -24,10 +25,13 @@ enum WatchScreen {
         view.listPresenter = presenter
         let scheduler =
             arguments.offline ? nil : app.orders.makeSyncScheduler(connectivity: APIProbe(client: app.api))
+        // Other devices' changes come down by themselves: the list is refreshed while watched.
+        let refreshing = scheduler?.refresh(every: arguments.refresh) { app.orders.refresh() }
         scheduler?.start()
         let (_, observation) = presenter.watchOrders()
         await untilEnded()
         observation?.cancel()
+        refreshing?.cancel()
         if let scheduler { await scheduler.stop().value }
         return 0
     }
