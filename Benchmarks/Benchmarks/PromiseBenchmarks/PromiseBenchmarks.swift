@@ -193,6 +193,7 @@ let benchmarks: @Sendable () -> Void = {
     dataPathBenchmarks()
     outboxBenchmarks()
     scaleBenchmarks()
+    refreshBenchmarks()
 }
 
 /// The countdown baseline's results, only touched on the benchmark's serial queue.
