@@ -35,6 +35,18 @@ public final class NoteListPresenter {
         return loaded.asVoid()
     }
 
+    /// Shows a page of the notes by title, the first without a cursor; the promise gives where
+    /// the next starts (`nil` after the last).
+    public func page(after cursor: OfflinePageCursor? = nil, limit: Int = 50) -> Promise<OfflinePageCursor?> {
+        let page =
+            cursor.map { notes.page(after: $0, limit: limit) }
+            ?? notes.page(limit: limit, order: .ascending("title"))
+        return page.map { page in
+            self.view?.showPage(page.items.map(Self.row), isLast: page.next == nil)
+            return page.next
+        }
+    }
+
     /// Adds a note.
     public func add(title: String, text: String) -> Promise<Void> {
         reporting(notes.create(Note(title: title, text: text)).asVoid())
@@ -73,13 +85,16 @@ public final class NoteListPresenter {
     }
 
     private func show(_ fetched: Fetched<OfflineSnapshot<Note>>, refreshing: Bool) {
-        let rows = fetched.value.items.map { item in
-            item.state == .synced ? item.value.title : "\(item.value.title) (\(Self.label(item.state)))"
-        }
+        let rows = fetched.value.items.map(Self.row)
         view?.showNotes(
             rows, notice: notice.text(for: fetched, refreshing: refreshing),
             syncNotice: sync.list(fetched.value.status))
         view?.showConflicts(fetched.value.conflicts)
+    }
+
+    /// A note's row: its title, and its state unless the API has it.
+    static func row(_ item: OfflineItem<Note>) -> String {
+        item.state == .synced ? item.value.title : "\(item.value.title) (\(label(item.state)))"
     }
 
     static func label(_ state: SyncState) -> String {

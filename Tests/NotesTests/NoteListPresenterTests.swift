@@ -16,6 +16,14 @@ final class RecordingNoteListView: NoteListView {
         self.rows.record(rows)
     }
 
+    var pages: [[String]] = []
+    var lastPageShown = false
+
+    func showPage(_ rows: [String], isLast: Bool) {
+        pages.append(rows)
+        lastPageShown = isLast
+    }
+
     func showConflicts(_ conflicts: [OfflineConflict<Note>]) {
         if !conflicts.isEmpty { self.conflicts.record(conflicts) }
     }
@@ -68,6 +76,31 @@ struct NoteListPresenterTests {
         #expect(await view.rows.next { $0 == ["Groceries", "Ideas"] } != nil)
         #expect(api.ids.count == 2 && api.field("title", of: "n1") == "Groceries")
         #expect(api.applied == ["POST /notes", "PUT /notes/n1"])
+    }
+
+    @Test("a long list comes a page at a time, by title, each row with its state")
+    func pagesByTitle() async throws {
+        // Given: three notes more, one of them waiting
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let (online, _) = try presenter(server, online: true)
+        _ = await PromiseExpectations.value(of: online.load())
+        for title in ["Books", "Films"] {
+            _ = await PromiseExpectations.value(of: online.add(title: title, text: ""))
+        }
+        let (offline, view) = try presenter(server, online: false)
+        _ = await PromiseExpectations.value(of: offline.add(title: "Apples", text: ""))
+
+        // When
+        var cursor = await PromiseExpectations.value(of: offline.page(limit: 3)) ?? nil
+        for _ in 0..<5 {  // at most five pages: pages that never end fail instead of hanging
+            guard let next = cursor else { break }
+            cursor = await PromiseExpectations.value(of: offline.page(after: next, limit: 3)) ?? nil
+        }
+
+        // Then
+        #expect(view.pages == [["Apples (waiting to be sent)", "Books", "Films"], ["Shopping"]])
+        #expect(view.lastPageShown)
     }
 
     @Test("a note created then deleted offline is never sent")
