@@ -47,11 +47,13 @@ struct ChangeFeedTests {
         _ = await shown.next()
 
         // When
-        let refreshed = await PromiseExpectations.value(of: tasks.refresh())
+        let outcome = await PromiseExpectations.value(of: tasks.refresh())
+        let refreshed = await PromiseExpectations.value(of: tasks.snapshot())
         let next = await shown.next()
 
         // Then
-        #expect(refreshed?.value.values.map(\.title) == ["Oat milk", "Tea"] && refreshed?.source == .network)
+        #expect(refreshed?.values.map(\.title) == ["Oat milk", "Tea"])
+        #expect(outcome == .applied(changes: 1, deletions: 1))
         #expect(next?.values.map(\.title) == ["Oat milk", "Tea"], "both changes in the first snapshot after")
         #expect(api.listings.full == 1 && feedRequests(server) == 1)
     }
@@ -69,10 +71,12 @@ struct ChangeFeedTests {
         api.delete("t3")
 
         // When
-        let refreshed = await PromiseExpectations.value(of: tasks.refresh())
+        let outcome = await PromiseExpectations.value(of: tasks.refresh())
+        let refreshed = await PromiseExpectations.value(of: tasks.snapshot())
 
         // Then
-        #expect(refreshed?.value.values.map(\.title) == ["Oat milk", "Brown eggs"])
+        #expect(refreshed?.values.map(\.title) == ["Oat milk", "Brown eggs"])
+        #expect(outcome == .applied(changes: 2, deletions: 1))
         #expect(feedRequests(server) == 3 && api.listings.full == 1)
     }
 
@@ -87,10 +91,12 @@ struct ChangeFeedTests {
         api.expireTokens()
 
         // When
-        let refreshed = await PromiseExpectations.value(of: tasks.refresh())
+        let outcome = await PromiseExpectations.value(of: tasks.refresh())
+        let refreshed = await PromiseExpectations.value(of: tasks.snapshot())
 
         // Then
-        #expect(refreshed?.value.values.map(\.title) == ["Oat milk", "Eggs", "Tea"])
+        #expect(refreshed?.values.map(\.title) == ["Oat milk", "Eggs", "Tea"])
+        #expect(outcome == .listed(count: 3))
         #expect(api.listings.full == 2 && api.listings.notModified == 0)
     }
 
@@ -114,11 +120,12 @@ struct ChangeFeedTests {
             body: body.replacingOccurrences(of: "TOKEN", with: "rev-3"))
 
         // When
-        let refreshed = await PromiseExpectations.value(of: tasks.refresh())
+        let outcome = await PromiseExpectations.value(of: tasks.refresh())
+        let refreshed = await PromiseExpectations.value(of: tasks.snapshot())
 
         // Then
-        #expect(refreshed?.value.values.map(\.title) == ["Oat milk", "Eggs", "Tea"])
-        #expect(api.listings.full == 2)
+        #expect(refreshed?.values.map(\.title) == ["Oat milk", "Eggs", "Tea"])
+        #expect(outcome == .listed(count: 3) && api.listings.full == 2)
     }
 
     @Test(
@@ -135,13 +142,15 @@ struct ChangeFeedTests {
         api.delete("t2")
 
         // When
-        let refreshed = await PromiseExpectations.value(of: tasks.refresh())
+        let outcome = await PromiseExpectations.value(of: tasks.refresh())
+        let refreshed = await PromiseExpectations.value(of: tasks.snapshot())
         _ = await PromiseExpectations.value(of: tasks.sync())
         let conflict = await PromiseExpectations.value(of: tasks.conflict(id: "t1")) ?? nil
 
         // Then
-        #expect(refreshed?.value.values.map(\.title) == ["Mine", "Tea"])
-        #expect(refreshed?.value.items.first?.state == .pending)
+        #expect(refreshed?.values.map(\.title) == ["Mine", "Tea"])
+        #expect(outcome == .applied(changes: 1, deletions: 1))
+        #expect(refreshed?.items.first?.state == .pending)
         #expect(conflict?.mine?.title == "Mine" && conflict?.theirs?.title == "Theirs")
         #expect(api.field("title", of: "t1") == "Theirs")
     }
@@ -160,12 +169,35 @@ struct ChangeFeedTests {
         api.delete("t2")
 
         // When
-        let refreshed = await PromiseExpectations.value(of: tasks.refresh())
+        let outcome = await PromiseExpectations.value(of: tasks.refresh())
+        let refreshed = await PromiseExpectations.value(of: tasks.snapshot())
         _ = await PromiseExpectations.value(of: tasks.sync())
         let conflict = await PromiseExpectations.value(of: tasks.conflict(id: "t2")) ?? nil
 
         // Then
-        #expect(refreshed?.value.values.map(\.title) == ["Milk", "Mine", "Tea"])
+        #expect(refreshed?.values.map(\.title) == ["Milk", "Mine", "Tea"])
+        #expect(outcome == .applied(changes: 0, deletions: 1))
         #expect(conflict?.deletedThere == true && conflict?.mine?.title == "Mine")
+    }
+
+    @Test("without a feed, an unchanged collection refreshes with a 304 that writes the date alone")
+    func unchangedWithoutFeed() async throws {
+        // Given
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let tasks = OfflineCollection<Task>(
+            database: try Database(at: folder.file("plain.sqlite")), collection: "tasks",
+            client: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never))
+        _ = await PromiseExpectations.value(of: tasks.list())
+
+        // When
+        let unchanged = await PromiseExpectations.value(of: tasks.refresh())
+        api.edit("t3", ["title": "Green tea"])
+        let changed = await PromiseExpectations.value(of: tasks.refresh())
+
+        // Then
+        #expect(unchanged == .unchanged && changed == .listed(count: 3))
+        #expect(await PromiseExpectations.value(of: tasks.snapshot())?.values.last?.title == "Green tea")
+        #expect(api.listings.full == 2 && api.listings.notModified == 1 && feedRequests(server) == 0)
     }
 }

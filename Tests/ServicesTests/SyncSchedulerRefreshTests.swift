@@ -61,6 +61,7 @@ struct SyncSchedulerRefreshTests {
 
         // When: a change queued
         subject.scheduler.changeQueued()
+        await subject.decided()  // the gathering's wake-up scheduled before the clock moves
         subject.clock.advance(0.2)
         _ = await subject.reach { $0 == .syncing }
         subject.sync.finish()

@@ -21,7 +21,7 @@ func refreshBenchmarks() {
         let refreshed = try await device.tasks.refresh().value
         benchmark.stopMeasurement()
         let written = try await device.rowsWritten() - before
-        precondition(refreshed.value.items.count == resourceCount && written == 11, "\(written) rows written")
+        precondition(refreshed == .applied(changes: 10, deletions: 0) && written == 11, "\(written) rows written")
     }
 
     Benchmark("12 16k resources, 10 changed elsewhere / listed whole", configuration: timing) { benchmark in
@@ -34,15 +34,25 @@ func refreshBenchmarks() {
         precondition(listed.value.items.count == resourceCount)
     }
 
-    Benchmark("12 16k resources, unchanged / listed again (304)", configuration: timing) { benchmark in
-        let device = try await RefreshDevice()
+    Benchmark("12 16k resources, unchanged / refresh (304)", configuration: timing) { benchmark in
+        let device = try await RefreshDevice(feed: false)
         defer { device.stop() }
         let before = try await device.rowsWritten()
         benchmark.startMeasurement()
-        let listed = try await device.tasks.list(policy: .networkOnly).value
+        let refreshed = try await device.tasks.refresh().value
         benchmark.stopMeasurement()
         let written = try await device.rowsWritten() - before
-        precondition(listed.value.items.count == resourceCount && written == 1, "\(written) rows written")
+        precondition(refreshed == .unchanged && written == 1, "\(written) rows written")
+    }
+
+    Benchmark("12 16k resources, unchanged / refresh whole (no validators)", configuration: timing) { benchmark in
+        let device = try await RefreshDevice(feed: false)
+        defer { device.stop() }
+        try await device.database.write { try $0.forgetCacheValidators("offline:tasks") }.value
+        benchmark.startMeasurement()
+        let refreshed = try await device.tasks.refresh().value
+        benchmark.stopMeasurement()
+        precondition(refreshed == .listed(count: resourceCount))
     }
 }
 
@@ -64,15 +74,15 @@ private final class RefreshDevice: Sendable {
     let tasks: OfflineCollection<BenchTask>
     let folder = temporaryFolder()
 
-    init() async throws {
+    init(feed: Bool = true) async throws {
         api = TestResourceAPI(
             collection: "tasks",
             resources: (0..<resourceCount).map { BenchTask(id: "task-\($0)", title: "Task \($0)", done: false) })
         server = try TestHTTPServer(keepsConnectionsOpen: true, responder: api.respond)
         database = try Database(at: folder.appendingPathComponent("tasks.sqlite"))
-        tasks = OfflineCollection<BenchTask>(
-            database: database, collection: "tasks", client: APIClient(baseURL: server.baseURL)
-        ).followingChanges()
+        let plain = OfflineCollection<BenchTask>(
+            database: database, collection: "tasks", client: APIClient(baseURL: server.baseURL))
+        tasks = feed ? plain.followingChanges() : plain
         _ = try await tasks.list().value
     }
 

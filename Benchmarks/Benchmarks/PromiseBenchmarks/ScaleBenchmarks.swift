@@ -87,6 +87,16 @@ func scaleBenchmarks() {
         precondition(shown == apiCount)
     }
 
+    Benchmark("10 16k orders from the loopback shop / refreshed, unchanged (304)", configuration: timing) {
+        benchmark in
+        let shop = try LoopbackShop()
+        defer { shop.stop() }
+        _ = try await shop.store.fetchOrders().value  // the copy, as the shop has it
+        benchmark.startMeasurement()
+        try await shop.store.refresh().value
+        benchmark.stopMeasurement()
+    }
+
     Benchmark("10 16k orders from the loopback shop / bare GET", configuration: timing) { benchmark in
         let shop = try LoopbackShop()
         defer { shop.stop() }

@@ -5,18 +5,13 @@ public import Services
 /// The changes that wait: sending them, their state, and what the user does with a held one.
 extension FallbackOrdersStore {
     /// Brings the shop's changes into the offline copy, sending nothing: a conditional listing (a
-    /// `304` writes nothing). Orders with changes waiting here keep this device's values. For a
+    /// `304` writes the copy's date alone, and reads nothing). Orders with changes waiting here keep this device's values. For a
     /// `SyncScheduler`'s `refresh(every:_:)` while the list is watched.
     ///
     /// - Returns: A promise fulfilled once the copy holds the shop's orders.
     public func refresh() -> Promise<Void> {
         let api = api
-        return orders.list(
-            policy: .networkOnly, showingCopy: { _ in },
-            fetchingConditionally: { api.fetchOrders(ifChangedSince: $0) }
-        )
-        .asVoid()
-        .failing(as: .fetchOrders)
+        return orders.refresh { api.fetchOrders(ifChangedSince: $0) }.asVoid().failing(as: .fetchOrders)
     }
 
     /// Sends the changes that wait, in order, each exactly once; see `Outbox`. (Orders that an

@@ -24,33 +24,70 @@ extension OfflineCollection {
     /// Brings the API's changes into the copy: with a feed (``following(_:)``) and the token of
     /// the last listing, what changed since, applied in one transaction; otherwise, or when the API
     /// no longer knows the token (`410`), or its feed cannot be used (it does not decode, names a
-    /// resource twice in a page, or repeats its token), a listing (conditional: `304` writes
-    /// nothing). Resources with changes waiting here keep showing this device's value; their
-    /// changes are checked against the API's version when sent (a merge or a conflict, never an
-    /// overwrite). A refresh only reads the API: it sends nothing.
+    /// resource twice in a page, or repeats its token), a conditional listing: a `304` writes the
+    /// copy's date alone, and nothing is read back. Resources with changes waiting here keep
+    /// showing this device's value; their changes are checked against the API's version when sent
+    /// (a merge or a conflict, never an overwrite). A refresh sends nothing; a screen that
+    /// observes the collection is shown the result.
     ///
-    /// - Returns: A promise of the snapshot after the refresh; rejected when the API cannot be
-    ///   reached or fails (the copy is unchanged).
-    public func refresh() -> Promise<Fetched<OfflineSnapshot<Resource>>> {
+    /// - Returns: A promise of what came down; rejected when the API cannot be reached or fails
+    ///   (the copy is unchanged).
+    public func refresh() -> Promise<OfflineRefresh> {
+        let (client, collection) = (client, collection)
+        return refresh { client.get(collection, as: [Resource].self, ifChangedSince: $0) }
+    }
+
+    /// ``refresh()``, listing with `fetch` when it lists: for a feature whose API lists its own way.
+    ///
+    /// - Parameter fetch: Lists the resources, conditionally when given validators.
+    /// - Returns: A promise of what came down.
+    public func refresh(
+        fetchingConditionally fetch:
+            @escaping @Sendable (CacheValidators?) -> Promise<ConditionalGet<[Resource]>>
+    ) -> Promise<OfflineRefresh> {
         let local = self
-        guard let feed, reachability.isReachable else { return list(policy: .networkOnly) }
+        guard reachability.isReachable else { return Promise(error: ServiceRequestError.noNetwork) }
         let storage = storage
-        return storage.tables.read { try $0.cacheValidators(storage.copyStamp)?.syncToken }
-            .then(on: .inline) { token -> Promise<Fetched<OfflineSnapshot<Resource>>> in
-                guard let token else { return local.list(policy: .networkOnly) }
+        return storage.tables.read { try $0.cacheValidators(storage.copyStamp) }
+            .then(on: .inline) { validators -> Promise<OfflineRefresh> in
+                guard let feed = local.feed, let token = validators?.syncToken else {
+                    return local.listWhole(validators, fetch)
+                }
                 return Self.pages(from: token, feed, []).then(on: .inline) { local.apply($0) }
-                    .recover(on: .inline, policy: .allErrors) {
-                        error -> Promise<Fetched<OfflineSnapshot<Resource>>> in
+                    .recover(on: .inline, policy: .allErrors) { error -> Promise<OfflineRefresh> in
                         guard
                             FailureClass(error).isGone || error is FeedNotUsable
                                 || error is APIError
                                     && FailureClass(error).kind == .other
-                        else { throw ServiceRequestError(error) }
+                        else { throw error }
                         // Listed whole: without validators, so that a `304` cannot keep the old token.
-                        return storage.tables.write { try $0.forgetCacheValidators(storage.copyStamp) }
-                            .then(on: .inline) { local.list(policy: .networkOnly) }
+                        return local.listWhole(nil, fetch)
                     }
             }
+            .recover(on: .inline, policy: .allErrors) { throw ServiceRequestError($0) }
+    }
+
+    /// A conditional listing: the copy's date alone on `304`, else the copy replaced.
+    private func listWhole(
+        _ validators: CacheValidators?,
+        _ fetch: @escaping @Sendable (CacheValidators?) -> Promise<ConditionalGet<[Resource]>>
+    ) -> Promise<OfflineRefresh> {
+        let (storage, now) = (storage, now)
+        return fetch(validators).then(on: .inline) { answer -> Promise<OfflineRefresh> in
+            storage.tables.write { connection in
+                switch answer {
+                case .notModified:
+                    guard validators != nil, try connection.cacheStamp(storage.copyStamp) != nil else {
+                        throw APIError.redirected(status: 304, location: "")
+                    }
+                    try connection.setCacheStamp(storage.copyStamp, to: now(), validators: validators)
+                    return .unchanged
+                case .changed(let resources, let validators):
+                    try storage.saveCopy(resources, at: now(), validators: validators, in: connection)
+                    return .listed(count: resources.count)
+                }
+            }
+        }
     }
 
     /// A feed that cannot be used: the collection lists whole instead.
@@ -78,7 +115,7 @@ extension OfflineCollection {
     }
 
     /// The pages applied to the copy in one transaction, with the last token kept.
-    private func apply(_ pages: [ChangeFeedPage<Resource>]) -> Promise<Fetched<OfflineSnapshot<Resource>>> {
+    private func apply(_ pages: [ChangeFeedPage<Resource>]) -> Promise<OfflineRefresh> {
         let (storage, now) = (storage, now)
         return storage.tables.write { connection in
             let waiting = Set(
@@ -98,7 +135,9 @@ extension OfflineCollection {
             let token = pages.last?.next
             try connection.setCacheStamp(
                 storage.copyStamp, to: now(), validators: CacheValidators(syncToken: token))
-            return Fetched(value: try Self.snapshot(storage, in: connection), source: .network)
+            return .applied(
+                changes: pages.reduce(0) { $0 + $1.changes.count },
+                deletions: pages.reduce(0) { $0 + $1.deleted.count })
         }
     }
 }
