@@ -52,7 +52,7 @@ struct Demo {
                 arguments, terminal)
         case .listOrders:
             guard let app = await App.open(arguments, terminal) else { return 1 }
-            return await Screens.orders(app.worker, app.formatter, arguments, terminal)
+            return await Screens.orders(app, arguments, terminal)
         case .watchOrders:
             guard let app = await App.open(arguments, terminal) else { return 1 }
             return await WatchScreen.orders(app, arguments, terminal)

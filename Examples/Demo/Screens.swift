@@ -18,9 +18,11 @@ enum Screens {
     }
 
     static func orders(
-        _ worker: OrdersWorker, _ formatter: OrderFormatter, _ arguments: Arguments, _ terminal: Terminal
+        _ app: App, _ arguments: Arguments, _ terminal: Terminal
     ) async -> Int32 {
+        let (worker, formatter) = (app.worker, app.formatter)
         let view = TerminalOrdersView(terminal: terminal, api: arguments.api)
+        view.sample = await Seeding.ordersAreSample(app.database)
         let presenter = ListOrdersPresenter(
             worker: worker, output: view, formatter: formatter, cachePolicy: arguments.cachePolicy)
         view.listPresenter = presenter

@@ -14,7 +14,23 @@ enum Seeding {
         }
         let orders = OrdersSQLiteStore(database: database)
         if try await orders.savedAt().value == nil {
-            try await orders.save(Order.samples, at: Date()).value
+            let now = Date()
+            try await orders.save(Order.samples, at: now).value
+            try await database.write { try $0.setCacheStamp(sampleStamp, to: now) }.value
         }
+    }
+
+    /// Kept with the date of the sample orders, so that a copy the shop never confirmed is not
+    /// called the shop's: the copy is the sample while it still has that date.
+    static let sampleStamp = "demo:sample-orders"
+
+    /// Whether the orders' copy is still the sample this demo wrote (the shop never answered a
+    /// listing of it).
+    static func ordersAreSample(_ database: Database) async -> Bool {
+        let dates = try? await database.read { connection in
+            (try connection.cacheStamp("orders"), try connection.cacheStamp(sampleStamp))
+        }.value
+        guard let (orders, sample) = dates, let orders, let sample else { return false }
+        return orders == sample
     }
 }

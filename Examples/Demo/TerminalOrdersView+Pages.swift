@@ -4,7 +4,7 @@ import Orders
 /// come and dropped, so a list of any length never sits in memory whole.
 extension TerminalOrdersView {
     func displayOrdersPage(viewModel: ListOrders.FetchOrdersPage.ViewModel) {
-        let table = Self.table(viewModel.displayedOrders)
+        let table = Self.table(viewModel.displayedOrders, sample: sample)
         let first = pageWidths == nil
         if first {
             terminal.print("Orders (\(viewModel.count ?? viewModel.displayedOrders.count))", style: .bold)
@@ -16,7 +16,9 @@ extension TerminalOrdersView {
         }
         pagesSaid += Self.said(viewModel.displayedOrders)
         guard viewModel.next == nil else { return }
-        printFooter(said: pagesSaid, notice: viewModel.notice, syncNotice: viewModel.syncNotice)
+        printFooter(
+            said: pagesSaid + (sample ? [Self.sampleNotice] : []), notice: viewModel.notice,
+            syncNotice: viewModel.syncNotice)
         pageWidths = nil
         pagesSaid = []
     }

@@ -33,6 +33,10 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
     /// The orders printed last, so that a refresh that changed nothing is not printed twice.
     private var printedOrders: [ListOrders.FetchOrders.ViewModel.DisplayedOrder]?
 
+    /// Whether the copy shown is the demo's sample, never confirmed by the shop: its orders are
+    /// labelled "sample", not "synced", and the list says so. Fresh orders from the shop end it.
+    var sample = false
+
     /// Watching (`orders watch`): a view model equal to the one on screen is not shown again, and
     /// a new one replaces it in place on a terminal.
     var watching = false
@@ -45,6 +49,7 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
             printedOrders = nil
             terminal.clearScreen()
         }
+        if viewModel.notice == nil { sample = false }  // fresh from the shop
         let orders = viewModel.displayedOrders
         if orders == printedOrders {
             terminal.print(
@@ -53,25 +58,31 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
         }
         printedOrders = orders
         terminal.print("Orders (\(orders.count))", style: .bold)
-        let table = Self.table(orders)
+        let table = Self.table(orders, sample: sample)
         for (index, line) in table.lines(fitting: terminal.width).enumerated() {
             terminal.print(line, style: index == 0 ? .dim : .plain)
         }
         printFooter(
-            said: Self.said(orders),
+            said: Self.said(orders) + (sample ? [Self.sampleNotice] : []),
             notice: viewModel.notice ?? Self.notices.freshText(from: source, unchanged: false),
             syncNotice: viewModel.syncNotice)
     }
 
     /// The list's table: one row per order.
     static func table(
-        _ orders: [ListOrders.FetchOrders.ViewModel.DisplayedOrder]
+        _ orders: [ListOrders.FetchOrders.ViewModel.DisplayedOrder], sample: Bool = false
     ) -> Table<ListOrders.FetchOrders.ViewModel.DisplayedOrder> {
         Table(
             headers: ["ID", "Date", "Name", "Email", "Total", "Shop"],
-            rows: orders, cells: { [$0.id, $0.date, $0.name, $0.email, $0.total, Self.label($0.syncState)] },
+            rows: orders,
+            cells: {
+                [$0.id, $0.date, $0.name, $0.email, $0.total, Self.label($0.syncState, sample: sample)]
+            },
             fixed: [0, 1, 4, 5])
     }
+
+    /// What the list says under the sample's table.
+    nonisolated static let sampleNotice = "Sample orders: the shop has not been reached yet."
 
     /// What the list says under its table of the orders whose change the shop refused or could
     /// not take (a waiting one says so in its row).
@@ -98,9 +109,9 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
     }
 
     /// The "Shop" column: whether the shop has the order as shown.
-    private static func label(_ state: SyncState) -> String {
+    private static func label(_ state: SyncState, sample: Bool) -> String {
         switch state {
-        case .synced: "synced"
+        case .synced: sample ? "sample" : "synced"
         case .pending: "waiting"
         case .refused: "refused"
         case .stuck: "stuck"

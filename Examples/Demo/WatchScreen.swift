@@ -20,6 +20,7 @@ enum WatchScreen {
     static func orders(_ app: App, _ arguments: Arguments, _ terminal: Terminal) async -> Int32 {
         let view = TerminalOrdersView(terminal: terminal, api: arguments.api)
         view.watching = true
+        view.sample = await Seeding.ordersAreSample(app.database)
         let presenter = ListOrdersPresenter(
             worker: app.worker, output: view, formatter: app.formatter, cachePolicy: arguments.cachePolicy)
         view.listPresenter = presenter
