@@ -6,7 +6,8 @@ import SwiftSyntax
 public enum MutantFinder {
     /// The operators replaced, and by what.
     static let replacements: [String: (String, Mutant.Kind)] = [
-        "<": ("<=", .comparison), "<=": ("<", .comparison), ">": (">=", .comparison), ">=": (">", .comparison),
+        "<": ("<=", .comparison), "<=": ("<", .comparison), ">": (">=", .comparison),
+        ">=": (">", .comparison),
         "==": ("!=", .comparison), "!=": ("==", .comparison), "&&": ("||", .logical), "||": ("&&", .logical),
         "+": ("-", .arithmetic), "-": ("+", .arithmetic), "..<": ("...", .range), "...": ("..<", .range),
     ]
@@ -20,7 +21,8 @@ public enum MutantFinder {
     /// - Returns: The mutants, in the order of the file.
     public static func mutants(in source: String, file: String, module: String) -> [Mutant] {
         let tree = Parser.parse(source: source)
-        let finder = Finder(file: file, module: module, converter: SourceLocationConverter(fileName: file, tree: tree))
+        let finder = Finder(
+            file: file, module: module, converter: SourceLocationConverter(fileName: file, tree: tree))
         finder.walk(tree)
         return finder.found.sorted { $0.offset < $1.offset }
     }
@@ -39,7 +41,9 @@ public enum MutantFinder {
         }
 
         /// Notes a mutant replacing `node`'s text (its trivia kept) by `replacement`.
-        func note(_ node: some SyntaxProtocol, by replacement: String, _ kind: Mutant.Kind, _ description: String) {
+        func note(
+            _ node: some SyntaxProtocol, by replacement: String, _ kind: Mutant.Kind, _ description: String
+        ) {
             let start = node.positionAfterSkippingLeadingTrivia
             found.append(
                 Mutant(
@@ -66,7 +70,9 @@ public enum MutantFinder {
         override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind {
             if let literal = node.expression?.as(BooleanLiteralExprSyntax.self) {
                 let flipped = literal.literal.text == "true" ? "false" : "true"
-                note(literal, by: flipped, .constant, "`return \(literal.literal.text)` -> `return \(flipped)`")
+                note(
+                    literal, by: flipped, .constant, "`return \(literal.literal.text)` -> `return \(flipped)`"
+                )
             }
             return .visitChildren
         }
@@ -75,15 +81,20 @@ public enum MutantFinder {
             if case .expr(let expression) = node.item, Self.isCall(expression) {
                 note(node, by: "", .removedCall, "call removed: `\(Self.short(expression))`")
             }
-            if case .stmt(let statement) = node.item, let guardStatement = statement.as(GuardStmtSyntax.self) {
-                note(node, by: "", .removedGuard, "guard removed: `guard \(Self.short(guardStatement.conditions))`")
+            if case .stmt(let statement) = node.item, let guardStatement = statement.as(GuardStmtSyntax.self)
+            {
+                note(
+                    node, by: "", .removedGuard,
+                    "guard removed: `guard \(Self.short(guardStatement.conditions))`")
             }
             return .visitChildren
         }
 
         override func visit(_ node: IfExprSyntax) -> SyntaxVisitorContinueKind {
             if node.elseBody == nil, !node.body.statements.isEmpty {
-                note(node.body, by: "{}", .removedIfBody, "if body removed: `if \(Self.short(node.conditions))`")
+                note(
+                    node.body, by: "{}", .removedIfBody,
+                    "if body removed: `if \(Self.short(node.conditions))`")
             }
             return .visitChildren
         }

@@ -46,11 +46,14 @@ public struct MutationScore: Sendable, Equatable {
 
     /// The scores as a Markdown table.
     public static func table(_ scores: [MutationScore]) -> String {
-        var lines = ["| module | caught | survived | did not compile | score |", "| --- | --- | --- | --- | --- |"]
+        var lines = [
+            "| module | caught | survived | did not compile | score |", "| --- | --- | --- | --- | --- |",
+        ]
         for score in scores {
             let percent = score.percent.map { String(Int($0.rounded())) + "%" } ?? "-"
             lines.append(
-                "| \(score.module) | \(score.killed + score.timedOut) | \(score.survived) | \(score.notCompiled) | \(percent) |")
+                "| \(score.module) | \(score.killed + score.timedOut) | \(score.survived) | \(score.notCompiled) | \(percent) |"
+            )
         }
         return lines.joined(separator: "\n")
     }

@@ -7,17 +7,19 @@ enum Shell {
         case timedOut
     }
 
-    static func run(_ arguments: [String], in folder: String, timeout: TimeInterval, log: String? = nil) throws
+    static func run(_ arguments: [String], in folder: String, timeout: TimeInterval, log: String? = nil)
+        throws
         -> Result
     {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let sink = log.map { path -> FileHandle? in
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-            return FileHandle(forWritingAtPath: path)
-        } ?? FileHandle(forWritingAtPath: "/dev/null")
+        let sink =
+            log.map { path -> FileHandle? in
+                _ = FileManager.default.createFile(atPath: path, contents: nil)
+                return FileHandle(forWritingAtPath: path)
+            } ?? FileHandle(forWritingAtPath: "/dev/null")
         process.standardOutput = sink
         process.standardError = sink
         try process.run()

@@ -20,10 +20,14 @@ func main() throws {
     guard !options.list else { return }
 
     let picked = MutantSample.pick(mutants, perModule: options.sample, seed: options.seed)
-    print("running \(picked.count) (at most \(options.sample) per module, seed \(options.seed)) in \(options.scratch)")
+    print(
+        "running \(picked.count) (at most \(options.sample) per module, seed \(options.seed)) in \(options.scratch)"
+    )
     try copy(root, to: options.scratch)
     let test = ["swift", "test", "--skip-build"] + (options.filter.map { ["--filter", $0] } ?? [])
-    guard case .exited(0) = try Shell.run(["swift", "build", "--build-tests"], in: options.scratch, timeout: 1_800),
+    guard
+        case .exited(0) = try Shell.run(
+            ["swift", "build", "--build-tests"], in: options.scratch, timeout: 1_800),
         case .exited(0) = try Shell.run(test, in: options.scratch, timeout: options.testTimeout)
     else {
         throw UsageError("the package does not build, or its tests fail, without any mutant: fix that first")
@@ -52,7 +56,9 @@ func main() throws {
             outcome = .notCompiled
         }
         results.append((mutant, outcome))
-        print("[\(number + 1)/\(picked.count)] \(outcome.rawValue): \(mutant.file):\(mutant.line): \(mutant.description)")
+        print(
+            "[\(number + 1)/\(picked.count)] \(outcome.rawValue): \(mutant.file):\(mutant.line): \(mutant.description)"
+        )
     }
     let survivors = results.filter { $0.1 == .survived }.map(\.0)
     print("\nsurvivors (\(survivors.count)):")
@@ -67,7 +73,9 @@ func copy(_ root: String, to scratch: String) throws {
     let skipped: Set<String> = [".build", ".git", "Tools", "Benchmarks"]
     for entry in try FileManager.default.contentsOfDirectory(atPath: root) where !skipped.contains(entry) {
         let target = scratch + "/" + entry
-        if FileManager.default.fileExists(atPath: target) { try FileManager.default.removeItem(atPath: target) }
+        if FileManager.default.fileExists(atPath: target) {
+            try FileManager.default.removeItem(atPath: target)
+        }
         try FileManager.default.copyItem(atPath: root + "/" + entry, toPath: target)
     }
 }

@@ -21,9 +21,10 @@ struct MutantFinderTests {
         let found = mutants(source)
 
         // Then
-        #expect(found.map(\.description) == [
-            "`<` -> `<=`", "`&&` -> `||`", "`+` -> `-`", "`>=` -> `>`", "`||` -> `&&`", "`..<` -> `...`",
-        ])
+        #expect(
+            found.map(\.description) == [
+                "`<` -> `<=`", "`&&` -> `||`", "`+` -> `-`", "`>=` -> `>`", "`||` -> `&&`", "`..<` -> `...`",
+            ])
         #expect(found.allSatisfy { $0.line == 2 && $0.module == "M" })
         #expect(found[0].applied(to: source).contains("a <= b && a + 1 >= b"))
         #expect(found[5].applied(to: source).contains("(0...a)"))
@@ -47,7 +48,10 @@ struct MutantFinderTests {
 
         // Then
         #expect(byKind[.negation]?.first?.applied(to: source).contains("guard done else") == true)
-        #expect(byKind[.constant]?.map(\.description) == ["`return true` -> `return false`", "`return false` -> `return true`"])
+        #expect(
+            byKind[.constant]?.map(\.description) == [
+                "`return true` -> `return false`", "`return false` -> `return true`",
+            ])
         #expect(byKind[.removedGuard]?.first?.applied(to: source).contains("guard") == false)
         #expect(byKind[.removedCall]?.map(\.line) == [3, 4])
         #expect(byKind[.removedCall]?.first?.applied(to: source).contains("save()") == false)
@@ -107,7 +111,8 @@ struct MutationScoreTests {
     func sample() {
         // Given
         let source = (0..<30).map { "let v\($0) = a < b" }.joined(separator: "\n")
-        let found = MutantFinder.mutants(in: source, file: "Sources/M/F.swift", module: "M")
+        let found =
+            MutantFinder.mutants(in: source, file: "Sources/M/F.swift", module: "M")
             + MutantFinder.mutants(in: "let w = a > b\n", file: "Sources/N/G.swift", module: "N")
 
         // When
