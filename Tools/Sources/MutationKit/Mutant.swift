@@ -31,11 +31,13 @@ public struct Mutant: Sendable, Hashable {
     public let module: String
     /// The line the change starts on, from 1.
     public let line: Int
-    /// The bytes replaced: their offset in the file's UTF-8 and their count.
+    /// Where the bytes replaced start, in the file's UTF-8.
     public let offset: Int
+    /// How many bytes are replaced.
     public let length: Int
     /// What replaces them.
     public let replacement: String
+    /// The kind of change.
     public let kind: Kind
     /// The change as a reader sees it: `` `<` -> `<=` ``.
     public let description: String

@@ -12,12 +12,20 @@ public enum Outcome: String, Sendable {
 
 /// One module's figures.
 public struct MutationScore: Sendable, Equatable {
+    /// The module, as the folder under `Sources` names it.
     public let module: String
+    /// Mutants a test failed on.
     public var killed = 0
+    /// Mutants the tests ran past their time on.
     public var timedOut = 0
+    /// Mutants every test passed on.
     public var survived = 0
+    /// Mutants that did not compile.
     public var notCompiled = 0
 
+    /// A module with nothing counted yet.
+    ///
+    /// - Parameter module: The module.
     public init(module: String) {
         self.module = module
     }
