@@ -75,6 +75,19 @@ struct MutantFinderTests {
         #expect(swapped.first?.applied(to: source).hasPrefix("let a = max(y, x)") == true)
     }
 
+    @Test("comments, documentation and strings give no mutant")
+    func skipsCommentsAndStrings() {
+        // Given: operators and calls only in a comment, a doc comment and a string
+        let source = """
+            /// Returns `a < b && !c`, then save().
+            // if x == y { log() }
+            let text = "a < b || c != d; save()"
+            """
+
+        // Then
+        #expect(mutants(source).isEmpty)
+    }
+
     @Test("a mutant changes only its bytes, with text before it that is not ASCII")
     func appliedAfterNonASCII() {
         // Given
