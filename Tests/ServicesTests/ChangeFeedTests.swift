@@ -126,6 +126,7 @@ struct ChangeFeedTests {
         // Then
         #expect(refreshed?.values.map(\.title) == ["Oat milk", "Eggs", "Tea"])
         #expect(outcome == .listed(count: 3) && api.listings.full == 2)
+        #expect(feedRequests(server) == 1, "one page asked, never a loop")
     }
 
     @Test(
