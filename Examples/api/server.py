@@ -15,21 +15,27 @@ import json
 import pathlib
 import sys
 import threading
+import urllib.parse
 import uuid
 
 HERE = pathlib.Path(__file__).resolve().parent
 MELODIES = json.loads((HERE / "melodies.json").read_text(encoding="utf-8"))
 ORDERS = {order["id"]: dict(order, version="1") for order in json.loads((HERE / "orders.json").read_text(encoding="utf-8"))}
 LOCK = threading.Lock()
-# Moves on with every change to the orders: the listing's ETag, so an unchanged listing is a 304.
+# Moves on with every change to the orders: the listing's ETag, so an unchanged listing is a 304,
+# and its Sync-Token, from which GET /orders?since=rev-N answers what changed (410 for a token
+# this server never gave). TOUCHED keeps each order's last change, deletions included.
 REVISION = [0]
+TOUCHED = {}
 ANSWERED = {}  # Idempotency-Key -> (status, value) of the write that first used it
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
-    def send_json(self, status, value=None, etag=None):
+    def send_json(self, status, value=None, etag=None, token=None):
         body = b"" if value is None else json.dumps(value, ensure_ascii=False).encode("utf-8")
         self.send_response(status)
+        if token is not None:
+            self.send_header("Sync-Token", token)
         if etag is not None:
             self.send_header("ETag", etag)
         elif isinstance(value, dict) and "version" in value:
@@ -47,6 +53,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return None
         return value if isinstance(value, dict) else None
 
+    def query(self):
+        return dict(urllib.parse.parse_qsl(self.path.partition("?")[2]))
+
+    def send_feed(self, token):
+        """What changed after `token`: {"changes", "deleted", "next", "more"}, or 410."""
+        since = int(token[4:]) if token.startswith("rev-") and token[4:].isdigit() else -1
+        if since < 0 or since > REVISION[0]:
+            return self.send_json(410, {"error": "the token is not known: list again"})
+        touched = [ident for ident, revision in sorted(TOUCHED.items(), key=lambda item: item[1]) if revision > since]
+        changes = [ORDERS[ident] for ident in touched if ident in ORDERS]
+        deleted = [ident for ident in touched if ident not in ORDERS]
+        return self.send_json(
+            200, {"changes": changes, "deleted": deleted, "next": "rev-%d" % REVISION[0], "more": False})
+
     def route(self):
         parts = [part for part in self.path.split("?")[0].split("/") if part]
         return parts[0] if parts else "", parts[1] if len(parts) > 1 else None, len(parts)
@@ -56,6 +76,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with LOCK:
             if (collection, depth) == ("melodies", 1):
                 return self.send_json(200, MELODIES)
+            if (collection, depth) == ("orders", 1) and "since" in self.query():
+                return self.send_feed(self.query()["since"])
             if (collection, depth) == ("orders", 1):
                 tag = '"orders-%d"' % REVISION[0]
                 if self.headers.get("If-None-Match") == tag:
@@ -63,7 +85,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     self.send_header("ETag", tag)
                     self.end_headers()
                     return None
-                return self.send_json(200, list(ORDERS.values()), etag=tag)
+                return self.send_json(200, list(ORDERS.values()), etag=tag, token="rev-%d" % REVISION[0])
             if (collection, depth) == ("orders", 2) and ident in ORDERS:
                 return self.send_json(200, ORDERS[ident])
         self.send_json(404, {"error": "not found"})
@@ -108,6 +130,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             order["version"] = "1"
             ORDERS[order["id"]] = order
             REVISION[0] += 1
+            TOUCHED[order["id"]] = REVISION[0]
             answer = self.remember(201, order)
         self.send_json(*answer)
 
@@ -127,6 +150,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             order["version"] = str(int(ORDERS[ident].get("version", "0")) + 1)
             ORDERS[ident] = order
             REVISION[0] += 1
+            TOUCHED[ident] = REVISION[0]
             answer = self.remember(200, order)
         self.send_json(*answer)
 
@@ -141,6 +165,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return None
             del ORDERS[ident]
             REVISION[0] += 1
+            TOUCHED[ident] = REVISION[0]
             answer = self.remember(204)
         self.send_json(*answer)
 

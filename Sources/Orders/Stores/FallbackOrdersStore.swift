@@ -38,8 +38,10 @@ public struct FallbackOrdersStore: OrdersStore {
         self.api = api
         self.cache = cache
         self.reachability = reachability
+        // The shop's change feed, where it has one (`Sync-Token`): refreshes bring only what changed.
         orders = OfflineCollection(
-            storage: cache.offline, client: api.client, reachability: reachability, makeID: cache.makeID)
+            storage: cache.offline, client: api.client, reachability: reachability, makeID: cache.makeID
+        ).followingChanges()
     }
 
     /// All orders, newest first, fresh or from the offline copy, with this device's changes.
