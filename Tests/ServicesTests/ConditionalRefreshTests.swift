@@ -167,4 +167,37 @@ struct ConditionalRefreshTests {
         #expect(kept == CacheValidators(etag: #""v1""#))
         #expect(after == .some(nil))
     }
+
+    /// A cache that holds validators but lost its copy: what a `304` cannot be answered from.
+    struct CopyLost: OfflineCache {
+        let etag: String
+        func save(_ value: [Task], at date: Date) -> Promise<Void> { .value(()) }
+        func load() -> Promise<Cached<[Task]>?> { .value(nil) }
+        func validators() -> Promise<CacheValidators?> { .value(CacheValidators(etag: etag)) }
+        func confirm(at date: Date) -> Promise<Cached<[Task]>?> { .value(nil) }
+    }
+
+    @Test("a 304 with no copy left to keep is asked again whole, once")
+    func notModifiedWithoutCopyAsksWhole() async throws {
+        // Given: the API's current ETag, and a cache that lost its copy
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)
+        let etag = try #require(
+            await PromiseExpectations.value(of: client.get("tasks", as: [Task].self, ifChangedSince: nil))
+                .flatMap {
+                    if case .changed(_, let validators) = $0 { return validators?.etag } else { return nil }
+                })
+        let fallback = NetworkFallback(cache: CopyLost(etag: etag))
+
+        // When
+        let fetched = await PromiseExpectations.value(
+            of: fallback.fetch(policy: .networkFirst) {
+                client.get("tasks", as: [Task].self, ifChangedSince: $0)
+            })
+
+        // Then
+        #expect(fetched?.value.map(\.title) == ["Milk"])
+        #expect(api.listings.notModified == 1 && api.listings.full == 2)
+    }
 }
