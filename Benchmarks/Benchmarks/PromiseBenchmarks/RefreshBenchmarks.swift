@@ -21,7 +21,8 @@ func refreshBenchmarks() {
         let refreshed = try await device.tasks.refresh().value
         benchmark.stopMeasurement()
         let written = try await device.rowsWritten() - before
-        precondition(refreshed == .applied(changes: 10, deletions: 0) && written == 11, "\(written) rows written")
+        precondition(
+            refreshed == .applied(changes: 10, deletions: 0) && written == 11, "\(written) rows written")
     }
 
     Benchmark("12 16k resources, 10 changed elsewhere / listed whole", configuration: timing) { benchmark in
@@ -45,7 +46,8 @@ func refreshBenchmarks() {
         precondition(refreshed == .unchanged && written == 1, "\(written) rows written")
     }
 
-    Benchmark("12 16k resources, unchanged / refresh whole (no validators)", configuration: timing) { benchmark in
+    Benchmark("12 16k resources, unchanged / refresh whole (no validators)", configuration: timing) {
+        benchmark in
         let device = try await RefreshDevice(feed: false)
         defer { device.stop() }
         try await device.database.write { try $0.forgetCacheValidators("offline:tasks") }.value
@@ -77,7 +79,9 @@ private final class RefreshDevice: Sendable {
     init(feed: Bool = true) async throws {
         api = TestResourceAPI(
             collection: "tasks",
-            resources: (0..<resourceCount).map { BenchTask(id: "task-\($0)", title: "Task \($0)", done: false) })
+            resources: (0..<resourceCount).map {
+                BenchTask(id: "task-\($0)", title: "Task \($0)", done: false)
+            })
         server = try TestHTTPServer(keepsConnectionsOpen: true, responder: api.respond)
         database = try Database(at: folder.appendingPathComponent("tasks.sqlite"))
         let plain = OfflineCollection<BenchTask>(
@@ -96,7 +100,9 @@ private final class RefreshDevice: Sendable {
     /// The rows SQLite wrote on the database's connection so far.
     func rowsWritten() async throws -> Int64 {
         try await database.read { connection -> Int64 in
-            guard case .integer(let changes) = try connection.scalar("SELECT total_changes()") else { return 0 }
+            guard case .integer(let changes) = try connection.scalar("SELECT total_changes()") else {
+                return 0
+            }
             return changes
         }.value
     }

@@ -61,7 +61,9 @@ func scaleBenchmarks() {
         precondition(shown == apiCount)
     }
 
-    Benchmark("10 16k orders from the loopback shop / listed again, whole (no validators)", configuration: timing) {
+    Benchmark(
+        "10 16k orders from the loopback shop / listed again, whole (no validators)", configuration: timing
+    ) {
         benchmark in
         let shop = try LoopbackShop()
         defer { shop.stop() }
@@ -178,7 +180,8 @@ private final class LoopbackShop: Sendable {
         server = try TestHTTPServer(keepsConnectionsOpen: true, responder: shop.respond)
         database = try Database(at: folder.appendingPathComponent("orders.sqlite"))
         store = FallbackOrdersStore(
-            api: OrdersAPI(client: APIClient(baseURL: server.baseURL)), cache: OrdersSQLiteStore(database: database))
+            api: OrdersAPI(client: APIClient(baseURL: server.baseURL)),
+            cache: OrdersSQLiteStore(database: database))
     }
 
     func stop() {
