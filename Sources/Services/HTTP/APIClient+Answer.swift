@@ -1,10 +1,22 @@
 import Foundation
+import Promises
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
 extension APIClient {
+    /// As ``send(_:_:body:headers:)``, with the answer's status and header fields.
+    func answer(
+        _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String] = [:]
+    ) -> Promise<Answer> {
+        exchangeAnswer(method, path, body: body, headers: headers).recover(on: .inline, policy: .allErrors) {
+            error -> Promise<Answer> in
+            if error is ConflictTooLarge { throw APIError.httpStatus(412, body: "") }
+            throw (error as? RetryLater)?.error ?? error
+        }
+    }
+
     /// An answer the API gave: its status, the header fields a caller reads, and the body.
     struct Answer: Sendable {
         let status: Int

@@ -94,17 +94,6 @@ public struct APIClient: Sendable {
         answer(method, path, body: body, headers: headers).map(on: .inline) { $0.body }
     }
 
-    /// As ``send(_:_:body:headers:)``, with the answer's status and header fields.
-    func answer(
-        _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String] = [:]
-    ) -> Promise<Answer> {
-        exchangeAnswer(method, path, body: body, headers: headers).recover(on: .inline, policy: .allErrors) {
-            error -> Promise<Answer> in
-            if error is ConflictTooLarge { throw APIError.httpStatus(412, body: "") }
-            throw (error as? RetryLater)?.error ?? error
-        }
-    }
-
     /// As ``send(_:_:body:headers:)``, but a 429 or 503 whose `Retry-After` was too long to wait
     /// for here rejects with ``RetryLater``, which keeps it: for the outbox, which keeps it with
     /// the entry so that no later sync asks before that time.
@@ -115,7 +104,7 @@ public struct APIClient: Sendable {
     }
 
     /// The answer as ``exchange(_:_:body:headers:)`` gets it, with its status and header fields.
-    private func exchangeAnswer(
+    func exchangeAnswer(
         _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String]
     ) -> Promise<Answer> {
         let client = self

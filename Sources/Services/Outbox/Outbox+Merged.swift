@@ -23,9 +23,9 @@ extension Outbox {
     ) -> Promise<Int> {
         let feature = feature
         return table.write { connection in
-            let entries = try OutboxTable.entries(feature, localID, connection)
-            guard let held = entries.first(where: \.isConflicted),
-                case .conflicted(let theirs, let deleted) = held.state
+            guard
+                let (entries, held, theirs, deleted) = try OutboxTable.heldConflict(
+                    feature, localID, connection)
             else { return 0 }
             let recreated = deleted && recreatingAt != nil
             let version = deleted ? nil : theirs.flatMap(JSONMerge.version(of:))
@@ -53,5 +53,19 @@ extension Outbox {
             try applying(connection)
             return 1
         }
+    }
+}
+
+extension OutboxTable {
+    /// A resource's entries and the first of them held as a conflict, with the API's copy and
+    /// whether the API deleted it; `nil` when none is in conflict.
+    static func heldConflict(_ feature: String, _ localID: String, _ connection: Connection) throws
+        -> (entries: [OutboxEntry], held: OutboxEntry, theirs: Data?, deleted: Bool)?
+    {
+        let entries = try entries(feature, localID, connection)
+        guard let held = entries.first(where: \.isConflicted),
+            case .conflicted(let theirs, let deleted) = held.state
+        else { return nil }
+        return (entries, held, theirs, deleted)
     }
 }

@@ -77,9 +77,9 @@ extension Outbox {
     ) -> Promise<Int> {
         let feature = feature
         return table.write { connection in
-            let entries = try OutboxTable.entries(feature, localID, connection)
-            guard let held = entries.first(where: \.isConflicted),
-                case .conflicted(let theirs, let deleted) = held.state
+            guard
+                let (entries, held, theirs, deleted) = try OutboxTable.heldConflict(
+                    feature, localID, connection)
             else { return 0 }
             let later = entries.filter { $0.sequence > held.sequence }
             switch keeping {
