@@ -133,8 +133,10 @@ struct LiveRecipeServiceTests {
         // Then
         #expect(online?.source == .network)
         #expect(offline?.value == [Recipe(name: "Soup", minutes: 30)])
+        // Worded as of the copy's own date: a slow run (ThreadSanitizer) must not make it "1 minute ago".
+        let copy = try #require(offline)
         #expect(
-            SourceNotice(noun: "recipes").text(for: try #require(offline))
+            SourceNotice(noun: "recipes", now: { copy.source.savedAt ?? Date() }).text(for: copy)
                 == "Offline: showing recipes saved just now.")
     }
 }
