@@ -112,11 +112,47 @@ struct ListOrdersWatchTests {
     }
 }
 
+extension ListOrdersWatchTests {
+    @Test("a change of sync state alone keeps the fetch's notice: fresh orders are not called a saved copy")
+    func syncStateChangeKeepsTheNotice() async {
+        // Given: a fetch that answers from the shop, and a watch that then sees the same orders
+        // with a change waiting
+        let store = HeldFetchStore(observedStatus: OutboxStatus(entries: [Entries.waiting]))
+        let view = WatchingOrdersView()
+        let presenter = ListOrdersPresenter(
+            worker: OrdersWorker(ordersStore: store), output: view, formatter: pinnedFormatter)
+        let (loaded, observation) = presenter.watchOrders()
+        await store.observed.next()
+        // When
+        store.finishFetch(HeldFetchStore.watched)
+        _ = await PromiseExpectations.value(of: loaded)
+        // Then: the fetch's list, then the same orders with the change waiting, neither with a notice
+        #expect(await view.shown.next()?.notice == nil)
+        let waiting = await view.shown.next()
+        #expect(waiting?.syncNotice == "1 change waiting to be sent.")
+        #expect(waiting?.notice == nil)
+        observation?.cancel()
+    }
+}
+
 /// A store whose fetch the test ends, and whose watched orders are two from the start.
 final class HeldFetchStore: OrdersStore, OrdersWatching, @unchecked Sendable {
     // `@unchecked Sendable` is sound: `fetch` is set in `init` and only settled afterwards.
     private let fetch = Promise<[Order]>.pending()
     let observed = DeliveryRecorder<Void>()
+    /// The status the observation reports with its two orders.
+    let observedStatus: OutboxStatus
+
+    init(observedStatus: OutboxStatus = .empty) {
+        self.observedStatus = observedStatus
+    }
+
+    /// The two orders the observation reports.
+    static var watched: [Order] {
+        var other = seedOrder
+        other.id = "def456"
+        return [seedOrder, other]
+    }
 
     func finishFetch(_ orders: [Order]) { fetch.seal.fulfill(orders) }
     func fetchOrders() -> Promise<[Order]> { fetch.promise }
@@ -133,9 +169,7 @@ final class HeldFetchStore: OrdersStore, OrdersWatching, @unchecked Sendable {
         on dispatcher: any Dispatcher,
         _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
     ) -> ObservationHandle {
-        var other = seedOrder
-        other.id = "def456"
-        let snapshot = OrdersSnapshot(orders: [seedOrder, other], syncStatus: .empty, savedAt: Date())
+        let snapshot = OrdersSnapshot(orders: Self.watched, syncStatus: observedStatus, savedAt: Date())
         let observed = observed
         dispatcher.dispatch {
             onChange(.success(snapshot))

@@ -4,7 +4,7 @@ import Testing
 
 /// Files an earlier version left: the `orders` schema's step 5 queues the creates that version
 /// kept without an outbox entry, once, and never takes a change whose entry is missing for one
-/// (`OrdersSQLiteStore.migrations(queueingIn:)`).
+/// (`OrdersSchema.migrations(queueingIn:)`).
 @Suite("Orders: upgrading a file")
 struct OrdersSchemaUpgradeTests {
     /// Leaves the file as a version before the outbox's re-queue step left it (the `orders`

@@ -5,20 +5,10 @@ public import Services
 /// The orders store an app uses: the API when it answers, the app's database when it cannot, and
 /// nothing the user did offline lost.
 ///
-/// Listing follows `NetworkFallback`: fresh orders replace the offline copy in one transaction,
-/// and offline the copy is shown with when it was saved. Writes follow the outbox rule:
-///
-/// | situation | what the user sees | what reaches the shop |
-/// | --- | --- | --- |
-/// | the API answers | the change, synced | the change, now |
-/// | the API cannot be reached (no network, timed out) | the change, waiting to be sent | the change, at the next ``sync()`` that reaches it, exactly once |
-/// | the order has changes still waiting | the change, waiting, behind them | the changes, in order |
-/// | the shop refuses a waiting change (4xx) | the change, refused, with the shop's reason | nothing more until ``retry(id:)``; ``discard(id:)`` drops it |
-/// | the API refuses the change at once (4xx, 5xx) | the error | nothing |
-///
-/// A change that cannot reach the API is written with its `Outbox` entry in one transaction.
-/// Listings show the waiting changes on top of whatever the API last said, online or not, and
-/// ``syncStatus()`` tells each order's `SyncState`. Online, each listing first sends what waits.
+/// The orders are an `OfflineCollection` on the database store's tables, and follow every rule of
+/// the offline kit (see the Services article "Adding an editable offline screen"): listings lay
+/// this device's changes over the API's answer, a change that cannot reach the API waits in the
+/// outbox with the order, in one transaction, and reaches the shop exactly once at a ``sync()``.
 public struct FallbackOrdersStore: OrdersStore {
     let api: OrdersAPI
     let cache: OrdersSQLiteStore
@@ -40,7 +30,7 @@ public struct FallbackOrdersStore: OrdersStore {
         self.reachability = reachability
         // The shop's change feed, where it has one (`Sync-Token`): refreshes bring only what changed.
         orders = OfflineCollection(
-            storage: cache.offline, client: api.client, reachability: reachability, makeID: cache.makeID
+            storage: cache.storage, client: api.client, reachability: reachability, makeID: cache.makeID
         ).followingChanges()
     }
 

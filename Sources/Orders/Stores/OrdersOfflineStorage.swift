@@ -3,10 +3,21 @@ import Services
 
 /// The `orders` and `order_items` tables as the storage of the orders' `OfflineCollection`: the
 /// offline copy in columns (the card reduced to its last four digits, see ``OrderRows``), newest
-/// first, with the changes that wait in the same file.
+/// first, with the changes that wait in the same file. The one storage of orders: the device-only
+/// ``OrdersSQLiteStore`` and the ``FallbackOrdersStore``'s collection both keep their orders here.
 struct OrdersOfflineStorage: OfflineStorage {
     let tables: FeatureDatabase
     let outbox: Outbox
+
+    /// The storage on `database`, its tables brought up to date (``OrdersSchema``) before the
+    /// first read or write.
+    init(database: Database, retry: RetryPolicy, now: @escaping @Sendable () -> Date) {
+        let outbox = Outbox(database: database, feature: "orders", retry: retry, now: now)
+        self.outbox = outbox
+        tables = FeatureDatabase(
+            database, schema: "orders", migrations: OrdersSchema.migrations(queueingIn: outbox),
+            waitingFor: [outbox.ready])
+    }
 
     /// Kept under the name the store always used, so that a copy saved before stays dated.
     var copyStamp: String { "orders" }

@@ -22,14 +22,14 @@ extension OrdersSQLiteStore: OrdersPaging {
     ///   - limit: How many orders the page holds at most.
     /// - Returns: A promise of the page.
     public func fetchOrders(after cursor: OrdersPage.Cursor?, limit: Int) -> Promise<OrdersPage> {
-        let (outbox, offline) = (outbox, offline)
+        let storage = storage
         return read { connection in
             let (orders, next, count) = try OrderRows.page(connection, after: cursor, limit: limit)
             return OrdersPage(
                 orders: orders, next: next, count: count,
-                syncStatus: try outbox.status(
-                    in: connection, changedHere: try OrderRows.changedIDs(connection).map(\.id)),
-                savedAt: try offline.copySavedAt(in: connection))
+                syncStatus: try storage.outbox.status(
+                    in: connection, changedHere: try storage.idsChangedHere(in: connection)),
+                savedAt: try storage.copySavedAt(in: connection))
         }
         .failing(as: .fetchOrders)
     }

@@ -42,10 +42,8 @@ public protocol OrdersWatching: Sendable {
 }
 
 extension OrdersSQLiteStore: OrdersWatching {
-    /// The tables a snapshot reads.
-    static let observedTables: Set<String> = ["orders", "order_items", "outbox", "cache_stamps"]
-
-    /// Observes the orders kept here, with the outbox's status; see `Database/observe(tables:on:read:onChange:)`.
+    /// Observes the orders kept here as the offline kit observes a collection (the storage's
+    /// `OfflineStorage/observe(on:_:)`), with the outbox's status and the copy's date.
     ///
     /// - Parameters:
     ///   - dispatcher: Where `onChange` runs.
@@ -55,15 +53,10 @@ extension OrdersSQLiteStore: OrdersWatching {
         on dispatcher: any Dispatcher,
         _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
     ) -> ObservationHandle {
-        let (outbox, offline) = (outbox, offline)
-        return tables.database.observe(tables: Self.observedTables, on: dispatcher) { connection in
-            OrdersSnapshot(
-                orders: try OrderRows.orders(connection, .all),
-                syncStatus: try outbox.status(
-                    in: connection, changedHere: try OrderRows.changedIDs(connection).map(\.id)),
-                savedAt: try offline.copySavedAt(in: connection))
-        } onChange: { result in
-            onChange(result.mapError { OrdersStoreError.wrapping($0, .fetchOrders) })
+        storage.observe(on: dispatcher) { result in
+            onChange(
+                result.map { OrdersSnapshot(orders: $0.values, syncStatus: $0.status, savedAt: $0.savedAt) }
+                    .mapError { OrdersStoreError.wrapping($0, .fetchOrders) })
         }
     }
 }

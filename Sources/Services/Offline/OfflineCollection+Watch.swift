@@ -23,14 +23,7 @@ extension OfflineCollection {
         on dispatcher: any Dispatcher = DispatchQueue.main,
         _ onChange: @escaping @Sendable (Result<OfflineSnapshot<Resource>, ServiceRequestError>) -> Void
     ) -> ObservationHandle where Resource: Equatable {
-        let storage = storage
-        // The storage's tables were created on the database's queue when the collection was
-        // made, before this observation's first read, which runs on the same queue.
-        return storage.tables.database.observe(tables: observedTables, on: dispatcher) { connection in
-            try Self.snapshot(storage, in: connection)
-        } onChange: { result in
-            onChange(result.mapError { ServiceRequestError($0) })
-        }
+        storage.observe(on: dispatcher, onChange)
     }
 
     /// Observes the collection for ``ListLoad/watch(_:following:)``: each snapshot as read from
@@ -53,27 +46,6 @@ extension OfflineCollection {
     /// - Returns: A promise of the snapshot.
     public func snapshot() -> Promise<OfflineSnapshot<Resource>> {
         let storage = storage
-        return storage.tables.read { try Self.snapshot(storage, in: $0) }
-    }
-
-    /// The tables a snapshot reads: the storage's, the outbox and the copy's date; every table
-    /// when the storage does not name its own.
-    var observedTables: Set<String> {
-        let own = storage.observedTables
-        return own.isEmpty ? [] : own.union(["outbox", "cache_stamps"])
-    }
-
-    /// The snapshot, read in the caller's transaction.
-    static func snapshot(_ storage: AnyOfflineStorage<Resource>, in connection: Connection) throws
-        -> OfflineSnapshot<Resource>
-    {
-        let entries = try OutboxTable.entries(storage.outbox.feature, nil, connection)
-        let status = OutboxStatus(entries: entries, changedHere: try storage.idsChangedHere(in: connection))
-        let items = try storage.resources(in: connection).map {
-            OfflineItem(value: $0, state: status.state(of: $0.id ?? ""))
-        }
-        return OfflineSnapshot(
-            items: items, status: status, conflicts: entries.compactMap(OfflineConflict.init),
-            savedAt: try storage.copySavedAt(in: connection))
+        return storage.tables.read { try storage.snapshot(in: $0) }
     }
 }

@@ -38,14 +38,14 @@ struct OfflineCopy<Resource: OfflineResource>: OfflineCache {
             guard try connection.cacheStamp(storage.copyStamp) != nil else { return nil }
             let validators = try connection.cacheValidators(storage.copyStamp)
             try connection.setCacheStamp(storage.copyStamp, to: date, validators: validators)
-            return Cached(value: try OfflineCollection.snapshot(storage, in: connection), savedAt: date)
+            return Cached(value: try storage.snapshot(in: connection), savedAt: date)
         }
     }
 
     func load() -> Promise<Cached<OfflineSnapshot<Resource>>?> {
         let storage = collection.storage
         return storage.tables.read { connection in
-            let snapshot = try OfflineCollection.snapshot(storage, in: connection)
+            let snapshot = try storage.snapshot(in: connection)
             guard let savedAt = snapshot.savedAt else { return nil }
             return Cached(value: snapshot, savedAt: savedAt)
         }

@@ -2,8 +2,9 @@ public import Promises
 
 extension ListLoad where Value: Equatable {
     /// Runs the load sequence (``run(_:)``), then keeps the view following the data: each value
-    /// `observe` delivers afterwards is shown, unless it is what the view already shows. Values
-    /// that arrive while the load runs are left to it.
+    /// `observe` delivers afterwards is shown, unless it is what the view already shows. A value
+    /// that arrives while the load runs waits for it, and is shown once the load was shown if it
+    /// differs (a change the load's read missed is not lost until the next one).
     ///
     /// ```swift
     /// let (loaded, observation) = ListLoad<[Recipe]>(show: ..., fail: ...).watch { showingCopy in
@@ -29,6 +30,12 @@ extension ListLoad where Value: Equatable {
             loading: { loading in
                 state.loading = loading
                 self.loading(loading)
+                // What changed while the load ran is shown after it.
+                if !loading, let waiting = state.waiting, waiting.value != state.shown {
+                    state.shown = waiting.value
+                    show(waiting, false)
+                }
+                state.waiting = nil
             },
             show: { fetched, refreshing in
                 state.shown = fetched.value
@@ -38,7 +45,11 @@ extension ListLoad where Value: Equatable {
         let loaded = load.run(fetch)
         let observation = observe { fetched in
             Guarantee.value(fetched).done { fetched in
-                guard !state.loading, state.shown != fetched.value else { return }
+                guard !state.loading else {
+                    state.waiting = fetched
+                    return
+                }
+                guard state.shown != fetched.value else { return }
                 state.shown = fetched.value
                 show(fetched, false)
             }
@@ -52,4 +63,6 @@ extension ListLoad where Value: Equatable {
 private final class WatchState<Value: Equatable & Sendable> {
     var loading = true
     var shown: Value?
+    /// The last value observed while the load ran.
+    var waiting: Fetched<Value>?
 }

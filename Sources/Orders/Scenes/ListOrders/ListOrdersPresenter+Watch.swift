@@ -17,42 +17,18 @@ extension ListOrdersPresenter {
     public func watchOrders() -> (
         loaded: Promise<ListOrders.FetchOrders.ViewModel>, observation: ObservationHandle?
     ) {
-        watching = true
-        watchFetchRuns = true
-        let loaded = fetchOrders().ensure {
-            // What changed while the fetch ran (its own save, a sync) is shown after it.
-            self.watchFetchRuns = false
-            if let snapshot = self.snapshotDuringFetch { self.show(snapshot) }
-            self.snapshotDuringFetch = nil
-        }
-        let observation = worker.observeOrders(on: DispatchQueue.main) { [weak self] result in
-            MainActor.assumeIsolated { self?.watched(result) }
-        }
-        return (loaded, observation)
-    }
-
-    private func watched(_ result: Result<OrdersSnapshot, OrdersStoreError>) {
-        if watchFetchRuns {
-            snapshotDuringFetch = result
-        } else {
-            show(result)
-        }
-    }
-
-    /// Shows a snapshot of the watched orders: with the notice of the fetch while they are the
-    /// orders it showed (only their sync state changed), else as the copy saved on this device.
-    private func show(_ result: Result<OrdersSnapshot, OrdersStoreError>) {
-        switch result {
-        case .success(let snapshot):
-            if snapshot.orders != shownOrders {
-                fetchedSource = nil
-                shownOrders = snapshot.orders
+        let (worker, policy) = (worker, cachePolicy)
+        let (loaded, observation) = listLoad(watching: true).watch { showingCopy in
+            Self.fetch(worker, policy, showingCopy: showingCopy)
+        } following: { changed in
+            worker.observeOrders(on: .inline) { result in
+                guard case .success(let snapshot) = result else { return }
+                changed(
+                    Fetched(
+                        value: ListedOrders(orders: snapshot.orders, status: snapshot.syncStatus),
+                        source: snapshot.savedAt.map { .stored(savedAt: $0) } ?? .network))
             }
-            let source = fetchedSource ?? snapshot.savedAt.map { DataSource.stored(savedAt: $0) } ?? .network
-            let fetched = Fetched(value: snapshot.orders, source: source)
-            present(fetched, snapshot.syncStatus, refreshing: false, watching: true)
-        case .failure(let error):
-            output?.displayFetchOrdersError(message: error.userMessage)
         }
+        return (shownViewModel(loaded), observation)
     }
 }

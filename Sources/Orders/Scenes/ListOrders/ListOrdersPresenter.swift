@@ -12,14 +12,11 @@ public final class ListOrdersPresenter {
     public let worker: OrdersWorker
     private let formatter: OrderFormatter
     let sourceNotice: SourceNotice
-    /// Where the orders on screen came from when they were last fetched, for a watching screen.
-    var fetchedSource: DataSource?
-    /// Whether the screen watches its orders (``watchOrders()``), whether its first fetch still
-    /// runs, and a snapshot that came meanwhile, shown once it ended.
-    var watching = false
-    var watchFetchRuns = false
-    var shownOrders: [Order]?
-    var snapshotDuringFetch: Result<OrdersSnapshot, OrdersStoreError>?
+    /// The orders last shown with where they came from: an observed snapshot of the same orders
+    /// (only their sync state changed) keeps that source and its notice.
+    private var shown: Fetched<ListedOrders>?
+    /// The view model the screen was given last.
+    private var viewModel: ListOrders.FetchOrders.ViewModel?
     /// How the list is read: see `CachePolicy`.
     public let cachePolicy: CachePolicy
 
@@ -57,30 +54,57 @@ public final class ListOrdersPresenter {
     public func fetchOrders(
         request: ListOrders.FetchOrders.Request = .init()
     ) -> Promise<ListOrders.FetchOrders.ViewModel> {
-        let worker = worker
-        return worker.fetchOrdersWithSource(policy: cachePolicy) { copy in
-            // Shown on the main queue, where the fresh answer is shown after it.
-            Self.withSyncStatus(copy, worker).done { copy, status in
-                self.present(copy, status, refreshing: true)
-            }
-        }
-        .then(on: .inline) { fetched in Self.withSyncStatus(fetched, worker).asPromise() }
-        .map { fetched, status in
-            self.fetchedSource = fetched.source
-            self.shownOrders = fetched.value
-            return self.present(fetched, status, refreshing: false, watching: self.watching)
-        }
-        .recover(policy: .allErrors) { error -> Promise<ListOrders.FetchOrders.ViewModel> in
-            throw self.failedFetch(error)
-        }
+        let (worker, policy) = (worker, cachePolicy)
+        return shownViewModel(listLoad(watching: false).run { Self.fetch(worker, policy, showingCopy: $0) })
     }
 
-    /// `fetched` with the outbox's status; none when it cannot be read.
-    private nonisolated static func withSyncStatus(
-        _ fetched: Fetched<[Order]>, _ worker: OrdersWorker
-    ) -> Guarantee<(Fetched<[Order]>, OutboxStatus)> {
-        worker.syncStatus().map(on: .inline) { (fetched, $0) }
-            .recover(on: .inline) { _ in Guarantee.value((fetched, OutboxStatus.empty)) }
+    /// The load sequence of the list (see `ListLoad`): the orders with their sync state shown, or
+    /// why they could not be read.
+    func listLoad(watching: Bool) -> ListLoad<ListedOrders> {
+        ListLoad(
+            show: { [weak self] fetched, refreshing in
+                self?.show(fetched, refreshing: refreshing, watching: watching)
+            },
+            fail: { [weak self] error in self?.output?.displayFetchOrdersError(message: error.userMessage) })
+    }
+
+    /// The view model shown once `load` settled, or its error as an ``OrdersStoreError``.
+    func shownViewModel(_ load: Promise<ListedOrders>) -> Promise<ListOrders.FetchOrders.ViewModel> {
+        load.map { _ in
+            guard let viewModel = self.viewModel else {
+                throw OrdersStoreError(.fetchOrders, .storage(.noData))
+            }
+            return viewModel
+        }
+        .recover(on: .inline, policy: .allErrors) { throw OrdersStoreError.wrapping($0, .fetchOrders) }
+    }
+
+    /// The orders as `policy` reads them, each read (the copy, then the fresh orders) with the
+    /// outbox's status; none when it cannot be read.
+    nonisolated static func fetch(
+        _ worker: OrdersWorker, _ policy: CachePolicy,
+        showingCopy: @escaping @Sendable (Fetched<ListedOrders>) -> Void
+    ) -> Promise<Fetched<ListedOrders>> {
+        @Sendable func withStatus(_ fetched: Fetched<[Order]>) -> Guarantee<Fetched<ListedOrders>> {
+            worker.syncStatus().recover(on: .inline) { _ in Guarantee.value(OutboxStatus.empty) }
+                .map(on: .inline) { status in fetched.map { ListedOrders(orders: $0, status: status) } }
+        }
+        return worker.fetchOrdersWithSource(policy: policy) { copy in
+            withStatus(copy).done(on: .inline, showingCopy)
+        }
+        .then(on: .inline) { withStatus($0).asPromise() }
+    }
+
+    /// Shows the orders; an observed snapshot of the orders shown keeps their source.
+    private func show(_ fetched: Fetched<ListedOrders>, refreshing: Bool, watching: Bool) {
+        var source = fetched.source
+        if case .stored = source, let shown, shown.value.orders == fetched.value.orders {
+            source = shown.source
+        }
+        shown = Fetched(value: fetched.value, source: source)
+        viewModel = present(
+            Fetched(value: fetched.value.orders, source: source, cacheWriteError: fetched.cacheWriteError),
+            fetched.value.status, refreshing: refreshing, watching: watching)
     }
 
     /// Shows `fetched` with its changes' `status`; a watching screen says when nothing waits.
@@ -131,11 +155,18 @@ public final class ListOrdersPresenter {
     }
 
     /// Tells the screen why the orders could not be read, unless the read was cancelled, and
-    /// gives the error to throw.
+    /// gives the error to throw (for a page, which is not a load sequence).
     func failedFetch(_ error: any Error) -> OrdersStoreError {
         let storeError = OrdersStoreError.wrapping(error, .fetchOrders)
         if case .storage(let reason) = storeError.reason, reason.isCancelled { return storeError }
         output?.displayFetchOrdersError(message: storeError.userMessage)
         return storeError
     }
+}
+
+/// The orders a list shows and their sync state: what a watching list compares to tell whether
+/// the screen must be told again.
+struct ListedOrders: Equatable, Sendable {
+    var orders: [Order]
+    var status: OutboxStatus
 }
