@@ -73,11 +73,15 @@ struct FailureClassTests {
         Row(ServiceRequestError.httpStatus(500), .serverTrouble, showsCopy: true),
         // Refused: the request itself is wrong.
         Row(http(400), .refused, showsCopy: false),
-        Row(http(401), .refused, showsCopy: false),
+        Row(http(403), .refused, showsCopy: false),
         Row(http(404), .refused, showsCopy: false),
         Row(http(409), .refused, showsCopy: false),
         Row(http(422), .refused, showsCopy: false),
         Row(ServiceRequestError.httpStatus(404), .refused, showsCopy: false),
+        // Signed out: the API wants a sign-in, or nobody is signed in; nothing is refused meanwhile.
+        Row(http(401), .signedOut, showsCopy: false),
+        Row(ServiceRequestError.httpStatus(401), .signedOut, showsCopy: false),
+        Row(AuthenticationError.signedOut, .signedOut, showsCopy: false),
         // Anything else.
         Row(http(302), .other, showsCopy: false),
         Row(APIError.notHTTP, .other, showsCopy: false),

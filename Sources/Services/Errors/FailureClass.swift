@@ -43,6 +43,9 @@ public struct FailureClass: Equatable, Sendable {
         case serverTrouble
         /// The API answered that the request itself is wrong (4xx); sending it again changes nothing.
         case refused
+        /// The API wants a signed-in user (`401`), or nobody is signed in (``AuthenticationError``):
+        /// the same request may succeed after a sign-in, so nothing is refused meanwhile.
+        case signedOut
         /// The request was cancelled.
         case cancelled
         /// Anything else: an answer that could not be used, a database failure.
@@ -130,6 +133,8 @@ public struct FailureClass: Equatable, Sendable {
             self.init(kind: .later, status: status, retryAfter: retryAfter, passesSoon: true)
         case 500..<600:
             self.init(kind: .serverTrouble, status: status, passesSoon: [502, 503, 504].contains(status))
+        case 401:
+            self.init(kind: .signedOut, status: status)
         case 400..<500:
             self.init(kind: .refused, status: status)
         default:

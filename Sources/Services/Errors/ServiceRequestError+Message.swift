@@ -8,8 +8,10 @@ extension ServiceRequestError {
             "You are offline. Check your connection and try again."
         case .noData:
             "Nothing to show yet: connect to the network once to load it."
-        case .httpStatus(let status) where status == 401 || status == 403:
-            "You are not signed in, or not allowed to see this."
+        case .httpStatus(401):
+            "Sign in to continue. Nothing you changed on this device is lost: it waits for the sign-in."
+        case .httpStatus(403):
+            "You are not allowed to see or change this."
         case .httpStatus where FailureClass(self).isGone:
             "This could not be found on the server."
         case .httpStatus where FailureClass(self).isConflict:

@@ -39,8 +39,11 @@ public struct APIClient: Sendable {
     /// that no coder is shared between threads.
     let makeDecoder: @Sendable () -> JSONDecoder
     let makeEncoder: @Sendable () -> JSONEncoder
-    /// The GETs in flight, shared by every copy of this client.
-    private let shared = InFlight<String, Answer>()
+    /// The GETs in flight, shared by every copy of this client (a copy with other credentials has
+    /// its own).
+    var shared = InFlight<String, Answer>()
+    /// Who the requests are made for: see ``authorized(by:)``.
+    public internal(set) var credentials: (any Credentials)?
 
     /// Makes a client for the API at `baseURL`.
     ///
@@ -110,21 +113,22 @@ public struct APIClient: Sendable {
         let client = self
         let url = url(for: path)
         let exchange = {
-            client.attempt(method, url, body: body, headers: headers, retry: 0)
+            client.authorizedAttempt(method, url, body: body, headers: headers)
                 // Our own timer as well as URLSession's: on Linux the request's timeout is not
                 // always applied, and it only counts whole seconds. Timing out cancels the work.
                 .timeout(seconds: client.timeout)
         }
         guard method == .get, body == nil else { return exchange() }
+        // The account is part of the key: two users' reads never share an answer.
         let key =
-            url.absoluteString + "\n"
+            (credentials?.account ?? "") + "\n" + url.absoluteString + "\n"
             + headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "\n")
         return shared.join(key, start: exchange)
     }
 
     /// Sends the request, and again after a failure ``retry`` or a `Retry-After` allows;
     /// `retry` counts the retries made so far.
-    private func attempt(
+    func attempt(
         _ method: HTTPMethod, _ url: URL, body: Data?, headers: [String: String], retry: Int
     ) -> Promise<Answer> {
         let client = self
@@ -169,7 +173,9 @@ public struct APIClient: Sendable {
         }
         if let body {
             request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            if request.value(forHTTPHeaderField: "Content-Type") == nil {
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
         }
         let transfers = transfers
         let limit = maximumResponseBytes

@@ -24,7 +24,8 @@ extension OutboxReplay {
     /// What ``FailureClass`` says for the entry: refused for a 4xx (but a 404 or 410 to a DELETE,
     /// which means it is done, and a 412, or a 404 or 410 to a conditional PUT, which is another
     /// writer's change); a `Retry-After` says when to come back; offline, cancelled, or "later"
-    /// without a time stop (a `Retry-After` of no time counts as a failure); an answer that is not
+    /// without a time stop (a `Retry-After` of no time counts as a failure); so does a `401` (no
+    /// sign-in: nothing is refused or counted); an answer that is not
     /// the API's stops without counting; server trouble and anything else count as a failure of
     /// the entry.
     static func outcome(of error: any Error, for entry: OutboxEntry) -> Outcome {
@@ -56,7 +57,8 @@ extension OutboxReplay {
             // instead, which waits the backoff and, repeated, makes the change stuck.
             guard seconds > 0 else { return .failed(reason) }
             return .later(reason, status: status, seconds: seconds)
-        case .offline, .cancelled:
+        case .offline, .cancelled, .signedOut:
+            // Signed out: the change waits, untouched and uncounted, for the next sign-in.
             return .stop(reason)
         case .serverTrouble, .other:
             return .failed(reason)

@@ -1,0 +1,153 @@
+import Foundation
+import PromiseMVPTesting
+import Promises
+import Testing
+
+@testable import Services
+
+/// A collection behind an API that wants signed-in users: tokens that expire lose no write, a
+/// refresh is shared, a sign-in that ends pauses the outbox, and no token leaves the API's origin.
+@Suite("Signed-in APIs")
+struct SignedInTests {
+    typealias Task = OfflineCollectionTests.Task
+    let folder = TemporaryFolder("SignedInTests")
+    let amysTasks = TestResourceAPI(collection: "tasks")
+    let authority: TestTokenAuthority
+    let server: TestHTTPServer
+    let credentials: OAuthCredentials
+
+    init() throws {
+        let amysTasks = amysTasks
+        authority = TestTokenAuthority(users: ["amy": "apple"]) { $0 == "amy" ? amysTasks.respond : nil }
+        server = try TestHTTPServer(responder: authority.respond)
+        credentials = OAuthCredentials(
+            tokenURL: server.baseURL.appendingPathComponent("oauth/token"), timeout: 5)
+    }
+
+    /// The tasks on this device's file, through a client made for `credentials`.
+    func tasks(online: Bool = true) throws -> OfflineCollection<Task> {
+        OfflineCollection<Task>(
+            database: try Database(at: folder.file("tasks.sqlite")), collection: "tasks",
+            client: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never).authorized(by: credentials),
+            reachability: online ? AssumeReachable() : OfflineCollectionTests.Offline())
+    }
+
+    /// Twenty tasks created offline while signed in as Amy.
+    func twentyQueued() async throws {
+        _ = await PromiseExpectations.value(of: credentials.signIn(user: "amy", password: "apple"))
+        let offline = try tasks(online: false)
+        for number in 1...20 {
+            _ = await PromiseExpectations.value(of: offline.create(Task(title: "Task \(number)")))
+        }
+    }
+
+    @Test("20 changes queued offline, the token expired meanwhile: each delivered once, after one refresh")
+    func expiredTokenLosesNothing() async throws {
+        // Given
+        defer { server.stop() }
+        try await twentyQueued()
+        authority.expireTokens()
+        // When
+        let report = await PromiseExpectations.value(of: try tasks().sync())
+        // Then
+        #expect(report?.sent.count == 20)
+        #expect(amysTasks.keysApplied.count == 20)
+        #expect(amysTasks.ids.count == 20)
+        #expect(authority.refreshes == 1)
+        #expect(authority.refused == 1)
+    }
+
+    @Test("a refused refresh pauses the sync: nothing refused or counted, signed out; a sign-in resumes it")
+    func refusedRefreshPauses() async throws {
+        // Given: the password changed elsewhere, so the refresh token is refused
+        defer { server.stop() }
+        try await twentyQueued()
+        authority.changePassword(of: "amy", to: "pear")
+        let tasks = try tasks()
+        // When
+        let paused = await PromiseExpectations.value(of: tasks.sync())
+        // Then
+        #expect(paused?.sent.isEmpty == true)
+        #expect(paused?.refused.isEmpty == true)
+        #expect(paused?.stoppedBecause == .httpStatus(401))
+        let status = await PromiseExpectations.value(of: tasks.status())
+        #expect(status?.waiting == 20)
+        #expect(status?.refused == 0)
+        #expect(credentials.account == nil)
+        #expect(credentials.signedOutReason != nil)
+        let entries = await PromiseExpectations.value(of: tasks.outbox.entries())
+        #expect(entries?.allSatisfy { $0.failures == 0 } == true)
+
+        // When: Amy signs in again
+        _ = await PromiseExpectations.value(of: credentials.signIn(user: "amy", password: "pear"))
+        let resumed = await PromiseExpectations.value(of: tasks.sync())
+        // Then
+        #expect(resumed?.sent.count == 20)
+        #expect(amysTasks.keysApplied.count == 20)
+    }
+
+    @Test("ten reads at once on an expired token: one refresh, each read answered")
+    func oneRefreshForManyReads() async throws {
+        // Given: ten of Amy's tasks
+        server.stop()
+        let ten = TestResourceAPI(
+            collection: "tasks", resources: (1...10).map { ["id": "t\($0)", "title": "Task \($0)"] })
+        let authority = TestTokenAuthority(users: ["amy": "apple"]) { _ in ten.respond }
+        let server = try TestHTTPServer(responder: authority.respond)
+        defer { server.stop() }
+        let credentials = OAuthCredentials(tokenURL: server.baseURL.appendingPathComponent("oauth/token"))
+        _ = await PromiseExpectations.value(of: credentials.signIn(user: "amy", password: "apple"))
+        authority.expireTokens()
+        let client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never).authorized(by: credentials)
+        // When
+        let reads = (1...10).map { client.get("tasks/t\($0)", as: Task.self) }
+        let answered = await PromiseExpectations.value(of: when(fulfilled: reads))
+        // Then
+        #expect(answered?.map(\.title) == (1...10).map { "Task \($0)" })
+        #expect(authority.refreshes == 1)
+    }
+
+    @Test("a read redirected to another origin is not followed and carries no token there")
+    func noTokenToAnotherOrigin() async throws {
+        // Given: the API sends its reads to another server, which records what it gets
+        defer { server.stop() }
+        let elsewhere = DeliveryRecorder<TestHTTPServer.Request>()
+        let other = try TestHTTPServer { request in
+            elsewhere.record(request)
+            return .status(200, body: "[]")
+        }
+        defer { other.stop() }
+        let redirecting = try TestHTTPServer { request in
+            request.headers["authorization"] == nil
+                ? .status(401, body: "{}")
+                : .redirect(to: other.baseURL.appendingPathComponent("tasks").absoluteString)
+        }
+        defer { redirecting.stop() }
+        _ = await PromiseExpectations.value(of: credentials.signIn(user: "amy", password: "apple"))
+        let client = APIClient(baseURL: redirecting.baseURL, timeout: 5, retry: .never).authorized(
+            by: credentials)
+        // When
+        let error = await PromiseExpectations.error(of: client.get("tasks", as: [Task].self))
+        // Then
+        #expect(FailureClass(error ?? ServiceRequestError.unknownError).kind == .offline)
+        #expect(elsewhere.all.isEmpty)
+        #expect(redirecting.requests.count == 1)
+    }
+
+    @Test("a 403 is a refusal, not a sign-in: no refresh")
+    func forbiddenIsRefused() async throws {
+        // Given
+        defer { server.stop() }
+        let forbidding = try TestHTTPServer { _ in .status(403, body: #"{"error": "not yours"}"#) }
+        defer { forbidding.stop() }
+        _ = await PromiseExpectations.value(of: credentials.signIn(user: "amy", password: "apple"))
+        let client = APIClient(baseURL: forbidding.baseURL, timeout: 5, retry: .never).authorized(
+            by: credentials)
+        // When
+        let error = await PromiseExpectations.error(of: client.get("tasks", as: [Task].self))
+        // Then
+        #expect(FailureClass(error ?? ServiceRequestError.unknownError).kind == .refused)
+        #expect(authority.refreshes == 0)
+        #expect(forbidding.requests.count == 1)
+    }
+}
