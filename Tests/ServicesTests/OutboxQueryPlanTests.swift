@@ -17,7 +17,8 @@ struct OutboxQueryPlanTests {
         let plan = await PromiseExpectations.value(
             of: database.read { connection in
                 try connection.query(
-                    "EXPLAIN QUERY PLAN " + OutboxTable.nextQuery, [.text("notes"), .integer(0)]
+                    "EXPLAIN QUERY PLAN " + OutboxTable.nextQuery,
+                    [.text("notes"), .integer(0), .text("amy")]
                 ) { try $0.string("detail") }
             })
 

@@ -164,6 +164,7 @@ extension OfflineCollection {
         _ method: HTTPMethod, _ resource: Resource, key: String, sent: Bool, conflict: Data?? = nil
     ) -> Promise<Resource> {
         let (collection, storage, makeID, path) = (collection, storage, makeID, path(of:))
+        let account = client.credentials?.account
         return storage.tables.write { connection in
             var kept = resource
             var base: Data?
@@ -183,7 +184,7 @@ extension OfflineCollection {
             if method == .post { body.id = nil }  // the API names it, as online
             try storage.outbox.record(
                 method, method == .post ? collection : path(id), json: body, localID: id, idempotencyKey: key,
-                mayHaveArrived: sent, baseVersion: kept.version, base: base, in: connection)
+                mayHaveArrived: sent, baseVersion: kept.version, base: base, account: account, in: connection)
             try Self.hold(id, theirs: conflict, storage, connection)
             return kept
         }
@@ -191,14 +192,15 @@ extension OfflineCollection {
 
     /// Hides resource `id` here and queues its DELETE; one the API never had goes.
     func queueDelete(_ id: String, key: String, sent: Bool, conflict: Data?? = nil) -> Promise<Resource> {
-        let (storage, path) = (storage, path(of: id))
+        let (storage, path, account) = (storage, path(of: id), client.credentials?.account)
         return storage.tables.write { connection in
             guard let row = try storage.resource(id: id, in: connection), !row.deleted else {
                 throw ServiceRequestError.noData
             }
             let recorded = try storage.outbox.record(
                 .delete, path, body: nil, localID: id, idempotencyKey: key, mayHaveArrived: sent,
-                baseVersion: row.value.version, base: try APIClient.encode(row.value), in: connection)
+                baseVersion: row.value.version, base: try APIClient.encode(row.value), account: account,
+                in: connection)
             if recorded == .cancelledOut {
                 try storage.remove(id: id, from: nil, in: connection)
             } else {

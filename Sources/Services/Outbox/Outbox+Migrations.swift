@@ -60,5 +60,8 @@ extension Outbox {
                     feature TEXT PRIMARY KEY, owner TEXT NOT NULL, expires REAL NOT NULL,
                     pid INTEGER NOT NULL, host TEXT NOT NULL)
                 """),
+        // The account each change was made by (`Credentials/account`), so that it is only ever
+        // sent with that account's credentials; `NULL` for a change made with no sign-in.
+        Migration(version: 7, sql: "ALTER TABLE outbox ADD COLUMN account TEXT"),
     ]
 }

@@ -42,6 +42,8 @@ extension Outbox {
     ///     without versions (the change is then sent unconditionally).
     ///   - base: That copy, as JSON: what a three-way merge starts from when the API's copy
     ///     changed meanwhile.
+    ///   - account: The account making the change (``Credentials/account``): only a sync signed in
+    ///     as it sends the change. `nil` (the default) with no sign-in.
     ///   - connection: The connection of the transaction the local change is written in.
     /// - Returns: What was recorded.
     /// - Throws: ``DatabaseError`` when it cannot be written; the caller's transaction then fails.
@@ -49,7 +51,7 @@ extension Outbox {
     public func record(
         _ method: HTTPMethod, _ path: String, body: Data?, localID: String,
         idempotencyKey: String = UUID().uuidString, mayHaveArrived: Bool = false, baseVersion: String? = nil,
-        base: Data? = nil, in connection: Connection
+        base: Data? = nil, account: String? = nil, in connection: Connection
     ) throws -> Recorded {
         if !mayHaveArrived,
             let merged = try OutboxTable.coalesce(
@@ -61,31 +63,32 @@ extension Outbox {
         try connection.execute(
             """
             INSERT INTO outbox (
-                feature, local_id, method, path, body, idempotency_key, created_at, attempted, base_version, base)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                feature, local_id, method, path, body, idempotency_key, created_at, attempted, base_version, base,
+                account)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(feature), .text(localID), .text(method.rawValue), .text(path),
                 body.map(SQLValue.blob) ?? .null,
                 .text(idempotencyKey), .real(createdAt.timeIntervalSince1970),
                 .integer(mayHaveArrived ? 1 : 0), baseVersion.map(SQLValue.text) ?? .null,
-                base.map(SQLValue.blob) ?? .null,
+                base.map(SQLValue.blob) ?? .null, account.map(SQLValue.text) ?? .null,
             ])
         guard case .integer(let sequence) = try connection.scalar("SELECT last_insert_rowid()") else {
             throw DatabaseError(
                 kind: .other, message: "no sequence for the outbox entry", path: connection.path)
         }
-        return .added(
-            OutboxEntry(
-                sequence: sequence, localID: localID, method: method, path: path, body: body,
-                idempotencyKey: idempotencyKey, state: .pending, createdAt: createdAt,
-                baseVersion: baseVersion,
-                base: base))
+        var entry = OutboxEntry(
+            sequence: sequence, localID: localID, method: method, path: path, body: body,
+            idempotencyKey: idempotencyKey, state: .pending, createdAt: createdAt, baseVersion: baseVersion,
+            base: base)
+        entry.account = account
+        return .added(entry)
     }
 
     /// Records a change for the API with `json` as its body, encoded as ``APIClient`` encodes
     /// bodies, inside the caller's write transaction; see
-    /// ``record(_:_:body:localID:idempotencyKey:mayHaveArrived:baseVersion:base:in:)``.
+    /// ``record(_:_:body:localID:idempotencyKey:mayHaveArrived:baseVersion:base:account:in:)``.
     ///
     /// - Parameters:
     ///   - method: The HTTP method.
@@ -96,6 +99,7 @@ extension Outbox {
     ///   - mayHaveArrived: Whether the change was sent already; see the other `record`.
     ///   - baseVersion: The version the change was made from, sent as `If-Match`.
     ///   - base: The API's copy the change was made from, as JSON.
+    ///   - account: The account making the change, which alone may send it; `nil` with no sign-in.
     ///   - connection: The connection of the transaction the local change is written in.
     /// - Returns: What was recorded.
     /// - Throws: `EncodingError`, or ``DatabaseError`` when it cannot be written.
@@ -103,10 +107,11 @@ extension Outbox {
     public func record(
         _ method: HTTPMethod, _ path: String, json: some Encodable, localID: String,
         idempotencyKey: String = UUID().uuidString, mayHaveArrived: Bool = false, baseVersion: String? = nil,
-        base: Data? = nil, in connection: Connection
+        base: Data? = nil, account: String? = nil, in connection: Connection
     ) throws -> Recorded {
         try record(
             method, path, body: try APIClient.encode(json), localID: localID, idempotencyKey: idempotencyKey,
-            mayHaveArrived: mayHaveArrived, baseVersion: baseVersion, base: base, in: connection)
+            mayHaveArrived: mayHaveArrived, baseVersion: baseVersion, base: base, account: account,
+            in: connection)
     }
 }

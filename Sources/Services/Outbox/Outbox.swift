@@ -5,7 +5,7 @@ public import Promises
 ///
 /// A feature that writes through the API records each write the API could not take as an
 /// ``OutboxEntry``, inside the same ``Database/write(_:)`` transaction as the local change, with
-/// ``record(_:_:body:localID:idempotencyKey:mayHaveArrived:baseVersion:base:in:)``: a crash leaves both or neither. The feature
+/// ``record(_:_:body:localID:idempotencyKey:mayHaveArrived:baseVersion:base:account:in:)``: a crash leaves both or neither. The feature
 /// keeps showing its local change, marked with the ``SyncState`` that ``status()`` gives.
 /// ``sync(with:delivered:)`` replays the entries in order when the API answers:
 ///

@@ -59,6 +59,9 @@ public struct OutboxEntry: Sendable, Equatable {
     /// The API's copy the change was made from, as JSON: the base of a three-way merge when the
     /// API's copy changed meanwhile. `nil` when not known.
     public let base: Data?
+    /// The account the change was made by (``Credentials/account``), which alone may send it;
+    /// `nil` for a change made with no sign-in.
+    public internal(set) var account: String?
 
     /// Makes an entry; ``Outbox`` makes them as it reads its table.
     ///
@@ -99,10 +102,12 @@ public struct OutboxEntry: Sendable, Equatable {
     /// - Parameter reason: What the API said.
     /// - Returns: The refused entry.
     public func refused(_ reason: String) -> OutboxEntry {
-        OutboxEntry(
+        var refused = OutboxEntry(
             sequence: sequence, localID: localID, method: method, path: path, body: body,
             idempotencyKey: idempotencyKey, state: .refused(reason: reason), createdAt: createdAt,
             notBefore: notBefore, failures: failures, baseVersion: baseVersion, base: base)
+        refused.account = account
+        return refused
     }
 
     /// Whether the API refused it.

@@ -35,7 +35,16 @@ struct OutboxReplay: Sendable {
         // Cancellable, so that cancelling a sync reaches this promise; each step checks it.
         seal.setCancellationHandler {}
         let queue = DispatchQueue(label: "Outbox \(feature)")
-        queue.async { step(after: 0, OutboxSyncReport(), Run(promise: promise, seal: seal, queue: queue)) }
+        let run = Run(promise: promise, seal: seal, queue: queue)
+        // Signed out: nothing is sent (without a token every change would be a 401); the changes
+        // wait, untouched, for the sign-in.
+        if let credentials = client.credentials, credentials.account == nil {
+            var report = OutboxSyncReport()
+            report.stoppedBecause = .httpStatus(401)
+            queue.async { [report] in finish(report, run) }
+            return promise
+        }
+        queue.async { step(after: 0, OutboxSyncReport(), run) }
         return promise
     }
 
@@ -62,7 +71,8 @@ struct OutboxReplay: Sendable {
         guard run.promise.isPending else { return }  // cancelled
         let feature = feature
         let now = now()
-        let next = database.read { try Self.next(feature, after: last, now: now, $0) }
+        let account = client.credentials?.account
+        let next = database.read { try Self.next(feature, after: last, now: now, account: account, $0) }
         run.whenSettled(next) { next in
             switch next {
             case .failure(let error): run.fail(error)
@@ -72,9 +82,14 @@ struct OutboxReplay: Sendable {
     }
 
     /// What comes after `last`, read in the caller's transaction.
-    static func next(_ feature: String, after last: Int64, now: Date, _ connection: Connection) throws -> Next
+    static func next(
+        _ feature: String, after last: Int64, now: Date, account: String?, _ connection: Connection
+    )
+        throws -> Next
     {
-        guard let entry = try OutboxTable.next(feature, after: last, connection) else { return .end }
+        guard let entry = try OutboxTable.next(feature, after: last, account: account, connection) else {
+            return .end
+        }
         let heldBehind = try OutboxTable.isHeldBehind(entry, feature, connection)
         if entry.isHeld || heldBehind { return .passOver(entry) }
         if let notBefore = entry.notBefore, notBefore > now {
@@ -105,6 +120,12 @@ struct OutboxReplay: Sendable {
     /// Sends `entry`, marked first as possibly arrived (unless `marked` says it is), so that no
     /// later edit is merged into a change the API may have applied.
     private func send(_ entry: OutboxEntry, marked: Bool, _ report: OutboxSyncReport, _ run: Run) {
+        // Another account signed in since the entry was read: it waits for its own.
+        if let account = entry.account, client.credentials?.account != account {
+            var report = report
+            report.stoppedBecause = .httpStatus(401)
+            return finish(report, run)
+        }
         let (client, claim, now) = (client, claim, now)
         let exchange: @Sendable () -> Promise<Data> = {
             client.exchange(entry.method, entry.path, body: entry.body, headers: Self.headers(of: entry))
@@ -132,7 +153,8 @@ struct OutboxReplay: Sendable {
             let completion = try OutboxTable.complete(
                 entry, answer: answer, feature: feature, connection, delivered)
             guard run.promise.isPending else { return (completion, nil) }  // cancelled: no next
-            let next = try Self.next(feature, after: entry.sequence, now: now(), connection)
+            let next = try Self.next(
+                feature, after: entry.sequence, now: now(), account: client.credentials?.account, connection)
             if case .send(let following) = next, try !Self.mark(following, claim, now(), connection) {
                 return (completion, .end)  // another sync took over (this one's claim lapsed)
             }

@@ -5,7 +5,7 @@ enum OutboxTable {
     /// The start of every read of entries: the columns an entry is made of.
     private static let select = """
         SELECT sequence, local_id, method, path, body, idempotency_key, refusal, created_at, failures,
-            last_error, not_before, stuck, base_version, base, conflict, theirs
+            last_error, not_before, stuck, base_version, base, conflict, theirs, account
         FROM outbox
         """
 
@@ -25,20 +25,27 @@ enum OutboxTable {
         return rows.map { entry($0, connection) }
     }
 
-    /// The first entry of `feature` after `sequence` that is not refused, stuck or conflicted (it may be
+    /// The first entry of `feature` after `sequence`, of `account` or of no account, that is not
+    /// refused, stuck or conflicted (it may be
     /// damaged, or held behind an earlier entry of its resource: see ``isHeldBehind(_:_:_:)``).
-    static func next(_ feature: String, after sequence: Int64, _ connection: Connection) throws
-        -> OutboxEntry?
+    static func next(_ feature: String, after sequence: Int64, account: String?, _ connection: Connection)
+        throws -> OutboxEntry?
     {
-        try connection.query(nextQuery, [.text(feature), .integer(sequence)]).first.map {
+        try connection.query(
+            nextQuery, [.text(feature), .integer(sequence), account.map(SQLValue.text) ?? .null]
+        )
+        .first.map {
             entry($0, connection)
         }
     }
 
-    /// The statement of ``next(_:after:_:)``: a seek in `outbox_by_feature`, once per change sent.
+    /// The statement of ``next(_:after:account:_:)``: a seek in `outbox_by_feature`, once per change
+    /// sent. Only the changes of the account signed in (`?3`), or made with no sign-in: another
+    /// account's wait for its own sign-in.
     static let nextQuery =
         select
-        + " WHERE feature = ? AND sequence > ? AND refusal IS NULL AND stuck = 0 AND conflict = 0 ORDER BY sequence LIMIT 1"
+        + " WHERE feature = ?1 AND sequence > ?2 AND refusal IS NULL AND stuck = 0 AND conflict = 0"
+        + " AND (account IS NULL OR account = ?3) ORDER BY sequence LIMIT 1"
 
     /// Whether an earlier entry of `entry`'s resource is held (refused, stuck or damaged): then
     /// `entry` waits behind it, so that no change overtakes one the user has not dealt with.
@@ -192,12 +199,14 @@ enum OutboxTable {
             if case .real(let seconds)? = row["not_before"] { Date(timeIntervalSince1970: seconds) } else {
                 nil
             }
-        return OutboxEntry(
+        var entry = OutboxEntry(
             sequence: Int64(try row.int("sequence")), localID: try row.string("local_id"), method: method,
             path: try row.string("path"), body: body, idempotencyKey: try row.string("idempotency_key"),
             state: state, createdAt: Date(timeIntervalSince1970: try row.double("created_at")),
             notBefore: notBefore, failures: try row.int("failures"),
             baseVersion: try row.optionalString("base_version"), base: blob(row["base"]))
+        entry.account = try row.optionalString("account")
+        return entry
     }
 
     /// A JSON column: bytes, or text written by hand; `nil` for NULL.
