@@ -5,7 +5,7 @@ import Promises
 extension SyncScheduler {
     /// What asks for a sync.
     enum Trigger {
-        case start, changeQueued, appActive, connectivityBack, refreshDue
+        case start, changeQueued, appActive, connectivityBack, refreshDue, signedIn
     }
 
     /// The state the decisions keep; on `queue` only.
@@ -31,6 +31,9 @@ extension SyncScheduler {
         var refreshing = false
         var refreshAgain = false
         var refreshTimer: ScheduledWork?
+        /// The last sync found nobody signed in: nothing runs until a sign-in (or the app is
+        /// active again, which may have signed in elsewhere).
+        var signedOut = false
     }
 
     func started() {
@@ -46,6 +49,8 @@ extension SyncScheduler {
 
     func triggered(by trigger: Trigger) {
         guard rules.running else { return }
+        if trigger == .signedIn || trigger == .appActive { rules.signedOut = false }
+        guard !rules.signedOut else { return publish(.signedOut) }
         guard rules.connectivity == .reachable else { return publish(.offline) }
         if rules.syncing {
             rules.again = true
@@ -60,7 +65,7 @@ extension SyncScheduler {
             if rules.wakeUp == nil { wait(gathering, because: .changesQueued, firm: false) }
         case .appActive:
             if !rules.wakeUpIsFirm { runSync(refreshing: true) }
-        case .start, .connectivityBack:
+        case .start, .connectivityBack, .signedIn:
             runSync(refreshing: true)
         }
     }
@@ -154,6 +159,12 @@ extension SyncScheduler {
     /// between syncs; offline, nothing until connectivity comes back.
     private func failed(_ reason: ServiceRequestError, retryAt: Date?, report: OutboxSyncReport?) {
         rules.again = false
+        if FailureClass(reason).kind == .signedOut {
+            // No backoff: nothing a wait changes. The changes wait, untouched, for the sign-in.
+            rules.signedOut = true
+            rules.failures = 0
+            return publish(.signedOut, report: report)
+        }
         if FailureClass(reason).kind == .offline {
             // A monitor that learns by asking says "unreachable" now, through the queue.
             monitor.syncFoundUnreachable()

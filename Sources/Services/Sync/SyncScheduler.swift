@@ -100,6 +100,12 @@ public final class SyncScheduler: @unchecked Sendable {
         queue.async { self.triggered(by: .appActive) }
     }
 
+    /// Someone signed in (call it after `OAuthCredentials/signIn(user:password:)`): a sync that
+    /// stopped for want of a sign-in (``SyncSchedulerState/signedOut``) runs again at once.
+    public func signedIn() {
+        queue.async { self.triggered(by: .signedIn) }
+    }
+
     /// Stops: nothing more is scheduled and connectivity is no longer watched.
     ///
     /// - Returns: A guarantee fulfilled once a sync that was running has ended.

@@ -16,6 +16,9 @@ public enum SyncSchedulerState: Sendable, Equatable {
     case offline
     /// ``SyncScheduler/stop()`` was called, or it was never started.
     case stopped
+    /// The API wants a sign-in (`401`), or nobody is signed in: the changes wait, untouched,
+    /// until ``SyncScheduler/signedIn()`` (or the app is active again).
+    case signedOut
 
     /// Why a ``SyncScheduler`` waits before it syncs.
     ///
