@@ -27,6 +27,7 @@ extension Arguments {
             usage: demo melodies [watch] [options]
                    demo orders [\(verbs)
                    demo orders create \(synopsis)
+                   demo login --user NAME | logout [--erase] | whoami
                    demo export-sample-api FOLDER
 
             Shows melodies or orders from the API, or from the local database when the API cannot be
@@ -40,6 +41,9 @@ extension Arguments {
             from meanwhile is merged when the two changed different fields, else a conflict: 'orders
             show ID' puts both side by side, 'orders resolve ID --keep-mine | --keep-theirs' settles
             it. 'export-sample-api FOLDER' writes a sample API to serve with 'python3 -m http.server'.
+            'login' signs in to a shop that wants it (the password is read from standard input, not
+            echoed), and every command then uses that account; 'logout' keeps its orders and changes
+            for its next sign-in, or with --erase removes them from this device.
 
             options:
             \(options.joined(separator: "\n"))

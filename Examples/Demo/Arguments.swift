@@ -26,6 +26,9 @@ struct Arguments {
         case retryOrder(id: String)
         case discardOrder(id: String)
         case exportSampleAPI(folder: String)
+        case login(user: String)
+        case logout(erase: Bool)
+        case whoami
         case help
         case version
     }
@@ -98,6 +101,19 @@ struct Arguments {
         if let flag = keeping.first?.0 {
             throw UsageError(message: "\(flag) only goes with 'orders resolve ID'")
         }
+        if positional == ["logout"] {
+            return try make(.logout(erase: flags.contains("--erase")), values, flags, environment)
+        }
+        if flags.contains("--erase") { throw UsageError(message: "--erase only goes with 'logout'") }
+        if positional == ["login"] {
+            guard let user = values["--user"]?.last, !user.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw UsageError(
+                    message:
+                        "say who signs in: demo login --user NAME (the password is read from standard input)")
+            }
+            return try make(.login(user: user), values, flags, environment)
+        }
+        if values["--user"] != nil { throw UsageError(message: "--user only goes with 'login'") }
         return try make(try command(positional, values), values, flags, environment)
     }
 
@@ -112,6 +128,7 @@ struct Arguments {
         case ["melodies"]: command = .melodies
         case ["melodies", "watch"]: command = .watchMelodies
         case ["orders"]: command = .listOrders
+        case ["whoami"]: command = .whoami
         case ["orders", "create"]: return .createOrder(try order(values))
         case let words where words.count == 3 && words[0] == "orders" && words[1] == "update":
             return .updateOrder(

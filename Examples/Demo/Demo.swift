@@ -40,6 +40,12 @@ struct Demo {
             return 0
         case .exportSampleAPI(let folder):
             return export(to: folder, terminal)
+        case .login(let user):
+            return await SignInScreen.login(user, arguments, terminal)
+        case .logout(let erase):
+            return await SignInScreen.logout(erase: erase, arguments, terminal)
+        case .whoami:
+            return SignInScreen.whoami(arguments, terminal)
         case .melodies:
             guard let app = await App.open(arguments, terminal) else { return 1 }
             return await Screens.melodies(
@@ -73,6 +79,10 @@ struct Demo {
             return await Screens.delete(id, app.worker, app.formatter, terminal)
         case .syncOrders:
             guard let app = await App.open(arguments, terminal) else { return 1 }
+            if let signedOut = await SignInScreen.signedOutMessage(app) {
+                terminal.printError("demo: \(signedOut)")
+                return 1
+            }
             return await SyncScreen.sync(app.orders, arguments, terminal)
         case .retryOrder(let id):
             guard let app = await App.open(arguments, terminal) else { return 1 }
@@ -102,6 +112,8 @@ struct Demo {
 struct App {
     let database: Database
     let api: APIClient
+    /// The shop's sign-in, when `demo login` made one here (signed in or signed out since).
+    let credentials: OAuthCredentials?
     let reachability: any ConnectivityMonitor
     let orders: FallbackOrdersStore
     let worker: OrdersWorker
@@ -120,7 +132,13 @@ struct App {
             terminal.printError("demo: \(error)")
             return nil
         }
-        let api = APIClient(baseURL: arguments.api, timeout: arguments.apiTimeout)
+        // Signed in (`demo login`), every request to the shop carries the account's token; a
+        // shop that needs none is used as it is.
+        let credentials = SignInScreen.credentials(arguments)
+        let signedIn = credentials.account != nil
+        let signsIn = signedIn ? true : await Self.hasSignedIn(database)
+        let plain = APIClient(baseURL: arguments.api, timeout: arguments.apiTimeout)
+        let api = signsIn ? plain.authorized(by: credentials) : plain
         let reachability: any ConnectivityMonitor = arguments.offline ? Offline() : AssumeReachable()
         // Orders created offline get short identifiers, like the sample API's, easy to type back.
         let local = OrdersSQLiteStore(
@@ -128,8 +146,20 @@ struct App {
         let orders = FallbackOrdersStore(
             api: OrdersAPI(client: api), cache: local, reachability: reachability)
         return App(
-            database: database, api: api, reachability: reachability, orders: orders,
+            database: database, api: api, credentials: signsIn ? credentials : nil,
+            reachability: reachability, orders: orders,
             worker: OrdersWorker(ordersStore: orders))
+    }
+}
+
+extension App {
+    /// Whether changes of a signed-in account wait in `database`: then the shop is one that signs
+    /// in, signed out now. (No outbox yet: none.)
+    static func hasSignedIn(_ database: Database) async -> Bool {
+        let count = try? await database.read { connection in
+            try connection.scalar("SELECT count(*) FROM outbox WHERE account IS NOT NULL")
+        }.value
+        return count != nil && count != .integer(0)
     }
 }
 

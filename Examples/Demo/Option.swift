@@ -61,6 +61,10 @@ struct Option: Sendable {
             help: "with 'orders resolve': keep this device's change"),
         Option(
             name: "--keep-theirs", value: "", use: .flag, help: "with 'orders resolve': keep the shop's copy"),
+        Option(name: "--user", value: "NAME", use: .setting, help: "with 'login': the account that signs in"),
+        Option(
+            name: "--erase", value: "", use: .flag,
+            help: "with 'logout': erase the account's orders and unsent changes from this device"),
         Option(name: "--help", value: "", use: .flag, help: "show this help"),
         Option(name: "--version", value: "", use: .flag, help: "show the version"),
         order("--first-name", "NAME", .firstName) { $0.firstName = $1 },

@@ -78,3 +78,22 @@ extension FallbackOrdersStore {
         .failing(as: .updateOrder)
     }
 }
+
+/// Signed-in shops: whose changes wait, and erasing an account's orders at its sign-out.
+extension FallbackOrdersStore {
+    /// The accounts whose order changes wait here, with how many each.
+    ///
+    /// - Returns: A promise of the counts.
+    public func unsentChangesByAccount() -> Promise<[String: Int]> {
+        orders.unsentChangesByAccount()
+    }
+
+    /// Erases the orders and `account`'s waiting changes from this device, leaving no trace in
+    /// the file (see `OfflineCollection.erase(account:)`).
+    ///
+    /// - Parameter account: The account signing out.
+    /// - Returns: A promise of how many waiting changes were dropped.
+    public func erase(account: String) -> Promise<Int> {
+        orders.erase(account: account)
+    }
+}

@@ -31,6 +31,9 @@ public struct FileTokenKeeper: TokenKeeper {
         // Made empty with the owner's permissions first, so that no other user can open it while
         // it is written.
         let temporary = url.appendingPathExtension("new")
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         guard
             FileManager.default.createFile(
                 atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600])
@@ -39,7 +42,11 @@ public struct FileTokenKeeper: TokenKeeper {
         defer { try? handle.close() }
         try handle.write(contentsOf: data)
         try handle.synchronize()
-        _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
+        if FileManager.default.fileExists(atPath: url.path) {
+            _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
+        } else {
+            try FileManager.default.moveItem(at: temporary, to: url)
+        }
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
     }
 

@@ -18,6 +18,22 @@ extension OfflineCollection {
         }
     }
 
+    /// The accounts whose changes wait here, with how many each (held ones included): for a
+    /// signed-out screen ("Sign in as amy to send 3 changes").
+    ///
+    /// - Returns: A promise of the count of each account.
+    public func unsentChangesByAccount() -> Promise<[String: Int]> {
+        let feature = outbox.feature
+        return storage.tables.read { connection in
+            var counts: [String: Int] = [:]
+            _ = try connection.query(
+                "SELECT account, count(*) AS changes FROM outbox WHERE feature = ? AND account IS NOT NULL GROUP BY account",
+                [.text(feature)]
+            ) { counts[try $0.string("account")] = try $0.int("changes") }
+            return counts
+        }
+    }
+
     /// Erases the collection as `account` left it on this device: the copy of the API's resources,
     /// the resources changed here, the copy's date and validators, and the changes `account`
     /// made that wait; deleted with SQLite's `secure_delete` and the log emptied

@@ -1,0 +1,116 @@
+import Foundation
+import MelodiesTesting
+import OrdersTesting
+import Testing
+
+@testable import Demo
+
+// Runs the demo as a subprocess: compiled where tests can start one (Package.swift, `subprocesses`).
+#if SUBPROCESSES
+
+    /// `demo login`, `logout` and `whoami` against a shop that wants a signed-in user.
+    @Suite("demo: signing in")
+    struct SignInDemoTests {
+        let shop = TestOrdersShop(orders: Order.samples)
+        let authority: TestTokenAuthority
+        let server: TestHTTPServer
+        let demo = DemoRunner()
+
+        init() throws {
+            let shop = shop
+            authority = TestTokenAuthority(users: ["amy": "apple pie"]) { _ in shop.respond }
+            server = try TestHTTPServer(responder: authority.respond)
+        }
+
+        var api: [String] { ["--api", server.baseURL.absoluteString] }
+
+        /// `demo login --user NAME` with `password` on standard input.
+        func login(_ user: String, _ password: String) async throws -> DemoRunner.Run {
+            let (input, output, errors) = (Pipe(), Pipe(), Pipe())
+            let process = try demo.start(
+                ["login", "--user", user] + api, errors: errors, input: input, output: output)
+            input.fileHandleForWriting.write(Data((password + "\n").utf8))
+            try input.fileHandleForWriting.close()
+            return await DemoRunner.offThePool {
+                let out = output.fileHandleForReading.readDataToEndOfFile()
+                let err = errors.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                return DemoRunner.Run(
+                    status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+                    error: String(decoding: err, as: UTF8.self))
+            }
+        }
+
+        @Test(
+            "a wrong password is refused; signed in, the sign-in is kept for its owner only, never the password"
+        )
+        func loginKeepsTheSignIn() async throws {
+            defer { server.stop() }
+            // When
+            let wrong = try await login("amy", "pear")
+            let right = try await login("amy", "apple pie")
+            let whoami = try await demo.run(["whoami"] + api)
+            let listed = try await demo.run(["orders"] + api)
+            // Then
+            #expect(wrong.status == 1 && wrong.error.contains("not signed in"), "\(wrong.error)")
+            #expect(
+                right.status == 0 && right.output.contains("Signed in as amy."),
+                "\(right.output) \(right.error)")
+            #expect(whoami.status == 0 && whoami.output == "amy\n")
+            #expect(listed.status == 0 && authority.requests.contains("amy GET /orders"), "\(listed.error)")
+            let file = demo.database.appendingPathExtension("signin")
+            let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+            let kept = try Data(contentsOf: file)
+            #expect(kept.range(of: Data("apple pie".utf8)) == nil)
+            #expect(!listed.output.contains("Bearer") && !listed.error.contains("Bearer"))
+        }
+
+        @Test(
+            "signed out, sync exits 1 naming who must sign in and how many changes wait; signed in again, they go"
+        )
+        func signedOutSyncSaysSo() async throws {
+            defer { server.stop() }
+            // Given: Amy created an order while the shop could not be reached, then signed out
+            _ = try await login("amy", "apple pie")
+            let created = try await demo.run(OfflineWritesDemoTests.createArguments + ["--offline"] + api)
+            let logout = try await demo.run(["logout"] + api)
+            // When
+            let signedOut = try await demo.run(["orders", "sync"] + api)
+            _ = try await login("amy", "apple pie")
+            let signedIn = try await demo.run(["orders", "sync"] + api)
+            // Then
+            #expect(created.status == 0, "\(created.error)")
+            #expect(
+                logout.output.contains("Signed out amy; 1 change wait for their next sign-in."),
+                "\(logout.output)")
+            #expect(signedOut.status == 1, "\(signedOut.output)")
+            #expect(
+                signedOut.error.contains("signed out: sign in as amy to send 1 change"), "\(signedOut.error)")
+            #expect(signedIn.status == 0, "\(signedIn.output) \(signedIn.error)")
+            #expect(shop.storedOrders.contains { $0.email == "eve@example.com" })
+        }
+
+        @Test("logout --erase says what it drops, then leaves none of the account's orders in the file")
+        func logoutEraseLeavesNothing() async throws {
+            defer { server.stop() }
+            // Given
+            _ = try await login("amy", "apple pie")
+            _ = try await demo.run(OfflineWritesDemoTests.createArguments + ["--offline"] + api)
+            // When
+            let erased = try await demo.run(["logout", "--erase"] + api)
+            // Then
+            #expect(erased.status == 0)
+            #expect(
+                erased.output.contains("Erasing amy's orders and 1 change not sent yet"), "\(erased.output)")
+            for name in ["demo.sqlite", "demo.sqlite-wal"] {
+                let url = demo.folder.file(name)
+                guard let bytes = try? Data(contentsOf: url) else { continue }
+                #expect(bytes.range(of: Data("eve@example.com".utf8)) == nil, "\(name)")
+            }
+            let whoami = try await demo.run(["whoami"] + api)
+            #expect(whoami.status == 1 && whoami.output.contains("Nobody is signed in."))
+        }
+    }
+
+#endif
