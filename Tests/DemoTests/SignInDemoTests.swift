@@ -114,3 +114,46 @@ import Testing
     }
 
 #endif
+
+#if SUBPROCESSES
+    extension SignInDemoTests {
+        @Test("the README's 'Signing in' session prints what the README shows")
+        func readmeSession() async throws {
+            defer { server.stop() }
+            // Given: the session, as the README prints it
+            let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            let readme = try String(
+                contentsOf: here.appendingPathComponent("../../README.md").standardized, encoding: .utf8)
+            let section = try #require(readme.components(separatedBy: "## Signing in\n").dropFirst().first)
+            let session = try #require(
+                section.components(separatedBy: "```console\n").dropFirst().first?
+                    .components(separatedBy: "```").first)
+            var steps: [(command: String, expected: [String])] = []
+            for line in session.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
+                if line.hasPrefix("$ ") {
+                    steps.append((String(line.dropFirst(2)), []))
+                } else if !steps.isEmpty {
+                    steps[steps.count - 1].expected.append(String(line))
+                }
+            }
+            try #require(steps.count == 5)
+
+            for (command, expected) in steps {
+                // When: each command, run as the README writes it
+                let run: DemoRunner.Run
+                if command.hasPrefix("echo '"), let pipe = command.range(of: "' | demo ") {
+                    let password = String(
+                        command[command.index(command.startIndex, offsetBy: 6)..<pipe.lowerBound])
+                    let words = command[pipe.upperBound...].split(separator: " ").map(String.init)
+                    run = try await login(words[2], password)
+                } else {
+                    let words = command.split(separator: " ").dropFirst().map(String.init)
+                    run = try await demo.run(words + api)
+                }
+                // Then
+                let printed = (run.output + run.error).split(separator: "\n").map(String.init)
+                #expect(printed == expected, "\(command)")
+            }
+        }
+    }
+#endif
