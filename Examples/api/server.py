@@ -9,12 +9,21 @@ Idempotency-Key header that was already seen is not applied again: the first ans
 Every order carries a "version" ("1", then one more per change) and single answers an ETag with it;
 a PUT or DELETE with an If-Match naming another version is answered 412 with the current order.
 Restarting the server forgets what was written. `swift run demo export-sample-api Examples/api` rewrites the two JSON files.
+
+With DEMO_USERS="amy:apple pie,bob:battery" in its environment it wants a signed-in user: POST
+/oauth/token takes the password and refresh-token grants of RFC 6749 (form-encoded) and answers a
+bearer token that expires after DEMO_TOKEN_LIFETIME seconds (3600 by default); any other request
+without a valid token is answered 401 with WWW-Authenticate: Bearer error="invalid_token". The
+users share the one set of orders.
 """
 import http.server
 import json
+import os
 import pathlib
+import secrets
 import sys
 import threading
+import time
 import urllib.parse
 import uuid
 
@@ -28,6 +37,12 @@ LOCK = threading.Lock()
 REVISION = [0]
 TOUCHED = {}
 ANSWERED = {}  # Idempotency-Key -> (status, value) of the write that first used it
+# Signing in, when DEMO_USERS names users: their passwords, the access tokens granted (token ->
+# (user, expiry)) and the refresh tokens (token -> user). No token or password is ever printed.
+USERS = dict(pair.split(":", 1) for pair in os.environ.get("DEMO_USERS", "").split(",") if ":" in pair)
+ACCESS = {}
+REFRESH = {}
+LIFETIME = int(os.environ.get("DEMO_TOKEN_LIFETIME", "3600"))
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -67,11 +82,52 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return self.send_json(
             200, {"changes": changes, "deleted": deleted, "next": "rev-%d" % REVISION[0], "more": False})
 
+    def signed_in(self):
+        """True when no sign-in is wanted or the request carries a valid token; else answers 401."""
+        if not USERS:
+            return True
+        header = self.headers.get("Authorization") or ""
+        token = header[7:] if header.startswith("Bearer ") else ""
+        with LOCK:
+            user, expires = ACCESS.get(token, (None, 0))
+        if user is not None and expires > time.time():
+            return True
+        body = b'{"error": "invalid_token"}'
+        self.send_response(401)
+        self.send_header("WWW-Authenticate", 'Bearer error="invalid_token"')
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+        return False
+
+    def grant(self):
+        """The token endpoint: a password or refresh-token grant answered with a bearer token."""
+        length = int(self.headers.get("Content-Length") or 0)
+        form = dict(urllib.parse.parse_qsl(self.rfile.read(length).decode("utf-8", "replace")))
+        with LOCK:
+            if form.get("grant_type") == "password":
+                name = form.get("username", "")
+                user = name if name in USERS and USERS[name] == form.get("password") else None
+            elif form.get("grant_type") == "refresh_token":
+                user = REFRESH.get(form.get("refresh_token", ""))
+            else:
+                return self.send_json(400, {"error": "unsupported_grant_type"})
+            if user is None:
+                return self.send_json(400, {"error": "invalid_grant"})
+            access, refresh = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+            ACCESS[access] = (user, time.time() + LIFETIME)
+            REFRESH[refresh] = user
+        return self.send_json(200, {
+            "access_token": access, "token_type": "Bearer", "expires_in": LIFETIME, "refresh_token": refresh})
+
     def route(self):
         parts = [part for part in self.path.split("?")[0].split("/") if part]
         return parts[0] if parts else "", parts[1] if len(parts) > 1 else None, len(parts)
 
     def do_GET(self):
+        if not self.signed_in():
+            return None
         collection, ident, depth = self.route()
         with LOCK:
             if (collection, depth) == ("melodies", 1):
@@ -117,6 +173,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return True
 
     def do_POST(self):
+        if self.path.split("?")[0] == "/oauth/token" and USERS:
+            return self.grant()
+        if not self.signed_in():
+            return None
         collection, _, depth = self.route()
         order = self.read_json()
         if (collection, depth) != ("orders", 1):
@@ -135,6 +195,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_json(*answer)
 
     def do_PUT(self):
+        if not self.signed_in():
+            return None
         collection, ident, depth = self.route()
         order = self.read_json()
         with LOCK:
@@ -155,6 +217,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_json(*answer)
 
     def do_DELETE(self):
+        if not self.signed_in():
+            return None
         collection, ident, depth = self.route()
         with LOCK:
             if self.repeated():

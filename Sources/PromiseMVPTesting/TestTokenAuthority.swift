@@ -23,6 +23,7 @@ public final class TestTokenAuthority: @unchecked Sendable {
     private var refusedCount = 0
     private var seen: [String] = []
     private var tokenReply: TestHTTPServer.Reply?
+    private var refusingAll = false
     private let lifetime: Int
     private let api: @Sendable (String) -> (@Sendable (TestHTTPServer.Request) -> TestHTTPServer.Reply)?
 
@@ -69,6 +70,12 @@ public final class TestTokenAuthority: @unchecked Sendable {
         }
     }
 
+    /// Refuses every request with `401` from now on, even with a token it just granted: a storm
+    /// that no refresh ends.
+    public func refuseEveryToken() {
+        lock.withLock { refusingAll = true }
+    }
+
     /// Answers every grant with `reply` (a page, garbage, a token without expiry) instead of a
     /// token; `nil` goes back to tokens.
     ///
@@ -85,7 +92,9 @@ public final class TestTokenAuthority: @unchecked Sendable {
         if request.method == "POST", request.path == "/oauth/token" { return grant(request) }
         let user = lock.withLock { () -> String? in
             let header = request.headers["authorization"] ?? ""
-            guard header.hasPrefix("Bearer "), let user = accessTokens[String(header.dropFirst(7))] else {
+            guard !refusingAll, header.hasPrefix("Bearer "),
+                let user = accessTokens[String(header.dropFirst(7))]
+            else {
                 refusedCount += 1
                 return nil
             }

@@ -86,6 +86,25 @@ struct SignedInTests {
         #expect(amysTasks.keysApplied.count == 20)
     }
 
+    @Test("a 401 storm that no refresh ends costs one refresh and stops the sync, nothing refused or counted")
+    func stormCostsOneRefresh() async throws {
+        // Given: every request refused, even with a token just granted
+        defer { server.stop() }
+        try await twentyQueued()
+        authority.refuseEveryToken()
+        let tasks = try tasks()
+        // When
+        let report = await PromiseExpectations.value(of: tasks.sync())
+        // Then: the first change tried twice (before and after the refresh), then the sync stopped
+        #expect(report?.stoppedBecause == .httpStatus(401))
+        #expect(report?.sent.isEmpty == true && report?.refused.isEmpty == true)
+        #expect(authority.refreshes == 1)
+        #expect(authority.refused == 2)
+        let entries = await PromiseExpectations.value(of: tasks.outbox.entries())
+        #expect(
+            entries?.count == 20 && entries?.allSatisfy { $0.failures == 0 && $0.state == .pending } == true)
+    }
+
     @Test("ten reads at once on an expired token: one refresh, each read answered")
     func oneRefreshForManyReads() async throws {
         // Given: ten of Amy's tasks
