@@ -2,7 +2,7 @@ import Foundation
 
 /// Where a sign-in is kept between launches: the refresh token is a secret, so it is kept out of
 /// the database (which is copied, backed up and shared with other processes). On Apple platforms
-/// an app keeps it in the Keychain by conforming to this; ``FileTokenKeeper`` keeps it in a file
+/// `KeychainTokenKeeper` keeps it in the Keychain; ``FileTokenKeeper`` keeps it in a file
 /// only its owner can read (the demo, Linux); ``MemoryTokenKeeper`` forgets it with the process.
 public protocol TokenKeeper: Sendable {
     /// The grant kept, or `nil`.

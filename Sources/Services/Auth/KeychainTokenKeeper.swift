@@ -1,0 +1,77 @@
+// The secret-storage seam: Apple platforms keep a sign-in in the Keychain; elsewhere an app (the
+// demo on Linux) keeps it in a file only its owner can read (`FileTokenKeeper`).
+#if canImport(Security)
+    public import Foundation
+    import Security
+
+    /// A sign-in kept in the Keychain, as a generic password item under ``service`` and
+    /// ``account``: readable after the device's first unlock, on this device only (never in a
+    /// backup restored elsewhere). Apple platforms only.
+    public struct KeychainTokenKeeper: TokenKeeper {
+        /// The item's service, such as the app's bundle identifier.
+        public let service: String
+        /// The item's account name; one item per app by default.
+        public let account: String
+
+        /// Makes the keeper.
+        ///
+        /// - Parameters:
+        ///   - service: The item's service.
+        ///   - account: The item's account name.
+        public init(service: String, account: String = "sign-in") {
+            self.service = service
+            self.account = account
+        }
+
+        /// The attributes that find the item.
+        private var item: [String: Any] {
+            [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+                kSecAttrAccount as String: account,
+            ]
+        }
+
+        /// The grant in the item, or `nil` when there is none.
+        ///
+        /// - Returns: The grant.
+        /// - Throws: ``KeychainError`` when the Keychain refused, or the item's decoding error.
+        public func load() throws -> TokenGrant? {
+            var query = item
+            query[kSecReturnData as String] = true
+            query[kSecMatchLimit as String] = kSecMatchLimitOne
+            var found: CFTypeRef?
+            let status = SecItemCopyMatching(query as CFDictionary, &found)
+            if status == errSecItemNotFound { return nil }
+            guard status == errSecSuccess, let data = found as? Data else {
+                throw KeychainError(status: status)
+            }
+            return try JSONDecoder().decode(TokenGrant.self, from: data)
+        }
+
+        /// Writes `grant` into the item, making it when there is none.
+        ///
+        /// - Parameter grant: The grant.
+        /// - Throws: ``KeychainError`` when the Keychain refused.
+        public func save(_ grant: TokenGrant) throws {
+            let data = try JSONEncoder().encode(grant)
+            let updated = SecItemUpdate(item as CFDictionary, [kSecValueData as String: data] as CFDictionary)
+            if updated == errSecSuccess { return }
+            guard updated == errSecItemNotFound else { throw KeychainError(status: updated) }
+            var new = item
+            new[kSecValueData as String] = data
+            new[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+            let added = SecItemAdd(new as CFDictionary, nil)
+            guard added == errSecSuccess else { throw KeychainError(status: added) }
+        }
+
+        /// Deletes the item.
+        ///
+        /// - Throws: ``KeychainError`` when the Keychain refused.
+        public func erase() throws {
+            let status = SecItemDelete(item as CFDictionary)
+            guard status == errSecSuccess || status == errSecItemNotFound else {
+                throw KeychainError(status: status)
+            }
+        }
+    }
+#endif
