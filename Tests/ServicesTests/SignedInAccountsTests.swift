@@ -38,9 +38,11 @@ struct SignedInAccountsTests {
         _ = await PromiseExpectations.value(of: credentials.signIn(user: user, password: password))
     }
 
-    @Test("Amy's changes are never sent after Bob signs in; they wait for Amy, and Bob's go to Bob")
+    @Test(
+        "Amy's changes and copy never reach Bob: they wait for Amy, and Bob uses the collection once they are erased"
+    )
     func changesStayWithTheirAccount() async throws {
-        // Given: Amy made three changes offline, then signed out keeping them
+        // Given: Amy listed and made three changes offline, then signed out keeping them
         defer { server.stop() }
         await signIn("amy", "apple")
         let offline = try tasks(online: false)
@@ -50,18 +52,23 @@ struct SignedInAccountsTests {
         try credentials.signOut()
         let tasks = try tasks()
 
-        // When: signed out, then Bob signs in and syncs
+        // When: signed out, then Bob signs in
         let signedOut = await PromiseExpectations.value(of: tasks.sync())
+        let unseen = await PromiseExpectations.error(of: tasks.snapshot())
         await signIn("bob", "battery")
-        _ = await PromiseExpectations.value(of: offline.create(Task(title: "Bob 1")))
         let asBob = await PromiseExpectations.value(of: tasks.sync())
+        let bobsRead = await PromiseExpectations.error(of: tasks.list(policy: .cacheOnly))
+        let bobsWrite = await PromiseExpectations.error(of: offline.create(Task(title: "Bob 1")))
 
-        // Then: nothing of Amy's went anywhere; Bob's went to Bob
+        // Then: nothing of Amy's went anywhere or was shown; Bob is told whose data it is
         #expect(signedOut?.stoppedBecause == .httpStatus(401))
-        #expect(asBob?.sent.map(\.account) == ["bob"])
-        #expect(bobsTasks.resources(as: Task.self).map(\.title) == ["Bob 1"])
-        #expect(amysTasks.ids.isEmpty)
-        #expect(authority.requests.allSatisfy { $0.hasPrefix("bob ") })
+        #expect(
+            (unseen as? AuthenticationError)?.reason.contains("amy") == true, "\(String(describing: unseen))")
+        #expect(asBob?.sent.isEmpty == true)
+        #expect(bobsRead.map { FailureClass($0).kind } == .signedOut, "\(String(describing: bobsRead))")
+        #expect(bobsWrite.map { FailureClass($0).kind } == .signedOut)
+        #expect(amysTasks.ids.isEmpty && bobsTasks.ids.isEmpty)
+        #expect(authority.requests.allSatisfy { !$0.hasPrefix("amy ") })
 
         // When: Amy signs in again
         try credentials.signOut()
@@ -70,7 +77,17 @@ struct SignedInAccountsTests {
         // Then
         #expect(asAmy?.sent.count == 3)
         #expect(Set(amysTasks.resources(as: Task.self).map(\.title)) == ["Amy 1", "Amy 2", "Amy 3"])
-        #expect(bobsTasks.ids.count == 1)
+
+        // When: Bob signs in and erases what Amy left
+        try credentials.signOut()
+        await signIn("bob", "battery")
+        _ = await PromiseExpectations.value(of: tasks.erase(account: "amy"))
+        _ = await PromiseExpectations.value(of: offline.create(Task(title: "Bob 1")))
+        let bobsSync = await PromiseExpectations.value(of: tasks.sync())
+        // Then: the collection is Bob's
+        #expect(bobsSync?.sent.map(\.account) == ["bob"])
+        #expect(bobsTasks.resources(as: Task.self).map(\.title) == ["Bob 1"])
+        #expect(await PromiseExpectations.value(of: tasks.snapshot())?.values.map(\.title) == ["Bob 1"])
     }
 
     @Test("erasing an account says first what it drops, then leaves no byte of it in the file or its -wal")

@@ -17,8 +17,13 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
             value: Resource, key: SQLValue
         )]
     private let prepare: @Sendable (OfflineOrder, Connection) throws -> Void
+    /// Whose data the collection holds, checked before every read and write; `nil` for a client
+    /// that does not sign in.
+    private(set) var owner: OfflineOwner?
 
-    init<Storage: OfflineStorage>(_ storage: Storage) where Storage.Resource == Resource {
+    init<Storage: OfflineStorage>(_ storage: Storage, owner: OfflineOwner? = nil)
+    where Storage.Resource == Resource {
+        self.owner = owner
         tables = storage.tables
         outbox = storage.outbox
         copyStamp = storage.copyStamp
@@ -34,19 +39,30 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
         prepare = { try storage.preparePages($0, in: $1) }
     }
 
+    /// The same storage, not checked: for erasing another account's data.
+    var unchecked: AnyOfflineStorage {
+        var copy = self
+        copy.owner = nil
+        return copy
+    }
+
     func resources(in connection: Connection) throws -> [Resource] {
-        try all(connection)
+        try owner?.check(connection, claiming: false)
+        return try all(connection)
     }
 
     func resource(id: String, in connection: Connection) throws -> (value: Resource, deleted: Bool)? {
-        try one(id, connection)
+        try owner?.check(connection, claiming: false)
+        return try one(id, connection)
     }
 
     func put(_ resource: Resource, from origin: OfflineOrigin, in connection: Connection) throws {
+        try owner?.check(connection, claiming: true)
         try write(resource, origin, connection)
     }
 
     func markDeleted(id: String, in connection: Connection) throws {
+        try owner?.check(connection, claiming: true)
         try mark(id, connection)
     }
 
@@ -55,6 +71,7 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
     }
 
     func replaceAPICopy(with fresh: [Resource], in connection: Connection) throws {
+        try owner?.check(connection, claiming: true)
         try replace(fresh, connection)
     }
 
@@ -65,7 +82,8 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
     func page(_ order: OfflineOrder, after cursor: OfflinePageCursor?, limit: Int, in connection: Connection)
         throws -> [(value: Resource, key: SQLValue)]
     {
-        try paged(order, cursor, limit, connection)
+        try owner?.check(connection, claiming: false)
+        return try paged(order, cursor, limit, connection)
     }
 
     func preparePages(_ order: OfflineOrder, in connection: Connection) throws {

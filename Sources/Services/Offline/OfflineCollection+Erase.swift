@@ -36,20 +36,24 @@ extension OfflineCollection {
 
     /// Erases the collection as `account` left it on this device: the copy of the API's resources,
     /// the resources changed here, the copy's date and validators, and the changes `account`
-    /// made that wait; deleted with SQLite's `secure_delete` and the log emptied
+    /// made that wait, and its claim on the collection (another account may then use it);
+    /// deleted with SQLite's `secure_delete` and the log emptied
     /// (``Database/erase(_:)``), so that no byte of them stays in the file or its `-wal`.
     /// Changes made with no sign-in stay.
     ///
     /// - Parameter account: The account signing out.
     /// - Returns: A promise of how many waiting changes were dropped.
     public func erase(account: String) -> Promise<Int> {
-        let (storage, feature) = (storage, outbox.feature)
+        let (storage, feature) = (storage.unchecked, outbox.feature)
         return storage.tables.database.erase { connection in
             try storage.replaceAPICopy(with: [], in: connection)
             for id in try storage.idsChangedHere(in: connection) {
                 try storage.remove(id: id, from: nil, in: connection)
             }
             try connection.execute("DELETE FROM cache_stamps WHERE name = ?", [.text(storage.copyStamp)])
+            try connection.execute(
+                "DELETE FROM offline_owners WHERE feature = ? AND account = ?",
+                [.text(feature), .text(account)])
             return try connection.execute(
                 "DELETE FROM outbox WHERE feature = ? AND account = ?", [.text(feature), .text(account)])
         }

@@ -68,7 +68,9 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
         makeID: @escaping @Sendable () -> String = { "local-" + UUID().uuidString },
         now: @escaping @Sendable () -> Date = { Date() }
     ) where Storage.Resource == Resource {
-        self.storage = AnyOfflineStorage(storage)
+        self.storage = AnyOfflineStorage(
+            storage,
+            owner: client.credentials.map { OfflineOwner(feature: storage.outbox.feature, credentials: $0) })
         self.client = client
         self.reachability = reachability
         self.makeID = makeID

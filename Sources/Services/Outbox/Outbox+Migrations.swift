@@ -63,5 +63,10 @@ extension Outbox {
         // The account each change was made by (`Credentials/account`), so that it is only ever
         // sent with that account's credentials; `NULL` for a change made with no sign-in.
         Migration(version: 7, sql: "ALTER TABLE outbox ADD COLUMN account TEXT"),
+        // Whose data each collection holds (`OfflineOwner`): one account's copy is never shown to
+        // another.
+        Migration(
+            version: 8,
+            sql: "CREATE TABLE offline_owners (feature TEXT PRIMARY KEY, account TEXT NOT NULL)"),
     ]
 }
