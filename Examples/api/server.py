@@ -13,8 +13,8 @@ Restarting the server forgets what was written. `swift run demo export-sample-ap
 With DEMO_USERS="amy:apple pie,bob:battery" in its environment it wants a signed-in user: POST
 /oauth/token takes the password and refresh-token grants of RFC 6749 (form-encoded) and answers a
 bearer token that expires after DEMO_TOKEN_LIFETIME seconds (3600 by default); any other request
-without a valid token is answered 401 with WWW-Authenticate: Bearer error="invalid_token". The
-users share the one set of orders.
+without a valid token is answered 401 with WWW-Authenticate: Bearer error="invalid_token". Each
+user has orders of their own, each started from orders.json.
 """
 import http.server
 import json
@@ -29,14 +29,29 @@ import uuid
 
 HERE = pathlib.Path(__file__).resolve().parent
 MELODIES = json.loads((HERE / "melodies.json").read_text(encoding="utf-8"))
-ORDERS = {order["id"]: dict(order, version="1") for order in json.loads((HERE / "orders.json").read_text(encoding="utf-8"))}
+SEED = json.loads((HERE / "orders.json").read_text(encoding="utf-8"))
 LOCK = threading.Lock()
-# Moves on with every change to the orders: the listing's ETag, so an unchanged listing is a 304,
-# and its Sync-Token, from which GET /orders?since=rev-N answers what changed (410 for a token
-# this server never gave). TOUCHED keeps each order's last change, deletions included.
-REVISION = [0]
-TOUCHED = {}
-ANSWERED = {}  # Idempotency-Key -> (status, value) of the write that first used it
+
+
+class Shop:
+    """One user's orders (everyone's when nobody signs in). `revision` moves on with every change:
+    the listing's ETag, so an unchanged listing is a 304, and its Sync-Token, from which GET
+    /orders?since=rev-N answers what changed (410 for a token this server never gave). `touched`
+    keeps each order's last change, deletions included; `answered` maps an Idempotency-Key to the
+    (status, value) of the write that first used it."""
+
+    def __init__(self):
+        self.orders = {order["id"]: dict(order, version="1") for order in SEED}
+        self.revision = 0
+        self.touched = {}
+        self.answered = {}
+
+    def touch(self, ident):
+        self.revision += 1
+        self.touched[ident] = self.revision
+
+
+SHOPS = {}  # user ("" when nobody signs in) -> Shop
 # Signing in, when DEMO_USERS names users: their passwords, the access tokens granted (token ->
 # (user, expiry)) and the refresh tokens (token -> user). No token or password is ever printed.
 USERS = dict(pair.split(":", 1) for pair in os.environ.get("DEMO_USERS", "").split(",") if ":" in pair)
@@ -73,14 +88,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def send_feed(self, token):
         """What changed after `token`: {"changes", "deleted", "next", "more"}, or 410."""
+        shop = self.shop()
         since = int(token[4:]) if token.startswith("rev-") and token[4:].isdigit() else -1
-        if since < 0 or since > REVISION[0]:
+        if since < 0 or since > shop.revision:
             return self.send_json(410, {"error": "the token is not known: list again"})
-        touched = [ident for ident, revision in sorted(TOUCHED.items(), key=lambda item: item[1]) if revision > since]
-        changes = [ORDERS[ident] for ident in touched if ident in ORDERS]
-        deleted = [ident for ident in touched if ident not in ORDERS]
+        touched = [ident for ident, revision in sorted(shop.touched.items(), key=lambda item: item[1]) if revision > since]
+        changes = [shop.orders[ident] for ident in touched if ident in shop.orders]
+        deleted = [ident for ident in touched if ident not in shop.orders]
         return self.send_json(
-            200, {"changes": changes, "deleted": deleted, "next": "rev-%d" % REVISION[0], "more": False})
+            200, {"changes": changes, "deleted": deleted, "next": "rev-%d" % shop.revision, "more": False})
+
+    user = ""
+
+    def shop(self):
+        """The orders of the user signed in (call it holding LOCK)."""
+        return SHOPS.setdefault(self.user, Shop())
 
     def signed_in(self):
         """True when no sign-in is wanted or the request carries a valid token; else answers 401."""
@@ -91,6 +113,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with LOCK:
             user, expires = ACCESS.get(token, (None, 0))
         if user is not None and expires > time.time():
+            self.user = user
             return True
         body = b'{"error": "invalid_token"}'
         self.send_response(401)
@@ -130,34 +153,35 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return None
         collection, ident, depth = self.route()
         with LOCK:
+            shop = self.shop()
             if (collection, depth) == ("melodies", 1):
                 return self.send_json(200, MELODIES)
             if (collection, depth) == ("orders", 1) and "since" in self.query():
                 return self.send_feed(self.query()["since"])
             if (collection, depth) == ("orders", 1):
-                tag = '"orders-%d"' % REVISION[0]
+                tag = '"orders-%d"' % shop.revision
                 if self.headers.get("If-None-Match") == tag:
                     self.send_response(304)
                     self.send_header("ETag", tag)
                     self.end_headers()
                     return None
-                return self.send_json(200, list(ORDERS.values()), etag=tag, token="rev-%d" % REVISION[0])
-            if (collection, depth) == ("orders", 2) and ident in ORDERS:
-                return self.send_json(200, ORDERS[ident])
+                return self.send_json(200, list(shop.orders.values()), etag=tag, token="rev-%d" % shop.revision)
+            if (collection, depth) == ("orders", 2) and ident in shop.orders:
+                return self.send_json(200, shop.orders[ident])
         self.send_json(404, {"error": "not found"})
 
     def repeated(self):
         """Answers again a write whose Idempotency-Key was seen; False for a new one."""
         key = self.headers.get("Idempotency-Key")
-        if key is None or key not in ANSWERED:
+        if key is None or key not in self.shop().answered:
             return False
-        self.send_json(*ANSWERED[key])
+        self.send_json(*self.shop().answered[key])
         return True
 
     def remember(self, status, value=None):
         key = self.headers.get("Idempotency-Key")
         if key is not None:
-            ANSWERED[key] = (status, value)
+            self.shop().answered[key] = (status, value)
         return status, value
 
     def stale(self, current):
@@ -188,9 +212,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return None
             order["id"] = uuid.uuid4().hex[:8]
             order["version"] = "1"
-            ORDERS[order["id"]] = order
-            REVISION[0] += 1
-            TOUCHED[order["id"]] = REVISION[0]
+            self.shop().orders[order["id"]] = order
+            self.shop().touch(order["id"])
             answer = self.remember(201, order)
         self.send_json(*answer)
 
@@ -202,17 +225,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with LOCK:
             if self.repeated():
                 return None
-            if (collection, depth) != ("orders", 2) or ident not in ORDERS:
+            orders = self.shop().orders
+            if (collection, depth) != ("orders", 2) or ident not in orders:
                 return self.send_json(404, {"error": "not found"})
             if order is None:
                 return self.send_json(400, {"errors": []})
-            if self.stale(ORDERS[ident]):
+            if self.stale(orders[ident]):
                 return None
             order["id"] = ident
-            order["version"] = str(int(ORDERS[ident].get("version", "0")) + 1)
-            ORDERS[ident] = order
-            REVISION[0] += 1
-            TOUCHED[ident] = REVISION[0]
+            order["version"] = str(int(orders[ident].get("version", "0")) + 1)
+            orders[ident] = order
+            self.shop().touch(ident)
             answer = self.remember(200, order)
         self.send_json(*answer)
 
@@ -223,13 +246,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with LOCK:
             if self.repeated():
                 return None
-            if (collection, depth) != ("orders", 2) or ident not in ORDERS:
+            orders = self.shop().orders
+            if (collection, depth) != ("orders", 2) or ident not in orders:
                 return self.send_json(404, {"error": "not found"})
-            if self.stale(ORDERS[ident]):
+            if self.stale(orders[ident]):
                 return None
-            del ORDERS[ident]
-            REVISION[0] += 1
-            TOUCHED[ident] = REVISION[0]
+            del orders[ident]
+            self.shop().touch(ident)
             answer = self.remember(204)
         self.send_json(*answer)
 

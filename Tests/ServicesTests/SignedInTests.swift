@@ -105,6 +105,30 @@ struct SignedInTests {
             entries?.count == 20 && entries?.allSatisfy { $0.failures == 0 && $0.state == .pending } == true)
     }
 
+    @Test(
+        "a scheduler that found nobody signed in resumes by itself at the next sign-in and sends everything")
+    func schedulerResumesAtSignIn() async throws {
+        // Given: the refresh refused, so the scheduler's first sync stops signed out
+        defer { server.stop() }
+        try await twentyQueued()
+        authority.changePassword(of: "amy", to: "pear")
+        let tasks = try tasks()
+        let scheduler = SyncScheduler(clock: TestClock()) { tasks.sync() }
+        scheduler.follow(credentials)
+        let states = DeliveryRecorder<SyncSchedulerState>()
+        let observation = scheduler.observe(on: .inline) { states.record($0) }
+        scheduler.start()
+        _ = await states.next(where: { $0 == .signedOut })
+        // When: Amy signs in again; nothing else is called
+        _ = await PromiseExpectations.value(of: credentials.signIn(user: "amy", password: "pear"))
+        // Then
+        _ = await states.next(where: { $0 == .idle })
+        #expect(scheduler.lastReport?.sent.count == 20)
+        #expect(amysTasks.keysApplied.count == 20)
+        await scheduler.stop().value
+        observation.cancel()
+    }
+
     @Test("ten reads at once on an expired token: one refresh, each read answered")
     func oneRefreshForManyReads() async throws {
         // Given: ten of Amy's tasks

@@ -13,8 +13,8 @@ public import Promises
 /// sign-in. A refresh that cannot reach the endpoint keeps the sign-in: the request fails as
 /// offline, and what waits keeps waiting.
 public final class OAuthCredentials: Credentials, CustomStringConvertible, @unchecked Sendable {
-    // `@unchecked Sendable` is sound: `grant` and `reason` are only read or written while holding
-    // `lock`; everything else is immutable and Sendable.
+    // `@unchecked Sendable` is sound: `grant`, `reason` and `signInObservers` are only read or
+    // written while holding `lock`; everything else is immutable and Sendable.
     private let lock = NSLock()
     private var grant: TokenGrant?
     private var reason: String?
@@ -22,6 +22,8 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, @unch
     private let keeper: any TokenKeeper
     private let now: @Sendable () -> Date
     private let refreshing = InFlight<String, TokenGrant>()
+    /// What ``observeSignIns(_:)`` registered, by registration.
+    private var signInObservers: [UUID: @Sendable (String) -> Void] = [:]
 
     /// Makes the credentials, signed in as the keeper's grant says.
     ///
@@ -48,6 +50,20 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, @unch
     /// signed in or never signed in.
     public var signedOutReason: String? { lock.withLock { reason } }
 
+    /// Calls `signedIn` with the account after every sign-in (``signIn(user:password:)``), from the
+    /// thread that signed in: for a `SyncScheduler` to send what waited (`SyncScheduler/follow(_:)`).
+    ///
+    /// - Parameter signedIn: Gets the account signed in.
+    /// - Returns: The registration; it ends when cancelled or released.
+    public func observeSignIns(_ signedIn: @escaping @Sendable (String) -> Void) -> ObservationHandle {
+        let id = UUID()
+        lock.withLock { signInObservers[id] = signedIn }
+        return ObservationHandle { [weak self] in
+            guard let self else { return }
+            _ = lock.withLock { signInObservers.removeValue(forKey: id) }
+        }
+    }
+
     /// Signs in with a user's password (RFC 6749 section 4.3). The password is sent once and not
     /// kept.
     ///
@@ -58,7 +74,10 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, @unch
     ///   the endpoint refused, or with the network's error.
     public func signIn(user: String, password: String) -> Promise<Void> {
         endpoint.grant(account: user, ["grant_type": "password", "username": user, "password": password])
-            .map(on: .inline) { [self] granted in try keep(granted) }
+            .map(on: .inline) { [self] granted in
+                try keep(granted)
+                for observer in lock.withLock({ Array(signInObservers.values) }) { observer(user) }
+            }
     }
 
     /// Forgets the sign-in here and in the keeper.

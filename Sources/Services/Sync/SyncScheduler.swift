@@ -145,6 +145,15 @@ public final class SyncScheduler: @unchecked Sendable {
         queue.async { self.rules.followed.append(handle) }
     }
 
+    /// Syncs at once after every sign-in to `credentials`: a sync that stopped for want of one
+    /// (``SyncSchedulerState/signedOut``) resumes by itself, as ``signedIn()`` would.
+    ///
+    /// - Parameter credentials: The sign-in the synced collections' client is made for.
+    public func follow(_ credentials: OAuthCredentials) {
+        let handle = credentials.observeSignIns { [weak self] _ in self?.signedIn() }
+        queue.async { self.rules.followed.append(handle) }
+    }
+
     /// Refreshes a watched collection with `refresh` (such as `{ notes.refresh().asVoid() }`) while
     /// the returned handle is kept: after the sync of every start, return of connectivity and
     /// return of the app (the device's changes go first), and every `interval` seconds; never
