@@ -136,7 +136,7 @@ extension ListOrdersWatchTests {
 }
 
 /// A store whose fetch the test ends, and whose watched orders are two from the start.
-final class HeldFetchStore: OrdersStore, OrdersWatching, @unchecked Sendable {
+final class HeldFetchStore: OrdersStore, @unchecked Sendable {
     // `@unchecked Sendable` is sound: `fetch` is set in `init` and only settled afterwards.
     private let fetch = Promise<[Order]>.pending()
     let observed = DeliveryRecorder<Void>()
@@ -165,10 +165,10 @@ final class HeldFetchStore: OrdersStore, OrdersWatching, @unchecked Sendable {
         Promise(error: OrdersStoreError(.deleteOrder, .notFound(id: id)))
     }
 
-    func observeOrders(
+    func watchOrders(
         on dispatcher: any Dispatcher,
         _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
-    ) -> ObservationHandle {
+    ) -> ObservationHandle? {
         let snapshot = OrdersSnapshot(orders: Self.watched, syncStatus: observedStatus, savedAt: Date())
         let observed = observed
         dispatcher.dispatch {

@@ -48,7 +48,7 @@ struct OrdersPagesTests {
         let listed = await PromiseExpectations.value(of: store.fetchOrders()) ?? []
 
         // When: read three at a time
-        let pages = await allPages { store.fetchOrders(after: $0, limit: 3) }
+        let pages = await allPages { store.fetchOrdersPage(after: $0, limit: 3) }
 
         // Then: 3 + 3 + 3 + 1, the same orders as the listing, the count on the first page only
         #expect(pages.map(\.orders.count) == [3, 3, 3, 1])
@@ -72,7 +72,7 @@ struct OrdersPagesTests {
             })
 
         // When: pages that end inside a date's three orders
-        let pages = await allPages { store.fetchOrders(after: $0, limit: 2) }
+        let pages = await allPages { store.fetchOrdersPage(after: $0, limit: 2) }
 
         // Then
         #expect(pages.flatMap(\.orders).map(\.id) == pagedOrders(9).map(\.id))
@@ -84,7 +84,7 @@ struct OrdersPagesTests {
         let store = try await store(holding: pagedOrders(6))
 
         // When
-        let pages = await allPages { store.fetchOrders(after: $0, limit: 3) }
+        let pages = await allPages { store.fetchOrdersPage(after: $0, limit: 3) }
 
         // Then: no third, empty page to ask for
         #expect(pages.map(\.orders.count) == [3, 3])
@@ -95,12 +95,12 @@ struct OrdersPagesTests {
     func changesBetweenPages() async throws {
         // Given: the first page read
         let store = try await store(holding: pagedOrders(9))
-        let first = await PromiseExpectations.value(of: store.fetchOrders(after: nil, limit: 4))
+        let first = await PromiseExpectations.value(of: store.fetchOrdersPage(after: nil, limit: 4))
 
         // When: a newer order is made here and one already shown is deleted, then the rest is read
         _ = await PromiseExpectations.value(of: store.createOrder(validOrder()))
         _ = await PromiseExpectations.value(of: store.deleteOrder(id: "page-01"))
-        let rest = await allPages { store.fetchOrders(after: $0 ?? first?.next, limit: 4) }
+        let rest = await allPages { store.fetchOrdersPage(after: $0 ?? first?.next, limit: 4) }
 
         // Then: the rest starts where the first page ended
         #expect(first?.orders.map(\.id) == ["page-00", "page-01", "page-02", "page-03"])
@@ -116,7 +116,7 @@ struct OrdersPagesTests {
         _ = await PromiseExpectations.value(of: device.offline.deleteOrder(id: DeviceAndShop.amy.id ?? ""))
 
         // When
-        let pages = await allPages { device.offline.fetchOrders(after: $0, limit: 1) }
+        let pages = await allPages { device.offline.fetchOrdersPage(after: $0, limit: 1) }
 
         // Then: what the full offline listing shows, the new order waiting
         let listed = await PromiseExpectations.value(of: device.offline.fetchOrders())
@@ -134,7 +134,7 @@ struct OrdersPagesTests {
 
         // When
         let fromMemory = await allPages { memory.fetchOrdersPage(after: $0, limit: 3) }
-        let fromDatabase = await allPages { database.fetchOrders(after: $0, limit: 3) }
+        let fromDatabase = await allPages { database.fetchOrdersPage(after: $0, limit: 3) }
 
         // Then
         #expect(fromMemory.map(\.orders.count) == [3, 3, 1])

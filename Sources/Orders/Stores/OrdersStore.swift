@@ -58,8 +58,9 @@ public protocol OrdersStore: Sendable {
     /// - Returns: A promise of each changed order's state and how many changes wait.
     func syncStatus() -> Promise<OutboxStatus>
 
-    /// Observes the orders kept on this device; `nil` from a store that keeps nothing to watch
-    /// (memory, the API alone). A store that is `OrdersWatching` observes through it.
+    /// Observes the orders kept on this device: the snapshot at once, then after every change to
+    /// them or their sync state, by this app, its sync, or another process writing the same file;
+    /// `nil` from a store that keeps nothing to watch (memory, the API alone).
     ///
     /// - Parameters:
     ///   - dispatcher: Where `onChange` runs.
@@ -70,8 +71,8 @@ public protocol OrdersStore: Sendable {
         _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
     ) -> ObservationHandle?
 
-    /// One page of the orders, newest first: read as a page by a store that is `OrdersPaging`,
-    /// else cut from the whole list.
+    /// One page of the orders, newest first: read as a page (an index seek) by the stores that
+    /// keep orders on this device, cut from the whole list by the others.
     ///
     /// - Parameters:
     ///   - cursor: Where the page starts: the ``OrdersPage/next`` of the page before, or `nil`.
@@ -139,32 +140,5 @@ extension OrdersStore {
                     orders: page, next: next, count: cursor == nil ? orders.count : nil, syncStatus: status)
             }
         }
-    }
-}
-
-extension OrdersStore where Self: OrdersWatching {
-    /// Observes through ``OrdersWatching/observeOrders(on:_:)``.
-    ///
-    /// - Parameters:
-    ///   - dispatcher: Where `onChange` runs.
-    ///   - onChange: Gets each snapshot, or why it cannot be read.
-    /// - Returns: The observation.
-    public func watchOrders(
-        on dispatcher: any Dispatcher,
-        _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
-    ) -> ObservationHandle? {
-        observeOrders(on: dispatcher, onChange)
-    }
-}
-
-extension OrdersStore where Self: OrdersPaging {
-    /// Reads the page through ``OrdersPaging/fetchOrders(after:limit:)``.
-    ///
-    /// - Parameters:
-    ///   - cursor: Where the page starts.
-    ///   - limit: How many orders at most.
-    /// - Returns: A promise of the page.
-    public func fetchOrdersPage(after cursor: OrdersPage.Cursor?, limit: Int) -> Promise<OrdersPage> {
-        fetchOrders(after: cursor, limit: limit)
     }
 }

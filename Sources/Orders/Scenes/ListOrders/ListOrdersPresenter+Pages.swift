@@ -3,7 +3,7 @@ import Services
 
 extension ListOrdersPresenter {
     /// Shows one page of the orders kept on this device (the offline copy with this device's
-    /// changes; see `OrdersPaging`), for a list too long to hold whole: ask for the first page
+    /// changes; see `OrdersStore.fetchOrdersPage(after:limit:)`), for a list too long to hold whole: ask for the first page
     /// with `nil`, then for each next one with the page's `next`, as the user scrolls or, to print
     /// them all, as soon as a page is shown. Each page is read, formatted and given to
     /// ``ListOrdersDisplayLogic/displayOrdersPage(viewModel:)`` before the next is asked for, so

@@ -1,0 +1,49 @@
+public import Promises
+public import Services
+
+/// The orders kept on this device, watched and paged, and a scheduler that syncs them.
+extension FallbackOrdersStore {
+    /// Observes the orders kept on this device (the offline copy with this device's changes):
+    /// a listing, a change made here, a sync and another process show up in it.
+    ///
+    /// - Parameters:
+    ///   - dispatcher: Where `onChange` runs.
+    ///   - onChange: Gets each snapshot, or why it cannot be read.
+    /// - Returns: The observation; it ends when cancelled or released.
+    public func watchOrders(
+        on dispatcher: any Dispatcher,
+        _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
+    ) -> ObservationHandle? {
+        cache.watchOrders(on: dispatcher, onChange)
+    }
+
+    /// A page of the orders kept on this device: the offline copy with this device's changes, as
+    /// the last listing, change or sync left it. It does not ask the API; a listing
+    /// (``fetchOrdersWithSource(policy:showingCopy:)``) or a sync brings the copy up to date.
+    ///
+    /// - Parameters:
+    ///   - cursor: Where the page starts, or `nil` for the newest.
+    ///   - limit: How many orders the page holds at most.
+    /// - Returns: A promise of the page.
+    public func fetchOrdersPage(after cursor: OrdersPage.Cursor?, limit: Int) -> Promise<OrdersPage> {
+        cache.fetchOrdersPage(after: cursor, limit: limit)
+    }
+
+    /// A scheduler that sends this store's waiting changes by itself (see `SyncScheduler`),
+    /// following its outbox: started, it syncs at once, then whenever a change is queued,
+    /// connectivity comes back or the app says it is active, with the backoff after failures.
+    ///
+    /// - Parameters:
+    ///   - connectivity: Tells when the shop can be reached; on Linux an `APIProbe`, on Apple
+    ///     platforms a `PathMonitorConnectivity`.
+    ///   - clock: What it waits with.
+    /// - Returns: The scheduler, not started.
+    public func makeSyncScheduler(
+        connectivity: any ConnectivityMonitor = AssumeReachable(), clock: any SyncClock = SystemSyncClock()
+    ) -> SyncScheduler {
+        let store = self
+        let scheduler = SyncScheduler(connectivity: connectivity, clock: clock) { store.sync() }
+        scheduler.follow(cache.outbox)
+        return scheduler
+    }
+}

@@ -1,0 +1,44 @@
+public import Promises
+public import Services
+
+/// The orders kept here, watched and paged as the offline kit watches a collection.
+extension OrdersSQLiteStore {
+    /// Observes the orders kept here through the storage's `OfflineStorage/observe(on:_:)`, with
+    /// the outbox's status and the copy's date; see ``OrdersStore/watchOrders(on:_:)``.
+    ///
+    /// - Parameters:
+    ///   - dispatcher: Where `onChange` runs.
+    ///   - onChange: Gets each snapshot, or why it cannot be read.
+    /// - Returns: The observation; it ends when cancelled or released.
+    public func watchOrders(
+        on dispatcher: any Dispatcher,
+        _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
+    ) -> ObservationHandle? {
+        storage.observe(on: dispatcher) { result in
+            onChange(
+                result.map { OrdersSnapshot(orders: $0.values, syncStatus: $0.status, savedAt: $0.savedAt) }
+                    .mapError { OrdersStoreError.wrapping($0, .fetchOrders) })
+        }
+    }
+
+    /// The orders kept here after `cursor`, at most `limit`, through the `orders_by_date` index,
+    /// read with the outbox's status and the copy's date in one read; see
+    /// ``OrdersStore/fetchOrdersPage(after:limit:)``.
+    ///
+    /// - Parameters:
+    ///   - cursor: Where the page starts, or `nil` for the newest.
+    ///   - limit: How many orders the page holds at most.
+    /// - Returns: A promise of the page.
+    public func fetchOrdersPage(after cursor: OrdersPage.Cursor?, limit: Int) -> Promise<OrdersPage> {
+        let storage = storage
+        return read { connection in
+            let (orders, next, count) = try OrderRows.page(connection, after: cursor, limit: limit)
+            return OrdersPage(
+                orders: orders, next: next, count: count,
+                syncStatus: try storage.outbox.status(
+                    in: connection, changedHere: try storage.idsChangedHere(in: connection)),
+                savedAt: try storage.copySavedAt(in: connection))
+        }
+        .failing(as: .fetchOrders)
+    }
+}
