@@ -7,7 +7,7 @@ public import Promises
 /// | when | what it does |
 /// | --- | --- |
 /// | ``start()`` | syncs at once (changes may wait from an earlier run) |
-/// | a change is queued (``changeQueued()``, or one it follows with ``follow(_:)``) | syncs after a short wait that gathers a burst into one sync |
+/// | a change is queued (``changeQueued()``, or one it follows with ``follow(_:)-(Outbox)``) | syncs after a short wait that gathers a burst into one sync |
 /// | connectivity comes back (the ``ConnectivityMonitor``) | syncs at once, the backoff reset |
 /// | the app is active again (``appBecameActive()``) | syncs at once, unless the API asked to wait |
 /// | a sync stopped on a failure that may pass (no connection, timeout, 5xx, 429) | syncs again after the backoff: 1 s doubling, full jitter, at most 5 minutes; or at the API's `Retry-After`, when later |
@@ -16,11 +16,12 @@ public import Promises
 /// | any trigger while a sync runs | one more sync right after it, never a second beside it (after a failure, the backoff's) |
 /// | any trigger while connectivity is known lost | nothing: it waits for connectivity |
 /// | collections are watched (``refresh(every:_:)``) | each sync of a start, of connectivity back or of the app active is followed by their refreshes; and every interval, a sync and refreshes |
+/// | a sync found nobody signed in (a `401` no refresh fixed) | nothing, no backoff, until ``signedIn()``, a sign-in it follows (``follow(_:)-(OAuthCredentials)``) or the app is active again |
 /// | ``stop()`` | nothing more; a sync running ends first |
 ///
 /// A monitor that says "reachable" while the API cannot be reached costs one failed sync and a
 /// backoff, not a loop. Its state (``state``, ``observe(on:_:)``) says what it does: idle,
-/// syncing, waiting until a time and why, offline, stopped.
+/// syncing, waiting until a time and why, offline, signed out, stopped.
 ///
 /// ```swift
 /// let scheduler = SyncScheduler(connectivity: PathMonitorConnectivity()) { store.sync() }
