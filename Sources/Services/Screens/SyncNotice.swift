@@ -55,6 +55,19 @@ public struct SyncNotice: Sendable {
         return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 
+    /// What a screen says while nobody is signed in (``SyncSchedulerState/signedOut``) and changes
+    /// wait: "Sign in to send your 3 changes."; `nil` when nothing waits.
+    ///
+    /// - Parameter status: The outbox's status.
+    /// - Returns: The sentence, or `nil`.
+    public func signIn(_ status: OutboxStatus) -> String? {
+        switch status.waiting {
+        case 0: nil
+        case 1: "Sign in to send your change to \(server)."
+        case let count: "Sign in to send your \(count) changes to \(server)."
+        }
+    }
+
     /// What a watching screen says when nothing waits.
     public var nothingWaits: String { "Nothing waits: \(server) has every change." }
 }
