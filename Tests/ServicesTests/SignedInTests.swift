@@ -10,32 +10,17 @@ import Testing
 @Suite("Signed-in APIs")
 struct SignedInTests {
     typealias Task = OfflineCollectionTests.Task
-    let folder = TemporaryFolder("SignedInTests")
     let amysTasks = TestResourceAPI(collection: "tasks")
-    let authority: TestTokenAuthority
-    let server: TestHTTPServer
-    let credentials: OAuthCredentials
+    let shop: SignedInTasks
 
     init() throws {
-        let amysTasks = amysTasks
-        authority = TestTokenAuthority(users: ["amy": "apple"]) { $0 == "amy" ? amysTasks.respond : nil }
-        server = try TestHTTPServer(responder: authority.respond)
-        credentials = OAuthCredentials(
-            tokenURL: server.baseURL.appendingPathComponent("oauth/token"), timeout: 5)
-    }
-
-    /// The tasks on this device's file, through a client made for `credentials`.
-    func tasks(online: Bool = true) throws -> OfflineCollection<Task> {
-        OfflineCollection<Task>(
-            database: try Database(at: folder.file("tasks.sqlite")), collection: "tasks",
-            client: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never).authorized(by: credentials),
-            reachability: online ? AssumeReachable() : OfflineCollectionTests.Offline())
+        shop = try SignedInTasks("SignedInTests", users: ["amy": "apple"], tasks: ["amy": amysTasks])
     }
 
     /// Twenty tasks created offline while signed in as Amy.
     func twentyQueued() async throws {
-        _ = await PromiseExpectations.value(of: credentials.signIn(user: "amy", password: "apple"))
-        let offline = try tasks(online: false)
+        await shop.signIn("amy", "apple")
+        let offline = try shop.tasks(online: false)
         for number in 1...20 {
             _ = await PromiseExpectations.value(of: offline.create(Task(title: "Task \(number)")))
         }
@@ -44,26 +29,26 @@ struct SignedInTests {
     @Test("20 changes queued offline, the token expired meanwhile: each delivered once, after one refresh")
     func expiredTokenLosesNothing() async throws {
         // Given
-        defer { server.stop() }
+        defer { shop.server.stop() }
         try await twentyQueued()
-        authority.expireTokens()
+        shop.authority.expireTokens()
         // When
-        let report = await PromiseExpectations.value(of: try tasks().sync())
+        let report = await PromiseExpectations.value(of: try shop.tasks().sync())
         // Then
         #expect(report?.sent.count == 20)
         #expect(amysTasks.keysApplied.count == 20)
         #expect(amysTasks.ids.count == 20)
-        #expect(authority.refreshes == 1)
-        #expect(authority.refused == 1)
+        #expect(shop.authority.refreshes == 1)
+        #expect(shop.authority.refused == 1)
     }
 
     @Test("a refused refresh pauses the sync: nothing refused or counted, signed out; a sign-in resumes it")
     func refusedRefreshPauses() async throws {
         // Given: the password changed elsewhere, so the refresh token is refused
-        defer { server.stop() }
+        defer { shop.server.stop() }
         try await twentyQueued()
-        authority.changePassword(of: "amy", to: "pear")
-        let tasks = try tasks()
+        shop.authority.changePassword(of: "amy", to: "pear")
+        let tasks = try shop.tasks()
         // When
         let paused = await PromiseExpectations.value(of: tasks.sync())
         // Then
@@ -73,13 +58,13 @@ struct SignedInTests {
         let status = await PromiseExpectations.value(of: tasks.status())
         #expect(status?.waiting == 20)
         #expect(status?.refused == 0)
-        #expect(credentials.account == nil)
-        #expect(credentials.signedOutReason != nil)
+        #expect(shop.credentials.account == nil)
+        #expect(shop.credentials.signedOutReason != nil)
         let entries = await PromiseExpectations.value(of: tasks.outbox.entries())
         #expect(entries?.allSatisfy { $0.failures == 0 } == true)
 
         // When: Amy signs in again
-        _ = await PromiseExpectations.value(of: credentials.signIn(user: "amy", password: "pear"))
+        _ = await PromiseExpectations.value(of: shop.credentials.signIn(user: "amy", password: "pear"))
         let resumed = await PromiseExpectations.value(of: tasks.sync())
         // Then
         #expect(resumed?.sent.count == 20)
@@ -89,17 +74,17 @@ struct SignedInTests {
     @Test("a 401 storm that no refresh ends costs one refresh and stops the sync, nothing refused or counted")
     func stormCostsOneRefresh() async throws {
         // Given: every request refused, even with a token just granted
-        defer { server.stop() }
+        defer { shop.server.stop() }
         try await twentyQueued()
-        authority.refuseEveryToken()
-        let tasks = try tasks()
+        shop.authority.refuseEveryToken()
+        let tasks = try shop.tasks()
         // When
         let report = await PromiseExpectations.value(of: tasks.sync())
         // Then: the first change tried twice (before and after the refresh), then the sync stopped
         #expect(report?.stoppedBecause == .httpStatus(401))
         #expect(report?.sent.isEmpty == true && report?.refused.isEmpty == true)
-        #expect(authority.refreshes == 1)
-        #expect(authority.refused == 2)
+        #expect(shop.authority.refreshes == 1)
+        #expect(shop.authority.refused == 2)
         let entries = await PromiseExpectations.value(of: tasks.outbox.entries())
         #expect(
             entries?.count == 20 && entries?.allSatisfy { $0.failures == 0 && $0.state == .pending } == true)
@@ -109,18 +94,18 @@ struct SignedInTests {
         "a scheduler that found nobody signed in resumes by itself at the next sign-in and sends everything")
     func schedulerResumesAtSignIn() async throws {
         // Given: the refresh refused, so the scheduler's first sync stops signed out
-        defer { server.stop() }
+        defer { shop.server.stop() }
         try await twentyQueued()
-        authority.changePassword(of: "amy", to: "pear")
-        let tasks = try tasks()
+        shop.authority.changePassword(of: "amy", to: "pear")
+        let tasks = try shop.tasks()
         let scheduler = SyncScheduler(clock: TestClock()) { tasks.sync() }
-        scheduler.follow(credentials)
+        scheduler.follow(shop.credentials)
         let states = DeliveryRecorder<SyncSchedulerState>()
         let observation = scheduler.observe(on: .inline) { states.record($0) }
         scheduler.start()
         _ = await states.next(where: { $0 == .signedOut })
         // When: Amy signs in again; nothing else is called
-        _ = await PromiseExpectations.value(of: credentials.signIn(user: "amy", password: "pear"))
+        _ = await PromiseExpectations.value(of: shop.credentials.signIn(user: "amy", password: "pear"))
         // Then
         _ = await states.next(where: { $0 == .idle })
         #expect(scheduler.lastReport?.sent.count == 20)
@@ -132,28 +117,25 @@ struct SignedInTests {
     @Test("ten reads at once on an expired token: one refresh, each read answered")
     func oneRefreshForManyReads() async throws {
         // Given: ten of Amy's tasks
-        server.stop()
+        shop.server.stop()
         let ten = TestResourceAPI(
             collection: "tasks", resources: (1...10).map { ["id": "t\($0)", "title": "Task \($0)"] })
-        let authority = TestTokenAuthority(users: ["amy": "apple"]) { _ in ten.respond }
-        let server = try TestHTTPServer(responder: authority.respond)
-        defer { server.stop() }
-        let credentials = OAuthCredentials(tokenURL: server.baseURL.appendingPathComponent("oauth/token"))
-        _ = await PromiseExpectations.value(of: credentials.signIn(user: "amy", password: "apple"))
-        authority.expireTokens()
-        let client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never).authorized(by: credentials)
+        let shop = try SignedInTasks("SignedInTests", users: ["amy": "apple"], tasks: ["amy": ten])
+        defer { shop.server.stop() }
+        await shop.signIn("amy", "apple")
+        shop.authority.expireTokens()
         // When
-        let reads = (1...10).map { client.get("tasks/t\($0)", as: Task.self) }
+        let reads = (1...10).map { shop.client.get("tasks/t\($0)", as: Task.self) }
         let answered = await PromiseExpectations.value(of: when(fulfilled: reads))
         // Then
         #expect(answered?.map(\.title) == (1...10).map { "Task \($0)" })
-        #expect(authority.refreshes == 1)
+        #expect(shop.authority.refreshes == 1)
     }
 
     @Test("a read redirected to another origin is not followed and carries no token there")
     func noTokenToAnotherOrigin() async throws {
-        // Given: the API sends its reads to another server, which records what it gets
-        defer { server.stop() }
+        // Given: the API sends its reads to another shop.server, which records what it gets
+        defer { shop.server.stop() }
         let elsewhere = DeliveryRecorder<TestHTTPServer.Request>()
         let other = try TestHTTPServer { request in
             elsewhere.record(request)
@@ -166,9 +148,9 @@ struct SignedInTests {
                 : .redirect(to: other.baseURL.appendingPathComponent("tasks").absoluteString)
         }
         defer { redirecting.stop() }
-        _ = await PromiseExpectations.value(of: credentials.signIn(user: "amy", password: "apple"))
+        await shop.signIn("amy", "apple")
         let client = APIClient(baseURL: redirecting.baseURL, timeout: 5, retry: .never).authorized(
-            by: credentials)
+            by: shop.credentials)
         // When
         let error = await PromiseExpectations.error(of: client.get("tasks", as: [Task].self))
         // Then
@@ -180,17 +162,17 @@ struct SignedInTests {
     @Test("a 403 is a refusal, not a sign-in: no refresh")
     func forbiddenIsRefused() async throws {
         // Given
-        defer { server.stop() }
+        defer { shop.server.stop() }
         let forbidding = try TestHTTPServer { _ in .status(403, body: #"{"error": "not yours"}"#) }
         defer { forbidding.stop() }
-        _ = await PromiseExpectations.value(of: credentials.signIn(user: "amy", password: "apple"))
+        await shop.signIn("amy", "apple")
         let client = APIClient(baseURL: forbidding.baseURL, timeout: 5, retry: .never).authorized(
-            by: credentials)
+            by: shop.credentials)
         // When
         let error = await PromiseExpectations.error(of: client.get("tasks", as: [Task].self))
         // Then
         #expect(FailureClass(error ?? ServiceRequestError.unknownError).kind == .refused)
-        #expect(authority.refreshes == 0)
+        #expect(shop.authority.refreshes == 0)
         #expect(forbidding.requests.count == 1)
     }
 }

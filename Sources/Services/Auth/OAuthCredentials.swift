@@ -96,8 +96,7 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, @unch
     /// - Returns: A promise of the token; rejected with ``AuthenticationError`` when signed out.
     public func accessToken() -> Promise<String> {
         guard let current = lock.withLock({ grant }) else {
-            return Promise(
-                error: AuthenticationError(signedOutReason ?? AuthenticationError.signedOut.reason))
+            return Promise(error: signedOut)
         }
         // A token about to expire is refreshed first, rather than sent to be refused.
         guard current.expiresAt.timeIntervalSince(now()) <= 5 else { return .value(current.accessToken) }
@@ -110,8 +109,7 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, @unch
     /// - Returns: A promise of the new token.
     public func refresh(replacing token: String) -> Promise<String> {
         guard let current = lock.withLock({ grant }) else {
-            return Promise(
-                error: AuthenticationError(signedOutReason ?? AuthenticationError.signedOut.reason))
+            return Promise(error: signedOut)
         }
         // Refreshed meanwhile by another request: the new token, without asking again.
         if current.accessToken != token { return .value(current.accessToken) }
@@ -138,6 +136,12 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, @unch
     /// Who is signed in; never a token.
     public var description: String {
         "OAuthCredentials(\(account.map { "signed in as \($0)" } ?? "signed out"))"
+    }
+
+    /// Why a request cannot be made while nobody is signed in: the reason the last sign-in ended,
+    /// if one did.
+    private var signedOut: AuthenticationError {
+        AuthenticationError(signedOutReason ?? AuthenticationError.signedOut.reason)
     }
 
     /// Keeps `granted`, here and in the keeper.

@@ -39,8 +39,7 @@ public struct APIClient: Sendable {
     /// that no coder is shared between threads.
     let makeDecoder: @Sendable () -> JSONDecoder
     let makeEncoder: @Sendable () -> JSONEncoder
-    /// The GETs in flight, shared by every copy of this client (a copy with other credentials has
-    /// its own).
+    /// The GETs in flight, shared by the copies of this client that have its credentials.
     var shared = InFlight<String, Answer>()
     /// Who the requests are made for: see ``authorized(by:)``.
     public internal(set) var credentials: (any Credentials)?
