@@ -69,11 +69,17 @@ public struct MutationScore: Sendable, Equatable {
 
 /// A repeatable sample: the same seed picks the same mutants.
 public enum MutantSample {
-    /// At most `count` of `mutants` per module, picked with `seed`.
+    /// At most `count` of `mutants` per module, picked with `seed`, the modules taking turns.
     public static func pick(_ mutants: [Mutant], perModule count: Int, seed: UInt64) -> [Mutant] {
         var generator = SplitMix64(seed: seed)
-        return Dictionary(grouping: mutants, by: \.module).sorted { $0.key < $1.key }.flatMap { _, found in
+        let perModule = Dictionary(grouping: mutants, by: \.module).sorted { $0.key < $1.key }.map {
+            _, found in
             Array(found.shuffled(using: &generator).prefix(count))
+        }
+        // Taken in turns, one module after another, so that a run its budget cuts short still
+        // measures every module.
+        return (0..<(perModule.map(\.count).max() ?? 0)).flatMap { turn in
+            perModule.compactMap { turn < $0.count ? $0[turn] : nil }
         }
     }
 }

@@ -16,54 +16,48 @@ func main() throws {
         mutants += MutantFinder.mutants(in: source, file: "Sources/" + path, module: module)
     }
     let byModule = Dictionary(grouping: mutants, by: \.module).mapValues(\.count)
-    for (module, count) in byModule.sorted(by: { $0.key < $1.key }) { print("\(module): \(count) mutants") }
+    for (module, count) in byModule.sorted(by: { $0.key < $1.key }) { say("\(module): \(count) mutants") }
     guard !options.list else { return }
 
     let picked = MutantSample.pick(mutants, perModule: options.sample, seed: options.seed)
-    print(
+    say(
         "running \(picked.count) (at most \(options.sample) per module, seed \(options.seed)) in \(options.scratch)"
     )
     try copy(root, to: options.scratch)
-    let test = ["swift", "test", "--skip-build"] + (options.filter.map { ["--filter", $0] } ?? [])
-    guard
-        case .exited(0) = try Shell.run(
-            ["swift", "build", "--build-tests"], in: options.scratch, timeout: 1_800),
-        case .exited(0) = try Shell.run(test, in: options.scratch, timeout: options.testTimeout)
-    else {
+    let baseline = SwiftPackageChecker(
+        folder: options.scratch, testTimeout: options.testTimeout, suite: options.filter)
+    guard try baseline.builds(), try baseline.runTests(nil) == .passed else {
         throw UsageError("the package does not build, or its tests fail, without any mutant: fix that first")
     }
 
+    let checker = SwiftPackageChecker(
+        folder: options.scratch, testTimeout: options.testTimeout, suite: options.filter)
+    let run = MutationRun(
+        read: { try String(contentsOfFile: options.scratch + "/" + $0, encoding: .utf8) },
+        write: { try $1.write(toFile: options.scratch + "/" + $0, atomically: true, encoding: .utf8) },
+        ownTests: { module in
+            // `ServicesTests` for `Services`; `MelodiesTests` for `MelodiesTesting`.
+            [module + "Tests", module.replacingOccurrences(of: "Testing", with: "") + "Tests"].first {
+                FileManager.default.fileExists(atPath: options.scratch + "/Tests/" + $0)
+            }
+        })
     let started = Date()
     var results: [(Mutant, Outcome)] = []
     for (number, mutant) in picked.enumerated() {
         guard Date().timeIntervalSince(started) < options.budget else {
-            print("budget spent: \(results.count) of \(picked.count) run")
+            say("budget spent: \(results.count) of \(picked.count) run")
             break
         }
-        let path = options.scratch + "/" + mutant.file
-        let original = try String(contentsOfFile: path, encoding: .utf8)
-        try mutant.applied(to: original).write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? original.write(toFile: path, atomically: true, encoding: .utf8) }
-        let outcome: Outcome
-        switch try Shell.run(["swift", "build", "--build-tests"], in: options.scratch, timeout: 1_800) {
-        case .exited(0):
-            switch try Shell.run(test, in: options.scratch, timeout: options.testTimeout) {
-            case .exited(0): outcome = .survived
-            case .exited: outcome = .killed
-            case .timedOut: outcome = .timedOut
-            }
-        default:
-            outcome = .notCompiled
-        }
+        let outcome = try run.outcome(of: mutant, with: checker)
         results.append((mutant, outcome))
-        print(
+        say(
             "[\(number + 1)/\(picked.count)] \(outcome.rawValue): \(mutant.file):\(mutant.line): \(mutant.description)"
         )
     }
     let survivors = results.filter { $0.1 == .survived }.map(\.0)
-    print("\nsurvivors (\(survivors.count)):")
-    for mutant in survivors { print("  \(mutant.file):\(mutant.line): \(mutant.description)") }
-    print("\n" + MutationScore.table(MutationScore.scores(results)))
+    say("\nsurvivors (\(survivors.count)):")
+    for mutant in survivors { say("  \(mutant.file):\(mutant.line): \(mutant.description)") }
+    say("\n" + MutationScore.table(MutationScore.scores(results)))
 }
 
 /// Copies the package to `scratch`, its build folder kept there so that each mutant builds
@@ -78,6 +72,11 @@ func copy(_ root: String, to scratch: String) throws {
         }
         try FileManager.default.copyItem(atPath: root + "/" + entry, toPath: target)
     }
+}
+
+/// Writes a line at once, unbuffered, so that a run sent to a file can be followed as it goes.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
 do {

@@ -120,7 +120,7 @@ struct MutationScoreTests {
         #expect(MutationScore.table(scores).contains("| M | 3 | 1 | 1 | 75% |"))
     }
 
-    @Test("the same seed picks the same sample, at most N per module")
+    @Test("the same seed picks the same sample, at most N per module, the modules taking turns")
     func sample() {
         // Given
         let source = (0..<30).map { "let v\($0) = a < b" }.joined(separator: "\n")
@@ -135,5 +135,6 @@ struct MutationScoreTests {
         // Then
         #expect(first == second)
         #expect(first.filter { $0.module == "M" }.count == 5 && first.filter { $0.module == "N" }.count == 1)
+        #expect(first.prefix(2).map(\.module) == ["M", "N"], "a budget that stops early still reaches N")
     }
 }
