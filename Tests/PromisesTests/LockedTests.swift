@@ -30,7 +30,7 @@ struct LockedTests {
     @Test("the header's flag is read and written through the lock, and seen by deinit's read")
     func flagThroughLock() {
         // Given
-        let locked = Locked(0, deinitFlag: false)
+        let locked = Locked(0)
 
         // When
         locked.buffer.withStateAndFlag { state, flag in

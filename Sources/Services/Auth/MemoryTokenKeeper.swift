@@ -1,10 +1,9 @@
 import Foundation
+import Promises
 
 /// A sign-in kept for the life of the process only.
-public final class MemoryTokenKeeper: TokenKeeper, @unchecked Sendable {
-    // `@unchecked Sendable` is sound: `grant` is only read or written while holding `lock`.
-    private let lock = NSLock()
-    private var grant: TokenGrant?
+public final class MemoryTokenKeeper: TokenKeeper, Sendable {
+    private let grant = Locked<TokenGrant?>(nil)
 
     /// Makes an empty keeper.
     public init() {}
@@ -12,11 +11,11 @@ public final class MemoryTokenKeeper: TokenKeeper, @unchecked Sendable {
     /// The grant kept, or `nil`.
     ///
     /// - Returns: The grant.
-    public func load() -> TokenGrant? { lock.withLock { grant } }
+    public func load() -> TokenGrant? { grant.withLock { $0 } }
     /// Keeps `grant`.
     ///
     /// - Parameter grant: The grant.
-    public func save(_ grant: TokenGrant) { lock.withLock { self.grant = grant } }
+    public func save(_ grant: TokenGrant) { self.grant.withLock { $0 = grant } }
     /// Forgets the grant.
-    public func erase() { lock.withLock { grant = nil } }
+    public func erase() { grant.withLock { $0 = nil } }
 }

@@ -12,18 +12,18 @@ public import Promises
 /// ``signedOutReason`` says why, and requests reject with ``AuthenticationError`` until the next
 /// sign-in. A refresh that cannot reach the endpoint keeps the sign-in: the request fails as
 /// offline, and what waits keeps waiting.
-public final class OAuthCredentials: Credentials, CustomStringConvertible, @unchecked Sendable {
-    // `@unchecked Sendable` is sound: `grant`, `reason` and `signInObservers` are only read or
-    // written while holding `lock`; everything else is immutable and Sendable.
-    private let lock = NSLock()
-    private var grant: TokenGrant?
-    private var reason: String?
+public final class OAuthCredentials: Credentials, CustomStringConvertible, Sendable {
+    private struct State {
+        var grant: TokenGrant?
+        var reason: String?
+        /// What ``observeSignIns(_:)`` registered, by registration.
+        var signInObservers: [UUID: @Sendable (String) -> Void] = [:]
+    }
+    private let state: Locked<State>
     private let endpoint: TokenEndpoint
     private let keeper: any TokenKeeper
     private let now: @Sendable () -> Date
     private let refreshing = InFlight<String, TokenGrant>()
-    /// What ``observeSignIns(_:)`` registered, by registration.
-    private var signInObservers: [UUID: @Sendable (String) -> Void] = [:]
 
     /// Makes the credentials, signed in as the keeper's grant says.
     ///
@@ -40,15 +40,15 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, @unch
         endpoint = TokenEndpoint(url: tokenURL, clientID: clientID, timeout: timeout, now: now)
         self.keeper = keeper
         self.now = now
-        grant = try? keeper.load()
+        state = Locked(State(grant: try? keeper.load()))
     }
 
     /// The account signed in, or `nil`.
-    public var account: String? { lock.withLock { grant?.account } }
+    public var account: String? { state.withLock { $0.grant?.account } }
 
     /// Why the last sign-in ended, for a screen ("Sign in to send your 3 changes"); `nil` while
     /// signed in or never signed in.
-    public var signedOutReason: String? { lock.withLock { reason } }
+    public var signedOutReason: String? { state.withLock { $0.reason } }
 
     /// Calls `signedIn` with the account after every sign-in (``signIn(user:password:)``), from the
     /// thread that signed in: for a `SyncScheduler` to send what waited (`SyncScheduler/follow(_:)`).
@@ -57,10 +57,10 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, @unch
     /// - Returns: The registration; it ends when cancelled or released.
     public func observeSignIns(_ signedIn: @escaping @Sendable (String) -> Void) -> ObservationHandle {
         let id = UUID()
-        lock.withLock { signInObservers[id] = signedIn }
+        state.withLock { $0.signInObservers[id] = signedIn }
         return ObservationHandle { [weak self] in
             guard let self else { return }
-            _ = lock.withLock { signInObservers.removeValue(forKey: id) }
+            _ = state.withLock { $0.signInObservers.removeValue(forKey: id) }
         }
     }
 
@@ -76,7 +76,7 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, @unch
         endpoint.grant(account: user, ["grant_type": "password", "username": user, "password": password])
             .map(on: .inline) { [self] granted in
                 try keep(granted)
-                for observer in lock.withLock({ Array(signInObservers.values) }) { observer(user) }
+                for observer in state.withLock({ Array($0.signInObservers.values) }) { observer(user) }
             }
     }
 
@@ -84,9 +84,9 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, @unch
     ///
     /// - Throws: Why the keeper could not forget it.
     public func signOut() throws {
-        lock.withLock {
-            grant = nil
-            reason = nil
+        state.withLock {
+            $0.grant = nil
+            $0.reason = nil
         }
         try keeper.erase()
     }
@@ -95,7 +95,7 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, @unch
     ///
     /// - Returns: A promise of the token; rejected with ``AuthenticationError`` when signed out.
     public func accessToken() -> Promise<String> {
-        guard let current = lock.withLock({ grant }) else {
+        guard let current = state.withLock({ $0.grant }) else {
             return Promise(error: signedOut)
         }
         // A token about to expire is refreshed first, rather than sent to be refused.
@@ -108,7 +108,7 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, @unch
     /// - Parameter token: The token the API refused.
     /// - Returns: A promise of the new token.
     public func refresh(replacing token: String) -> Promise<String> {
-        guard let current = lock.withLock({ grant }) else {
+        guard let current = state.withLock({ $0.grant }) else {
             return Promise(error: signedOut)
         }
         // Refreshed meanwhile by another request: the new token, without asking again.
@@ -146,18 +146,18 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, @unch
 
     /// Keeps `granted`, here and in the keeper.
     private func keep(_ granted: TokenGrant) throws {
-        lock.withLock {
-            grant = granted
-            reason = nil
+        state.withLock {
+            $0.grant = granted
+            $0.reason = nil
         }
         try keeper.save(granted)
     }
 
     /// Ends the sign-in for `why`, keeping the reason for screens.
     private func end(_ why: String) -> AuthenticationError {
-        lock.withLock {
-            grant = nil
-            reason = why
+        state.withLock {
+            $0.grant = nil
+            $0.reason = why
         }
         try? keeper.erase()
         return AuthenticationError(why)

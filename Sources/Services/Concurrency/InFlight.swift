@@ -8,22 +8,20 @@ import Promises
 /// Every caller gets a promise of its own: cancelling it stops that caller waiting, and the work
 /// is cancelled once no caller waits any more. Work that settled is forgotten, so the next caller
 /// starts it anew.
-final class InFlight<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
-    // `@unchecked Sendable` is sound: `running` and every entry's `callers` are only read or
-    // written while `lock` is held, and `lock` is itself thread-safe.
-    private let lock = NSLock()
-    private var running: [Key: Entry] = [:]
+final class InFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private let state = Locked(State())
 
-    /// One piece of work and how many callers wait for it.
-    private final class Entry: @unchecked Sendable {
-        // `@unchecked Sendable` is sound: `work` is set once, before the entry is shared, and
-        // `callers` is only read or written under the owning `InFlight`'s lock.
+    private struct State {
+        var running: [Key: Entry] = [:]
+        var made = 0
+    }
+
+    /// One piece of work, which it is (work started again under the same key is another), and
+    /// how many callers wait for it.
+    private struct Entry {
         let work: Promise<Value>
+        let number: Int
         var callers = 1
-
-        init(_ work: Promise<Value>) {
-            self.work = work
-        }
     }
 
     /// A promise of the result of the work `key` names: the one in flight, or new work `start`
@@ -35,18 +33,20 @@ final class InFlight<Key: Hashable & Sendable, Value: Sendable>: @unchecked Send
     ///     it returns (work that goes through a queue or the network never does).
     /// - Returns: This caller's promise.
     func join(_ key: Key, start: () -> Promise<Value>) -> Promise<Value> {
-        let (entry, isNew) = lock.withLock { () -> (Entry, Bool) in
-            if let entry = running[key] {
-                entry.callers += 1
-                return (entry, false)
+        let (entry, isNew) = state.withLock { state -> (Entry, Bool) in
+            if var found = state.running[key] {
+                found.callers += 1
+                state.running[key] = found
+                return (found, false)
             }
-            let entry = Entry(start())
-            running[key] = entry
+            state.made += 1
+            let entry = Entry(work: start(), number: state.made)
+            state.running[key] = entry
             return (entry, true)
         }
         if isNew {
             // Registered outside the lock: the work may have settled already.
-            entry.work.whenSettled(on: .inline) { [weak self] _ in self?.forget(key, entry) }
+            entry.work.whenSettled(on: .inline) { [weak self] _ in self?.forget(key, entry.number) }
         }
         let (answer, seal) = Promise<Value>.pending()
         seal.setCancellationHandler { [weak self] in self?.leave(key, entry) }
@@ -54,21 +54,22 @@ final class InFlight<Key: Hashable & Sendable, Value: Sendable>: @unchecked Send
         return answer
     }
 
-    /// One caller stopped waiting; the last one cancels the work.
+    /// One caller stopped waiting; the last one cancels the work. Work forgotten already has
+    /// settled, and needs no cancelling.
     private func leave(_ key: Key, _ entry: Entry) {
-        let last = lock.withLock { () -> Bool in
-            entry.callers -= 1
-            guard entry.callers == 0 else { return false }
-            if running[key] === entry { running[key] = nil }
-            return true
+        let last = state.withLock { state -> Bool in
+            guard var running = state.running[key], running.number == entry.number else { return false }
+            running.callers -= 1
+            state.running[key] = running.callers == 0 ? nil : running
+            return running.callers == 0
         }
         if last { entry.work.cancel() }
     }
 
     /// The work settled: the next caller starts it anew.
-    private func forget(_ key: Key, _ entry: Entry) {
-        lock.withLock {
-            if running[key] === entry { running[key] = nil }
+    private func forget(_ key: Key, _ number: Int) {
+        state.withLock { state in
+            if state.running[key]?.number == number { state.running[key] = nil }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Promises
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -90,15 +91,12 @@ final class BoundedTransfers: Sendable {
 #if canImport(FoundationNetworking)
     extension BoundedTransfers {
         /// The session new transfers start on (Linux), and its retirement.
-        final class CurrentSession: @unchecked Sendable {
-            // `@unchecked Sendable` is sound: `current`, the only mutable state, is only read or
-            // written while holding `lock`.
-            private let lock = NSLock()
-            private var current: (URLSession, Delegate)?
+        final class CurrentSession: Sendable {
+            private let current = Locked<(URLSession, Delegate)?>(nil)
 
             /// The session to start a transfer on: the current one, or a new one.
             func session(_ configuration: URLSessionConfiguration) -> (URLSession, Delegate) {
-                lock.withLock {
+                current.withLock { current in
                     if let current { return current }
                     let delegate = Delegate()
                     let session = URLSession(
@@ -111,10 +109,10 @@ final class BoundedTransfers: Sendable {
             /// Ends `session` once its transfers are done, and starts no more on it; `nil` ends
             /// whichever is current. A session retired already is left as it is.
             func retire(_ session: URLSession?) {
-                let retired = lock.withLock { () -> URLSession? in
-                    guard let current, session == nil || current.0 === session else { return nil }
-                    self.current = nil
-                    return current.0
+                let retired = current.withLock { current -> URLSession? in
+                    guard let kept = current, session == nil || kept.0 === session else { return nil }
+                    current = nil
+                    return kept.0
                 }
                 retired?.finishTasksAndInvalidate()
             }
@@ -124,14 +122,11 @@ final class BoundedTransfers: Sendable {
 
 /// The sessions' delegate: gathers each body as it arrives, and stops it at its limit.
 extension BoundedTransfers {
-    final class Delegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        // `@unchecked Sendable` is sound: `transfers`, the only mutable state, is only read or
-        // written while holding `lock`.
-        private let lock = NSLock()
-        private var transfers: [Int: Transfer] = [:]
+    final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
+        private let transfers = Locked<[Int: Transfer]>([:])
 
         /// What the delegate gathers for one task, who hears how it ended, and how it is stopped.
-        struct Transfer {
+        struct Transfer: Sendable {
             /// The largest body accepted: the client's, or ``APIClient/maximumConflictBytes`` for a 412.
             var limit: Int
             var data = Data()
@@ -150,14 +145,14 @@ extension BoundedTransfers {
         }
 
         func register(_ task: URLSessionTask, _ transfer: Transfer) {
-            lock.withLock { transfers[task.taskIdentifier] = transfer }
+            transfers.withLock { $0[task.taskIdentifier] = transfer }
         }
 
         /// Ends the transfer of `task`, once: the first ending wins.
         private func end(
             _ task: URLSessionTask, _ result: (Transfer) -> Result<(Data, HTTPURLResponse?), any Error>
         ) {
-            guard let transfer = lock.withLock({ transfers.removeValue(forKey: task.taskIdentifier) }) else {
+            guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
                 return
             }
             transfer.finish(result(transfer))
@@ -165,7 +160,7 @@ extension BoundedTransfers {
 
         /// Ends the transfer of `task` as too large, and stops it.
         private func refuse(_ task: URLSessionTask, bytes: Int) {
-            guard let transfer = lock.withLock({ transfers.removeValue(forKey: task.taskIdentifier) }) else {
+            guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
                 return
             }
             transfer.stop()
@@ -176,7 +171,7 @@ extension BoundedTransfers {
             _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
             completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
         ) {
-            let limit = lock.withLock { () -> Int? in
+            let limit = transfers.withLock { transfers -> Int? in
                 let id = dataTask.taskIdentifier
                 transfers[id]?.response = response as? HTTPURLResponse
                 // A 412's body is the API's copy, which an outbox conflict keeps: a bound of its own.
@@ -196,7 +191,7 @@ extension BoundedTransfers {
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
             let id = dataTask.taskIdentifier
-            let over = lock.withLock { () -> Int? in
+            let over = transfers.withLock { transfers -> Int? in
                 // No copy of the transfer is held here: it would share the body, and the append
                 // below would then copy it.
                 guard let limit = transfers[id]?.limit, let count = transfers[id]?.data.count else {

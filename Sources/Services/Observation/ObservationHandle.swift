@@ -1,4 +1,5 @@
 import Foundation
+import Promises
 
 /// An observation that lasts until it is cancelled or released: of a database read
 /// (``Database/observe(tables:on:read:onChange:)``) or of a sync scheduler's state
@@ -30,14 +31,12 @@ public final class ObservationHandle: Sendable {
 }
 
 /// A flag that is claimed once, whatever the thread.
-final class Once: @unchecked Sendable {
-    // `@unchecked Sendable` is sound: `claimed` is only read or written while holding `lock`.
-    private let lock = NSLock()
-    private var claimed = false
+final class Once: Sendable {
+    private let claimed = Locked(false)
 
     /// Whether this call is the first.
     func claim() -> Bool {
-        lock.withLock {
+        claimed.withLock { claimed in
             defer { claimed = true }
             return !claimed
         }

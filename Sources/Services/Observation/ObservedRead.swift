@@ -14,14 +14,13 @@ protocol ObservedRead: AnyObject, Sendable {
 /// An observed read of one type: the read, the last value delivered, and where values go.
 final class ObservationRecord<Value: Equatable & Sendable>: ObservedRead, @unchecked Sendable {
     // `@unchecked Sendable` is sound: `last` is only read and written by `refresh`, which runs on
-    // the database's serial queue, never on two threads at once; `cancelled` only under `lock`;
+    // the database's serial queue, never on two threads at once; `cancelled` is a `Locked`;
     // every other stored property is a `let` of a `Sendable` type.
     let tables: Set<String>
     private let read: @Sendable (Connection) throws -> Value
     private let dispatcher: any Dispatcher
     private let onChange: @Sendable (Result<Value, any Error>) -> Void
-    private let lock = NSLock()
-    private var cancelled = false
+    private let cancelled = Locked(false)
     private var last: Value?
 
     init(
@@ -36,11 +35,11 @@ final class ObservationRecord<Value: Equatable & Sendable>: ObservedRead, @unche
     }
 
     /// Whether the observation was cancelled; nothing is delivered after it was.
-    var isCancelled: Bool { lock.withLock { cancelled } }
+    var isCancelled: Bool { cancelled.withLock { $0 } }
 
     /// Marks it cancelled: nothing is delivered after this returns.
     func cancel() {
-        lock.withLock { cancelled = true }
+        cancelled.withLock { $0 = true }
     }
 
     func refresh(_ connection: Connection) {

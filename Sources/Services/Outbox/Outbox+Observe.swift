@@ -39,14 +39,12 @@ extension Outbox {
 }
 
 /// The mark an observation delivered last.
-private final class LastMark: @unchecked Sendable {
-    // `@unchecked Sendable` is sound: `mark` is only read or written while holding `lock`.
-    private let lock = NSLock()
-    private var mark: Outbox.QueueMark?
+private final class LastMark: Sendable {
+    private let mark = Locked<Outbox.QueueMark?>(nil)
 
     /// Keeps `new`, and gives the one before (`nil` the first time).
     func swap(_ new: Outbox.QueueMark) -> Outbox.QueueMark? {
-        lock.withLock {
+        mark.withLock { mark in
             defer { mark = new }
             return mark
         }

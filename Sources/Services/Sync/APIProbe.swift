@@ -9,17 +9,18 @@ public import Promises
 /// reachable; then it reports ``Connectivity/unreachable`` (the scheduler waits, sending nothing)
 /// and asks again after 1 s, 2 s, 4 s, ... (full jitter, at most 5 minutes) until any answer
 /// comes, when it reports ``Connectivity/reachable`` and the scheduler syncs at once.
-public final class APIProbe: ConnectivityMonitor, @unchecked Sendable {
-    // `@unchecked Sendable` is sound: the mutable state (`listener`, `probing`, `attempt`,
-    // `wakeUp`) is only read or written while holding `lock`; callbacks run outside it.
-    private let lock = NSLock()
+public final class APIProbe: ConnectivityMonitor, Sendable {
+    private struct State {
+        var listener: (@Sendable (Connectivity) -> Void)?
+        var probing = false
+        var attempt = 0
+        var wakeUp: ScheduledWork?
+    }
+    /// Callbacks run outside the lock.
+    private let state = Locked(State())
     private let probe: @Sendable () -> Promise<Void>
     private let clock: any SyncClock
     private let backoff: RetryPolicy
-    private var listener: (@Sendable (Connectivity) -> Void)?
-    private var probing = false
-    private var attempt = 0
-    private var wakeUp: ScheduledWork?
 
     /// Makes a probe that asks with `probe`.
     ///
@@ -50,32 +51,32 @@ public final class APIProbe: ConnectivityMonitor, @unchecked Sendable {
 
     /// Whether a request has a chance to reach the API: unless a sync found it unreachable and
     /// no answer came since.
-    public var isReachable: Bool { lock.withLock { !probing } }
+    public var isReachable: Bool { state.withLock { !$0.probing } }
 
     /// Starts reporting to `onChange`; nothing is reported until a sync fails to reach the API.
     ///
     /// - Parameter onChange: Called with each new state.
     public func start(_ onChange: @escaping @Sendable (Connectivity) -> Void) {
-        lock.withLock { listener = onChange }
+        state.withLock { $0.listener = onChange }
     }
 
     /// Stops reporting and asking.
     public func stop() {
-        let wakeUp = lock.withLock { () -> ScheduledWork? in
-            listener = nil
-            probing = false
-            defer { self.wakeUp = nil }
-            return self.wakeUp
+        let wakeUp = state.withLock { state -> ScheduledWork? in
+            state.listener = nil
+            state.probing = false
+            defer { state.wakeUp = nil }
+            return state.wakeUp
         }
         wakeUp?.cancel()
     }
 
     /// Reports the API unreachable and starts asking, unless it already is.
     public func syncFoundUnreachable() {
-        let told = lock.withLock { () -> (@Sendable (Connectivity) -> Void)? in
-            guard !probing, let listener else { return nil }
-            probing = true
-            attempt = 0
+        let told = state.withLock { state -> (@Sendable (Connectivity) -> Void)? in
+            guard !state.probing, let listener = state.listener else { return nil }
+            state.probing = true
+            state.attempt = 0
             return listener
         }
         guard let told else { return }
@@ -84,26 +85,26 @@ public final class APIProbe: ConnectivityMonitor, @unchecked Sendable {
     }
 
     private func scheduleQuestion() {
-        lock.withLock {
-            guard probing else { return }
-            let delay = backoff.delay(beforeRetry: attempt)
-            attempt += 1
-            wakeUp = clock.schedule(after: delay) { [weak self] in self?.ask() }
+        state.withLock { state in
+            guard state.probing else { return }
+            let delay = backoff.delay(beforeRetry: state.attempt)
+            state.attempt += 1
+            state.wakeUp = clock.schedule(after: delay) { [weak self] in self?.ask() }
         }
     }
 
     private func ask() {
-        guard lock.withLock({ probing }) else { return }
+        guard state.withLock({ $0.probing }) else { return }
         probe().whenSettled(on: .inline) { [weak self] result in
             guard let self else { return }
             if case .failure(let error) = result, FailureClass(error).kind == .offline {
                 self.scheduleQuestion()
                 return
             }
-            let listener = self.lock.withLock { () -> (@Sendable (Connectivity) -> Void)? in
-                guard self.probing else { return nil }
-                self.probing = false
-                return self.listener
+            let listener = self.state.withLock { state -> (@Sendable (Connectivity) -> Void)? in
+                guard state.probing else { return nil }
+                state.probing = false
+                return state.listener
             }
             listener?(.reachable)
         }

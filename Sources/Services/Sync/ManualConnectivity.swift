@@ -1,4 +1,5 @@
 import Foundation
+import Promises
 
 /// Connectivity the app sets itself, from any signal it has (a platform's network monitor on
 /// Linux, a setting, a test).
@@ -9,22 +10,23 @@ import Foundation
 /// // later, when the app learns the network is back:
 /// connectivity.set(.reachable)
 /// ```
-public final class ManualConnectivity: ConnectivityMonitor, @unchecked Sendable {
-    // `@unchecked Sendable` is sound: `current` and `listener` are only read or written while
-    // holding `lock`; the listener is called outside it.
-    private let lock = NSLock()
-    private var current: Connectivity?
-    private var listener: (@Sendable (Connectivity) -> Void)?
+public final class ManualConnectivity: ConnectivityMonitor, Sendable {
+    private struct State {
+        var current: Connectivity?
+        var listener: (@Sendable (Connectivity) -> Void)?
+    }
+    /// The listener is called outside the lock, so that it may read the state again.
+    private let state: Locked<State>
 
     /// Makes the monitor.
     ///
     /// - Parameter initial: The state it reports when started; `nil` reports nothing until set.
     public init(_ initial: Connectivity? = nil) {
-        current = initial
+        state = Locked(State(current: initial))
     }
 
     /// The state last set.
-    public var connectivity: Connectivity? { lock.withLock { current } }
+    public var connectivity: Connectivity? { state.withLock { $0.current } }
 
     /// Whether a request has a chance to reach the API: unless it was set unreachable.
     public var isReachable: Bool { connectivity != .unreachable }
@@ -33,10 +35,10 @@ public final class ManualConnectivity: ConnectivityMonitor, @unchecked Sendable 
     ///
     /// - Parameter connectivity: The new state.
     public func set(_ connectivity: Connectivity) {
-        let listener = lock.withLock { () -> (@Sendable (Connectivity) -> Void)? in
-            guard current != connectivity else { return nil }
-            current = connectivity
-            return self.listener
+        let listener = state.withLock { state -> (@Sendable (Connectivity) -> Void)? in
+            guard state.current != connectivity else { return nil }
+            state.current = connectivity
+            return state.listener
         }
         listener?(connectivity)
     }
@@ -45,15 +47,15 @@ public final class ManualConnectivity: ConnectivityMonitor, @unchecked Sendable 
     ///
     /// - Parameter onChange: Called with each new state.
     public func start(_ onChange: @escaping @Sendable (Connectivity) -> Void) {
-        let current = lock.withLock { () -> Connectivity? in
-            listener = onChange
-            return self.current
+        let current = state.withLock { state -> Connectivity? in
+            state.listener = onChange
+            return state.current
         }
         if let current { onChange(current) }
     }
 
     /// Stops telling.
     public func stop() {
-        lock.withLock { listener = nil }
+        state.withLock { $0.listener = nil }
     }
 }

@@ -32,8 +32,8 @@ public import Promises
 /// ```
 public final class SyncScheduler: @unchecked Sendable {
     // `@unchecked Sendable` is sound: the mutable state in `Rules` is only touched on `queue`, a
-    // serial queue (every entry point hops onto it); `published`, `lastReport` and `watchers` only
-    // while holding `lock`. The other stored properties are `let`s of `Sendable` types.
+    // serial queue (every entry point hops onto it); what it publishes is in `published`, a
+    // `Locked`. The other stored properties are `let`s of `Sendable` types.
     let queue = DispatchQueue(label: "SyncScheduler")
     let sync: @Sendable () -> Promise<OutboxSyncReport>
     let monitor: any ConnectivityMonitor
@@ -43,10 +43,14 @@ public final class SyncScheduler: @unchecked Sendable {
     /// The decisions' state; on `queue` only.
     var rules = Rules()
 
-    private let lock = NSLock()
-    private var published: SyncSchedulerState = .stopped
-    private var report: OutboxSyncReport?
-    private var watchers: [UUID: Watcher] = [:]
+    private let published = Locked(Published())
+
+    /// What the scheduler tells: its state, its last report and who follows them.
+    private struct Published {
+        var state: SyncSchedulerState = .stopped
+        var report: OutboxSyncReport?
+        var watchers: [UUID: Watcher] = [:]
+    }
 
     private struct Watcher {
         let dispatcher: any Dispatcher
@@ -80,10 +84,10 @@ public final class SyncScheduler: @unchecked Sendable {
     }
 
     /// What it is doing now.
-    public var state: SyncSchedulerState { lock.withLock { published } }
+    public var state: SyncSchedulerState { published.withLock { $0.state } }
 
     /// What the last sync it ran reported, if one ended.
-    public var lastReport: OutboxSyncReport? { lock.withLock { report } }
+    public var lastReport: OutboxSyncReport? { published.withLock { $0.report } }
 
     /// Starts: connectivity is watched, and a sync runs at once.
     public func start() {
@@ -127,13 +131,13 @@ public final class SyncScheduler: @unchecked Sendable {
         on dispatcher: any Dispatcher, _ handler: @escaping @Sendable (SyncSchedulerState) -> Void
     ) -> ObservationHandle {
         let id = UUID()
-        let current = lock.withLock { () -> SyncSchedulerState in
-            watchers[id] = Watcher(dispatcher: dispatcher, handler: handler)
-            return published
+        let current = published.withLock { published -> SyncSchedulerState in
+            published.watchers[id] = Watcher(dispatcher: dispatcher, handler: handler)
+            return published.state
         }
         dispatcher.dispatch { handler(current) }
         return ObservationHandle { [weak self] in
-            self?.lock.withLock { _ = self?.watchers.removeValue(forKey: id) }
+            _ = self?.published.withLock { $0.watchers.removeValue(forKey: id) }
         }
     }
 
@@ -195,11 +199,11 @@ public final class SyncScheduler: @unchecked Sendable {
 
     /// Publishes a new state and tells the watchers; `lastReport` too, when a sync ended.
     func publish(_ state: SyncSchedulerState, report newReport: OutboxSyncReport? = nil) {
-        let watchers = lock.withLock { () -> [Watcher] in
-            if let newReport { report = newReport }
-            guard published != state else { return [] }
-            published = state
-            return Array(self.watchers.values)
+        let watchers = published.withLock { published -> [Watcher] in
+            if let newReport { published.report = newReport }
+            guard published.state != state else { return [] }
+            published.state = state
+            return Array(published.watchers.values)
         }
         for watcher in watchers {
             watcher.dispatcher.dispatch { watcher.handler(state) }

@@ -3,8 +3,13 @@
 ///
 /// The locks cost one compare-and-swap to lock and one to unlock uncontended. A `ManagedBuffer`
 /// keeps the lock at a stable address, as both require, without a second allocation.
+///
+/// It is the package's one lock: `Services` and the test support use it too (`package` access, so
+/// no user of the package sees it), where they would otherwise pair an `NSLock` with
+/// `@unchecked Sendable` on each class that needs one. A class whose mutable state is all in a
+/// `Locked` is `Sendable` without an unchecked promise of its own.
 @usableFromInline
-struct Locked<State: Sendable>: @unchecked Sendable {
+package struct Locked<State: Sendable>: @unchecked Sendable {
     // `@unchecked Sendable` is sound: the buffer's mutable state (its header and its single element)
     // is only reached through `withLock`, always between acquiring and releasing the lock in the
     // header. The lock is initialised (statically, zero-filled) in `make` before the buffer can be
@@ -15,29 +20,17 @@ struct Locked<State: Sendable>: @unchecked Sendable {
 
     /// Makes a lock-guarded `state`.
     ///
-    /// - Parameters:
-    ///   - state: The initial state.
-    ///   - deinitFlag: The initial value of the flag the owner keeps for its `deinit`.
-    ///   - bufferType: A subclass to allocate instead, for a `deinit` of its own.
+    /// - Parameter state: The initial state.
     @inlinable
-    init(
-        _ state: consuming State, deinitFlag: Bool = false,
-        as bufferType: LockedBuffer<State>.Type = LockedBuffer<State>.self
-    ) {
-        buffer = bufferType.make(consume state, deinitFlag: deinitFlag)
-    }
-
-    /// Wraps a buffer made already, as a subclass with more in it makes its own.
-    @inlinable
-    init(buffer: LockedBuffer<State>) {
-        self.buffer = buffer
+    package init(_ state: consuming State) {
+        buffer = LockedBuffer<State>.make(consume state, deinitFlag: false)
     }
 
     /// Runs `body` with exclusive access to the state.
     ///
     /// `body` must not take the same lock again: it is not recursive.
     @inlinable
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try buffer.withStateAndFlag { state, _ in try body(&state) }
     }
 }
