@@ -54,7 +54,7 @@ public enum MutantFinder {
 
         override func visit(_ node: BinaryOperatorExprSyntax) -> SyntaxVisitorContinueKind {
             let text = node.operator.text
-            if let (replacement, kind) = MutantFinder.replacements[text] {
+            if let (replacement, kind) = MutantFinder.replacements[text], !Self.joinsStrings(node) {
                 note(node.operator, by: replacement, kind, "`\(text)` -> `\(replacement)`")
             }
             return .visitChildren
@@ -78,10 +78,11 @@ public enum MutantFinder {
         }
 
         override func visit(_ node: CodeBlockItemSyntax) -> SyntaxVisitorContinueKind {
-            if case .expr(let expression) = node.item, Self.isCall(expression) {
+            if case .expr(let expression) = node.item, Self.isCall(expression), !Self.isImplicitReturn(node) {
                 note(node, by: "", .removedCall, "call removed: `\(Self.short(expression))`")
             }
-            if case .stmt(let statement) = node.item, let guardStatement = statement.as(GuardStmtSyntax.self)
+            if case .stmt(let statement) = node.item, let guardStatement = statement.as(GuardStmtSyntax.self),
+                !Self.binds(guardStatement.conditions)
             {
                 note(
                     node, by: "", .removedGuard,
@@ -102,7 +103,8 @@ public enum MutantFinder {
         override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
             let arguments = Array(node.arguments)
             if arguments.count == 2, arguments.allSatisfy({ $0.label == nil }),
-                arguments[0].expression.trimmedDescription != arguments[1].expression.trimmedDescription
+                arguments[0].expression.trimmedDescription != arguments[1].expression.trimmedDescription,
+                arguments[0].expression.kind == arguments[1].expression.kind
             {
                 let (first, second) = (arguments[0].expression, arguments[1].expression)
                 let start = first.positionAfterSkippingLeadingTrivia
@@ -124,6 +126,47 @@ public enum MutantFinder {
             if let tried = expression.as(TryExprSyntax.self) { return isCall(tried.expression) }
             if let awaited = expression.as(AwaitExprSyntax.self) { return isCall(awaited.expression) }
             return false
+        }
+
+        /// Whether `item` is the only statement of a getter or a function that returns something:
+        /// its value is what they return, so removing it does not compile.
+        static func isImplicitReturn(_ item: CodeBlockItemSyntax) -> Bool {
+            guard let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1 else {
+                return false
+            }
+            // A closure's only call is left in: most closures (`done`, `catch`, `ensure`) return
+            // nothing, and their calls are the mutants that matter most.
+            if list.parent?.is(AccessorBlockSyntax.self) == true { return true }
+            if let function = list.parent?.parent?.as(FunctionDeclSyntax.self) {
+                return function.signature.returnClause != nil
+            }
+            return list.parent?.parent?.as(AccessorDeclSyntax.self)?.accessorSpecifier.text == "get"
+        }
+
+        /// Whether a guard's conditions bind names (`guard let`, `guard case`): the code after it
+        /// uses them, so removing it does not compile.
+        static func binds(_ conditions: ConditionElementListSyntax) -> Bool {
+            conditions.contains {
+                $0.condition.is(OptionalBindingConditionSyntax.self)
+                    || $0.condition.is(MatchingPatternConditionSyntax.self)
+            }
+        }
+
+        /// Whether `+` or `-` stands between strings (`path + "/x"`), where the other operator
+        /// does not exist.
+        static func joinsStrings(_ node: BinaryOperatorExprSyntax) -> Bool {
+            // Unfolded, as the parser leaves it: the operands are the operator's neighbours in
+            // its sequence.
+            guard ["+", "-"].contains(node.operator.text),
+                let elements = node.parent?.as(ExprListSyntax.self),
+                let index = elements.firstIndex(where: { $0.id == node.id })
+            else { return false }
+            let after = elements.index(after: index)
+            let neighbours = [
+                index == elements.startIndex ? nil : elements[elements.index(before: index)],
+                after == elements.endIndex ? nil : elements[after],
+            ]
+            return neighbours.contains { $0?.is(StringLiteralExprSyntax.self) == true }
         }
 
         /// The first line of `node`, at most 60 characters.

@@ -75,6 +75,32 @@ struct MutantFinderTests {
         #expect(swapped.first?.applied(to: source).hasPrefix("let a = max(y, x)") == true)
     }
 
+    @Test(
+        "no mutant that cannot compile: a binding guard, an implicit return, strings joined, unlike arguments"
+    )
+    func skipsWhatCannotCompile() {
+        // Given: each place a syntactic change would leave code the compiler refuses
+        let source = """
+            func h(o: Int?) -> Int {
+                guard let v = o else { return 0 }
+                return v
+            }
+            var name: String { make() }
+            func k() -> Int { count() }
+            let p = path + "/x"
+            let q = f(.cancel, .notFound(id: 1))
+            """
+
+        // When
+        let kinds = Set(mutants(source).map(\.kind))
+
+        // Then
+        #expect(!kinds.contains(.removedGuard))
+        #expect(!kinds.contains(.removedCall))
+        #expect(!kinds.contains(.arithmetic))
+        #expect(!kinds.contains(.swappedArguments))
+    }
+
     @Test("comments, documentation and strings give no mutant")
     func skipsCommentsAndStrings() {
         // Given: operators and calls only in a comment, a doc comment and a string
