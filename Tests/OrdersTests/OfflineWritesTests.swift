@@ -219,7 +219,3 @@ struct OfflineWritesTests {
         #expect(await device.keys().count == 1)
     }
 }
-
-@Suite("Feature schemas")
-struct FeatureSchemaTests {
-}

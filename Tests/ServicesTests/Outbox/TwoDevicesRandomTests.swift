@@ -53,7 +53,7 @@ struct TwoDevicesRandomTests {
         let server = try TestHTTPServer(responder: flaky.respond)
         defer { server.stop() }
         let folder = TemporaryFolder("TwoDevicesRandomTests")
-        let devices = [try NotesDevice(folder, "phone", server), try NotesDevice(folder, "laptop", server)]
+        let devices = [try OutboxDevice(folder, "phone", server), try OutboxDevice(folder, "laptop", server)]
         for device in devices { await device.pull() }
         // What each device recorded: the key that carries each change, what it was, and the
         // resource; a change merged into another carries that one's key.

@@ -108,15 +108,3 @@ struct ServiceRequestErrorMappingTests {
         #expect(!ServiceRequestError.noNetwork.isCancellation)
     }
 }
-
-@Suite("ServiceRequestError mapping of feature errors")
-struct ServiceRequestErrorConvertibleTests {
-    struct StoreFailure: ServiceRequestErrorConvertible {
-        var serviceRequestError: ServiceRequestError { .timedOut }
-    }
-
-    @Test("an error that knows its service error maps to it")
-    func convertibleMaps() {
-        #expect(ServiceRequestError(StoreFailure()) == .timedOut)
-    }
-}

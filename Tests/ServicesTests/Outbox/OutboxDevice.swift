@@ -7,7 +7,7 @@ import Testing
 
 /// One device of a notes feature: a file of its own, its outbox, and the API both devices share.
 /// A note is kept here as the API's JSON (with its `version`); an edit records a PUT based on it.
-struct NotesDevice {
+struct OutboxDevice {
     let database: Database
     let outbox: Outbox
     let client: APIClient

@@ -14,9 +14,9 @@ struct OutboxConflictTests {
         collection: "notes", resources: [["id": "n1", "title": "Shopping", "text": "milk"]])
 
     /// The API, and a device that has pulled its notes.
-    func start() async throws -> (TestHTTPServer, NotesDevice) {
+    func start() async throws -> (TestHTTPServer, OutboxDevice) {
         let server = try TestHTTPServer(responder: api.respond)
-        let device = try NotesDevice(folder, "phone", server)
+        let device = try OutboxDevice(folder, "phone", server)
         await device.pull()
         return (server, device)
     }
@@ -161,7 +161,7 @@ struct OutboxConflictTests {
             ])
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
-        let phone = try NotesDevice(folder, "phone", server)
+        let phone = try OutboxDevice(folder, "phone", server)
         await phone.pull()
         await phone.edit("n1", ["text": "eggs"])
         api.edit("n1", ["text": "bread"])

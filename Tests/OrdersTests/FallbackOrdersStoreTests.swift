@@ -1,0 +1,52 @@
+import Foundation
+import OrdersTesting
+import Testing
+
+@Suite("Fallback orders store")
+struct FallbackOrdersStoreTests {
+    @Test("online the listing comes from the API and is cached; offline it comes from the cache")
+    func onlineThenOffline() async throws {
+        // Given
+        let backend = TestOrdersShop()
+        let server = try TestHTTPServer(handler: backend.handle)
+        let folder = TemporaryFolder("OrdersTests")
+        let database = try Database(at: folder.file("orders.sqlite"))
+        let store = FallbackOrdersStore(
+            api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)),
+            cache: OrdersSQLiteStore(database: database))
+        _ = await PromiseExpectations.value(of: store.fetchOrders())
+        let created = await PromiseExpectations.value(of: store.createOrder(validOrder()))
+
+        // When
+        let online = await PromiseExpectations.value(of: store.fetchOrdersWithSource())
+        server.stop()
+        let offline = await PromiseExpectations.value(of: store.fetchOrdersWithSource())
+        let one = await PromiseExpectations.value(of: store.fetchOrder(id: created?.id ?? ""))
+
+        // Then
+        #expect(online?.source == .network)
+        #expect(online?.value.map(\.id) == [created?.id])
+        guard case .cache(_, .noNetwork)? = offline?.source else {
+            Issue.record("expected the cached listing, got \(String(describing: offline?.source))")
+            return
+        }
+        #expect(offline?.value.map(\.id) == [created?.id])
+        #expect(one?.id == created?.id)
+    }
+
+    @Test("offline with nothing cached, the listing rejects with noData")
+    func offlineWithoutCache() async throws {
+        // Given
+        let store = FallbackOrdersStore(
+            api: OrdersAPI(
+                client: APIClient(
+                    baseURL: URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/")!)),
+            cache: OrdersSQLiteStore(database: try Database.inMemory()))
+
+        // When
+        let error = await PromiseExpectations.error(of: store.fetchOrders())
+
+        // Then
+        #expect(error as? OrdersStoreError == OrdersStoreError(.fetchOrders, .storage(.noData)))
+    }
+}

@@ -1,0 +1,7 @@
+import Foundation
+import OrdersTesting
+import Testing
+
+@Suite("Feature schemas")
+struct FeatureSchemaTests {
+}
