@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "Melodies", targets: ["Melodies"]),
         .library(name: "Orders", targets: ["Orders"]),
         .library(name: "PromiseMVPTesting", targets: ["PromiseMVPTesting"]),
+        .library(name: "PromiseMVPTestServer", targets: ["PromiseMVPTestServer"]),
         .library(name: "MelodiesTesting", targets: ["MelodiesTesting"]),
         .library(name: "OrdersTesting", targets: ["OrdersTesting"]),
         .executable(name: "demo", targets: ["Demo"]),
@@ -59,6 +60,14 @@ let package = Package(
         // feature's doubles and sample data on top of them.
         .target(
             name: "PromiseMVPTesting",
+            dependencies: ["Promises", "Services", "PromiseMVPTestServer"],
+            swiftSettings: upcomingFeatures
+        ),
+        // The loopback server and the REST collection behind it, without XCTest or Swift Testing:
+        // an executable (the benchmarks) can link them on macOS, where a test framework loads
+        // only into a test runner. PromiseMVPTesting re-exports them.
+        .target(
+            name: "PromiseMVPTestServer",
             dependencies: ["Promises", "Services"],
             swiftSettings: upcomingFeatures
         ),
@@ -119,7 +128,11 @@ let package = Package(
         ),
         .testTarget(
             name: "DemoTests",
-            dependencies: ["Demo", "MelodiesTesting", "OrdersTesting"],
+            // The demo is an executable, built where tests may start processes (`subprocesses`).
+            dependencies: [
+                .target(name: "Demo", condition: .when(platforms: [.macOS, .linux])), "MelodiesTesting",
+                "OrdersTesting",
+            ],
             swiftSettings: upcomingFeatures + subprocesses
         ),
         .executableTarget(
@@ -131,14 +144,21 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "database-torture", "PromiseMVPTesting", "MelodiesTesting", "OrdersTesting", "Promises",
+                .target(name: "database-torture", condition: .when(platforms: [.macOS, .linux])),
+                "PromiseMVPTesting", "MelodiesTesting", "OrdersTesting", "Promises",
                 "Services", "Melodies", "Orders",
             ],
             swiftSettings: upcomingFeatures + subprocesses
         ),
         .testTarget(
             name: "PromiseMVPTestingTests",
-            dependencies: ["PromiseMVPTesting", "Promises", "Services"],
+            dependencies: ["PromiseMVPTesting", "PromiseMVPTestServer", "Promises", "Services"],
+            swiftSettings: upcomingFeatures
+        ),
+        // What the documents cite (files, tests, types) exists, and the articles print their code
+        // as compiled: read from the checkout, so no dependency.
+        .testTarget(
+            name: "DocumentationTests",
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -19,8 +19,10 @@ let package = Package(
                 .product(name: "Services", package: "PromiseMVP"),
                 .product(name: "Melodies", package: "PromiseMVP"),
                 .product(name: "Orders", package: "PromiseMVP"),
-                // For TestHTTPServer and TestOrdersShop: the loopback shop the outbox syncs to.
-                .product(name: "OrdersTesting", package: "PromiseMVP"),
+                // TestHTTPServer and TestResourceAPI: the loopback shop the outbox syncs to. Not
+                // OrdersTesting or PromiseMVPTesting: they link XCTest and Swift Testing, which a
+                // plain executable cannot load on macOS.
+                .product(name: "PromiseMVPTestServer", package: "PromiseMVP"),
                 "CSQLiteBenchmark",
             ],
             path: "Benchmarks/PromiseBenchmarks",

@@ -13,7 +13,8 @@ public enum BuildProducts {
     /// Testing's helper (`swift test`) or Xcode loads: neither `Bundle.main` (the runner's) nor
     /// the bundles loaded so far (Swift Testing's helper loads no XCTest bundle) say where it is,
     /// but the loader does. The last path component ending in `.xctest` is the product, so the
-    /// folder is the one that holds it; an image outside any `.xctest` gives its own folder.
+    /// folder is the one that holds it; an image outside any `.xctest` gives its own folder, unless it
+    /// is a framework Xcode built: then the folder that holds its `PackageFrameworks`.
     public static var folder: URL {
         folder(holding: Bundle(for: Marker.self).executablePath ?? CommandLine.arguments[0])
     }
@@ -26,11 +27,19 @@ public enum BuildProducts {
         folder.appendingPathComponent(name)
     }
 
-    /// The build folder for a test image at `path`: the folder of its outermost `.xctest`.
+    /// The build folder for a test image at `path`: the folder of its outermost `.xctest`; or, when
+    /// Xcode linked this module as a framework (`…/Debug/PackageFrameworks/PromiseMVPTesting.framework/…`,
+    /// the image is then the framework, not the tests), the folder that holds the framework's
+    /// `PackageFrameworks`, where Xcode puts the executables too.
     static func folder(holding path: String) -> URL {
         var url = URL(fileURLWithPath: path).standardizedFileURL
         let components = url.pathComponents
-        if let product = components.lastIndex(where: { $0.hasSuffix(".xctest") }) {
+        let product =
+            components.firstIndex { $0.hasSuffix(".xctest") }
+            ?? components.firstIndex { $0.hasSuffix(".framework") }.map { framework in
+                framework > 0 && components[framework - 1] == "PackageFrameworks" ? framework - 1 : framework
+            }
+        if let product {
             for _ in product..<components.count { url.deleteLastPathComponent() }
             return url
         }

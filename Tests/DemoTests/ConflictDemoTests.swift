@@ -3,7 +3,9 @@ import MelodiesTesting
 import OrdersTesting
 import Testing
 
-@testable import Demo
+#if SUBPROCESSES  // where the demo is built: macOS and Linux (Package.swift)
+    @testable import Demo
+#endif
 
 // Runs the demo as a subprocess: compiled where tests can start one (Package.swift, `subprocesses`).
 #if SUBPROCESSES

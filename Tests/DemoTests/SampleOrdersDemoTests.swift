@@ -2,7 +2,9 @@ import Foundation
 import OrdersTesting
 import Testing
 
-@testable import Demo
+#if SUBPROCESSES  // where the demo is built: macOS and Linux (Package.swift)
+    @testable import Demo
+#endif
 
 #if SUBPROCESSES
 

@@ -3,7 +3,9 @@ import MelodiesTesting
 import OrdersTesting
 import Testing
 
-@testable import Demo
+#if SUBPROCESSES  // where the demo is built: macOS and Linux (Package.swift)
+    @testable import Demo
+#endif
 
 // Runs the demo as a subprocess: compiled where tests can start one (Package.swift, `subprocesses`).
 #if SUBPROCESSES
@@ -117,14 +119,14 @@ import Testing
 
 #if SUBPROCESSES
     extension SignInDemoTests {
-        @Test("the README's 'Signing in' session prints what the README shows")
+        @Test("the 'Signing in' article's session prints what the article shows")
         func readmeSession() async throws {
             defer { server.stop() }
-            // Given: the session, as the README prints it
+            // Given: the session, as the article prints it
             let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            let readme = try String(
-                contentsOf: here.appendingPathComponent("../../README.md").standardized, encoding: .utf8)
-            let section = try #require(readme.components(separatedBy: "## Signing in\n").dropFirst().first)
+            let section = try String(
+                contentsOf: here.appendingPathComponent("../../Sources/Services/Services.docc/SigningIn.md")
+                    .standardized, encoding: .utf8)
             let session = try #require(
                 section.components(separatedBy: "```console\n").dropFirst().first?
                     .components(separatedBy: "```").first)
@@ -139,7 +141,7 @@ import Testing
             try #require(steps.count == 5)
 
             for (command, expected) in steps {
-                // When: each command, run as the README writes it
+                // When: each command, run as the article writes it
                 let run: DemoRunner.Run
                 if command.hasPrefix("echo '"), let pipe = command.range(of: "' | demo ") {
                     let password = String(

@@ -7,12 +7,20 @@ import Testing
 @Suite("BuildProducts")
 struct BuildProductsTests {
     @Test(
-        "the folder is the one holding the .xctest product: an executable (Linux) or a bundle (Apple platforms)",
+        "the folder holds the .xctest product (an executable on Linux, a bundle on Apple platforms) or Xcode's frameworks",
         arguments: [
             ("/b/debug/PkgPackageTests.xctest", "/b/debug"),
             ("/b/debug/PkgPackageTests.xctest/Contents/MacOS/PkgPackageTests", "/b/debug"),
             ("/Xcode/Build/Products/Debug/AppTests.xctest/AppTests", "/Xcode/Build/Products/Debug"),
             ("/b/debug/tool", "/b/debug"),
+            (
+                "/Xcode/Build/Products/Debug/PackageFrameworks/PromiseMVPTesting.framework/Versions/A/PromiseMVPTesting",
+                "/Xcode/Build/Products/Debug"
+            ),
+            (
+                "/X/Debug-iphonesimulator/PackageFrameworks/PromiseMVPTesting.framework/PromiseMVPTesting",
+                "/X/Debug-iphonesimulator"
+            ),
         ])
     func folderHoldingProduct(image: String, folder: String) {
         // Given / When / Then

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PromiseMVPTesting
+@testable import PromiseMVPTestServer
 
 /// A resource's `id` and `version` set in its JSON bytes, every other member kept as sent.
 @Suite("StampedJSON")

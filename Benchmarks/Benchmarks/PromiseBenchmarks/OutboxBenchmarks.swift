@@ -2,7 +2,7 @@ import Benchmark
 import CSQLiteBenchmark
 import Foundation
 import Orders
-import OrdersTesting
+import PromiseMVPTestServer
 import Promises
 import Services
 
@@ -36,7 +36,7 @@ func outboxBenchmarks() {
         for _ in 0..<count {
             _ = try await offline.createOrder(order).value
         }
-        let shop = TestOrdersShop()
+        let shop = ordersShop()
         let server = try TestHTTPServer(keepsConnectionsOpen: true, responder: shop.respond)
         defer { server.stop() }
         let online = FallbackOrdersStore(
@@ -65,7 +65,7 @@ func outboxBenchmarks() {
     }
 
     Benchmark("6 outbox sync 1k creates / bare POSTs", configuration: timing) { benchmark in
-        let shop = TestOrdersShop()
+        let shop = ordersShop()
         let server = try TestHTTPServer(keepsConnectionsOpen: true, responder: shop.respond)
         defer { server.stop() }
         let client = APIClient(baseURL: server.baseURL)

@@ -1,6 +1,6 @@
 import Benchmark
 import Foundation
-import PromiseMVPTesting
+import PromiseMVPTestServer
 import Promises
 import Services
 

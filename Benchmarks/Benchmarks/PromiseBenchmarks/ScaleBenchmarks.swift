@@ -1,7 +1,7 @@
 import Benchmark
 import Foundation
 import Orders
-import OrdersTesting
+import PromiseMVPTestServer
 import Promises
 import Services
 
@@ -176,7 +176,7 @@ private final class LoopbackShop: Sendable {
     let folder = temporaryFolder()
 
     init() throws {
-        let shop = TestOrdersShop(orders: sampleOrders(apiCount))
+        let shop = ordersShop(sampleOrders(apiCount))
         server = try TestHTTPServer(keepsConnectionsOpen: true, responder: shop.respond)
         database = try Database(at: folder.appendingPathComponent("orders.sqlite"))
         store = FallbackOrdersStore(

@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import Orders
+import PromiseMVPTestServer
 
 /// A count only touched on one serial queue, so no lock is needed: the queue is the lock.
 final class QueueCounter: @unchecked Sendable {
@@ -49,4 +51,10 @@ func blocking(_ work: @escaping @Sendable () -> Void) async {
             continuation.resume()
         }
     }
+}
+
+/// The orders API in memory, as `TestOrdersShop` (OrdersTesting) makes it, without its test
+/// frameworks: the stores send totals computed already, so the shop keeps each body as sent.
+func ordersShop(_ orders: [Order] = []) -> TestResourceAPI {
+    TestResourceAPI(collection: "orders", resources: orders, naming: { "srv-\($0)" })
 }

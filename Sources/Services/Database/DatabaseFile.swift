@@ -93,7 +93,11 @@ struct DatabaseFile {
     static func identity(of path: String) -> Identity? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
-        return Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        // `dev_t` is a signed 32-bit integer on Apple platforms: its bits, not its value, which may be
+        // negative (and `UInt64(_:)` would trap on it).
+        return Identity(
+            device: UInt64(truncatingIfNeeded: status.st_dev),
+            inode: UInt64(truncatingIfNeeded: status.st_ino))
     }
 
     /// Whether `path` still names the file that was opened (`identity`): not deleted, nor replaced

@@ -7,18 +7,10 @@ public import Promises
 /// ``OutboxEntry``, inside the same ``Database/write(_:)`` transaction as the local change, with
 /// ``record(_:_:body:localID:idempotencyKey:mayHaveArrived:baseVersion:base:account:in:)``: a crash leaves both or neither. The feature
 /// keeps showing its local change, marked with the ``SyncState`` that ``status()`` gives.
-/// ``sync(with:delivered:)`` replays the entries in order when the API answers:
+/// ``sync(with:delivered:)`` replays the entries in order when the API answers.
 ///
-/// | the API | the entry | the sync |
-/// | --- | --- | --- |
-/// | 2xx | removed, and `delivered` updates the feature's tables in the same transaction | goes on |
-/// | 404 to a DELETE | removed the same way: the resource is gone, as asked | goes on |
-/// | another 4xx (409, 422, ...) | kept, refused with the API's reason, until retried or discarded | goes on |
-/// | cannot connect, timed out, 408, 425, 429 | kept, waiting | stops; the next sync starts from it |
-/// | a 2xx that is not the API's answer (a page, or for a feature's `delivered`, no resource), a redirect | kept, waiting, no failure counted | stops |
-/// | 429 or 503 with a `Retry-After` | kept, with that time: no sync sends it before (a time of none, or past, counts as a failure, below) | stops |
-/// | 5xx, or any other failure | kept; the failure counted, and the entry waits the backoff (1 s doubling, full jitter, up to 5 minutes) | stops |
-/// | the same, the fifth time in a row | kept, **stuck** with the last error, until retried or discarded | goes on |
+/// What each answer of the API does to an entry, and to the sync, is the one table of the
+/// article "Offline writes" in this module's documentation.
 ///
 /// An entry that is refused, stuck or damaged (its row cannot be read) is *held*: it, and every
 /// later entry of the same resource, wait for the user; other resources' entries still go, so no

@@ -1,4 +1,5 @@
 import Foundation
+import Services
 
 /// The routes of ``TestResourceAPI``, and what another device changes behind the client's back.
 /// Every method that touches its state is called with its lock held, or takes it.

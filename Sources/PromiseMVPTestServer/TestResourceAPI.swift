@@ -1,4 +1,5 @@
 public import Foundation
+import Services
 
 /// A REST API for one collection of JSON resources, kept in memory, for ``TestHTTPServer``: what a
 /// careful backend answers to `GET`/`POST /<collection>` and `GET`/`PUT`/`DELETE /<collection>/<id>`,

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// The articles that build a feature print its files and tests: each is the file as compiled,
+/// word for word.
+@Suite("Articles print their code as compiled")
+struct ArticleCodeTests {
+    static let printed: [(article: String, file: String)] = [
+        ("AddingAScreen.md", "Examples/Recipes/Recipe.swift"),
+        ("AddingAScreen.md", "Examples/Recipes/RecipeService.swift"),
+        ("AddingAScreen.md", "Examples/Recipes/RecipeListView.swift"),
+        ("AddingAScreen.md", "Examples/Recipes/RecipeListPresenter.swift"),
+        ("AddingAScreen.md", "Tests/RecipesTests/RecipeListPresenterTests.swift"),
+        ("AddingAScreen.md", "Tests/RecipesTests/LiveRecipeServiceTests.swift"),
+        ("AddingAnEditableOfflineScreen.md", "Examples/Notes/Note.swift"),
+        ("AddingAnEditableOfflineScreen.md", "Examples/Notes/NoteListView.swift"),
+        ("AddingAnEditableOfflineScreen.md", "Examples/Notes/NoteListPresenter.swift"),
+        ("AddingAnEditableOfflineScreen.md", "Tests/NotesTests/NoteListPresenterTests.swift"),
+    ]
+
+    @Test("the article shows the file word for word", arguments: printed)
+    func articleShowsTheFile(article: String, file: String) throws {
+        // Given
+        let text = try Documents.text("Sources/Services/Services.docc/" + article)
+
+        // When
+        let code = try Documents.text(file)
+
+        // Then
+        #expect(text.contains("```swift\n" + code + "```"), "\(article) does not print \(file) as it is")
+    }
+
+    @Test("the Notes feature (model, view, presenter) is at most 120 lines of code, as its article says")
+    func notesFeatureIsSmall() throws {
+        // Given
+        let files = Documents.swiftFiles(under: ["Examples/Notes"])
+
+        // When
+        let lines = try files.flatMap { path in
+            try Documents.text(path).split(separator: "\n")
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !$0.hasPrefix("//") }
+        }
+
+        // Then
+        #expect(files.count == 3)
+        #expect(lines.count <= 120, "\(lines.count) lines")
+    }
+}
