@@ -28,6 +28,12 @@ let package = Package(
             path: "Benchmarks/PromiseBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // One scenario at a time, without the harness, for callgrind to count (`bash Benchmarks/count`).
+        .executableTarget(
+            name: "InstructionCounts",
+            dependencies: [.product(name: "Promises", package: "PromiseMVP")],
+            path: "Benchmarks/InstructionCounts"
+        ),
         .systemLibrary(name: "CSQLiteBenchmark", path: "Sources/CSQLiteBenchmark", pkgConfig: "sqlite3"),
     ],
     swiftLanguageModes: [.v6]

@@ -33,6 +33,15 @@ import Testing
                 }
             }
             #expect(missing.isEmpty, "\(missing)")
+            // And the other way: a command the README runs is one --help lists.
+            let cited = demoLines.flatMap { line -> [String] in
+                let words = line.split(separator: " ").map(String.init)
+                guard let demo = words.firstIndex(of: "demo") else { return [] }
+                return words.dropFirst(demo + 1).prefix(2).prefix {
+                    !$0.hasPrefix("-") && $0.allSatisfy { $0.isLowercase || $0 == "-" }
+                }
+            }
+            #expect(Set(cited).subtracting(commands).isEmpty, "\(Set(cited).subtracting(commands))")
         }
     }
 #endif

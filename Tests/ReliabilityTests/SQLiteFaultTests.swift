@@ -16,9 +16,9 @@ struct SQLiteFaultTests {
     var file: URL { folder.file("torture.sqlite") }
 
     #if SUBPROCESSES  // starts a writer as a subprocess (Package.swift, `subprocesses`)
-        @Test("a writer killed with SIGKILL mid-write leaves every committed batch and no partial one")
+        @Test("a writer killed between or inside group commits leaves each settled batch, none in part")
         func killedWriterLosesNothingCommitted() async throws {
-            // Given: a child process writing batches of 50 rows, one transaction each
+            // Given: a child process writing batches of 50 rows, ten at once (one group commit)
             let output = Pipe()
             let child = try ChildProcess(
                 BuildProducts.executable("database-torture"), [file.path], output: output)

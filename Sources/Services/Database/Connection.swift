@@ -159,6 +159,22 @@ public final class Connection {
         }
     }
 
+    /// Runs `body` in a savepoint of the open transaction: its changes are kept if it returns,
+    /// undone (and nothing else) if it throws.
+    func savepoint<Result>(_ body: () throws -> Result) throws -> Result {
+        try executeScript("SAVEPOINT write")
+        do {
+            let result = try body()
+            try executeScript("RELEASE write")
+            return result
+        } catch {
+            // The transaction may be gone already (an error SQLite ends it with): nothing to undo.
+            try? executeScript("ROLLBACK TO write")
+            try? executeScript("RELEASE write")
+            throw error
+        }
+    }
+
     private func prepared(_ sql: String, _ parameters: [SQLValue]) throws -> OpaquePointer {
         let statement: OpaquePointer
         if let cached = statements[sql] {

@@ -26,6 +26,8 @@ public final class Database: @unchecked Sendable {
     let queue: DispatchQueue
     /// The observed reads (see `observe(tables:on:read:onChange:)`).
     let observers = DatabaseObservers()
+    /// The writes waiting to be committed together (`Database+GroupCommit.swift`).
+    let groups = Locked(WriteGroups())
 
     /// The file the database lives in, or `:memory:`.
     public let path: String
@@ -94,13 +96,15 @@ public final class Database: @unchecked Sendable {
         _ body: @escaping @Sendable (Connection) throws -> Value
     ) -> Promise<Value> {
         Promise { seal in
-            queue.async { seal.resolve(Result { try body(self.connection) }) }
+            submit { seal.resolve(Result { try body(self.connection) }) }
         }
     }
 
     /// Runs `body` on the database's queue in one transaction: all of its changes are kept if it
-    /// returns, none if it throws. Once it committed, the observed reads of the tables it changed
-    /// are read again (see ``observe(tables:on:read:onChange:)``).
+    /// returns, none if it throws. Writes that arrive together share one commit (a group commit):
+    /// the promise settles once the commit that holds this write is durable. Once it committed,
+    /// the observed reads of the tables it changed are read again (see
+    /// ``observe(tables:on:read:onChange:)``).
     ///
     /// - Parameter body: Writes through the connection; it must not keep it.
     /// - Returns: A promise of what `body` returns, or rejected with what it throws.
@@ -108,19 +112,23 @@ public final class Database: @unchecked Sendable {
         _ body: @escaping @Sendable (Connection) throws -> Value
     ) -> Promise<Value> {
         Promise { seal in
-            queue.async {
-                let connection = self.connection
-                // What reads or migrations may have left is not this write's.
-                _ = connection.changedTables.take(totalChanges: sqlite3_total_changes(connection.handle))
-                let result = Result { try connection.transaction { try body(connection) } }
-                let changed = connection.changedTables.take(
-                    totalChanges: sqlite3_total_changes(connection.handle))
-                seal.resolve(result)
-                // Still on the queue, so that the next write waits for the reads it makes stale.
-                if case .success = result, changed?.isEmpty != true {
-                    for read in self.observers.reads(of: changed) { read.refresh(connection) }
-                }
-            }
+            enqueue(
+                GroupedWrite(
+                    run: { connection, alone in
+                        let result = Result {
+                            try alone ? body(connection) : connection.savepoint { try body(connection) }
+                        }
+                        let settle: GroupedWrite.Settle = { commitFailure in
+                            if let commitFailure, case .success = result {
+                                seal.reject(commitFailure)
+                            } else {
+                                seal.resolve(result)
+                            }
+                        }
+                        if case .failure = result { return (settle, true) }
+                        return (settle, false)
+                    },
+                    reject: { seal.reject($0) }))
         }
     }
 
@@ -138,7 +146,7 @@ public final class Database: @unchecked Sendable {
     /// - Returns: A promise fulfilled once the tables are up to date.
     public func migrate(schema: String, _ migrations: [Migration]) -> Promise<Void> {
         Promise { seal in
-            queue.async { seal.resolve(Result { try self.connection.migrate(schema: schema, migrations) }) }
+            submit { seal.resolve(Result { try self.connection.migrate(schema: schema, migrations) }) }
         }
     }
 

@@ -42,7 +42,7 @@ extension Database {
     ) -> ObservationHandle {
         let record = ObservationRecord(tables: tables, dispatcher: dispatcher, read: read, onChange: onChange)
         observers.add(record) { makeOtherWritersTimer() }
-        queue.async { record.refresh(self.connection) }
+        submit { record.refresh(self.connection) }
         return ObservationHandle { [observers] in
             record.cancel()
             observers.remove(record)
@@ -72,7 +72,7 @@ extension Database {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let interval = DispatchTimeInterval.milliseconds(Int(Self.otherWritersPollInterval * 1000))
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
-        queue.async { self.observers.dataVersion = try? self.connection.scalar("PRAGMA data_version") }
+        submit { self.observers.dataVersion = try? self.connection.scalar("PRAGMA data_version") }
         timer.setEventHandler { [weak self] in self?.lookForOtherWriters() }
         return timer
     }

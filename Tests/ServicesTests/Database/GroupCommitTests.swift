@@ -1,0 +1,132 @@
+import Dispatch
+import Foundation
+import PromiseMVPTesting
+import Promises
+import Testing
+
+@testable import Services
+
+/// Writes that arrive together share one commit; each still settles only once its own write is
+/// durable, and one that fails takes nothing else with it.
+@Suite("Database: group commit")
+struct GroupCommitTests {
+    let temporary = TemporaryFolder("GroupCommitTests")
+    var file: URL { temporary.file("group.sqlite") }
+    static let schema = Migration(version: 1, sql: "CREATE TABLE notes (text TEXT NOT NULL)")
+
+    struct Refused: Error {}
+
+    /// Holds the database's queue until `open()`: what is asked meanwhile arrives together.
+    final class Gate: Sendable {
+        private let semaphore = DispatchSemaphore(value: 0)
+        init(_ database: Database) {
+            _ = database.read { [semaphore] _ in semaphore.wait() }
+        }
+        func open() { semaphore.signal() }
+    }
+
+    func insert(_ text: String, into database: Database) -> Promise<Void> {
+        database.write { try $0.execute("INSERT INTO notes (text) VALUES (?)", [.text(text)]) }.asVoid()
+    }
+
+    func notes(in database: Database) async -> [String] {
+        await PromiseExpectations.value(
+            of: database.read {
+                try $0.query("SELECT text FROM notes ORDER BY rowid") { try $0.string("text") }
+            })
+            ?? []
+    }
+
+    @Test("fifty writes that arrive together are one commit, and every one of them is kept")
+    func writesArrivingTogetherShareOneCommit() async throws {
+        // Given
+        let database = try Database(at: file, migrations: [Self.schema])
+        let gate = Gate(database)
+
+        // When
+        let writes = (0..<50).map { insert("note \($0)", into: database) }
+        gate.open()
+        for write in writes { _ = await PromiseExpectations.value(of: write) }
+
+        // Then
+        #expect(database.groups.withLock { $0.committed } == 1)
+        #expect(await notes(in: database) == (0..<50).map { "note \($0)" })
+    }
+
+    @Test("each write settles only once its group is committed: another connection sees it then")
+    func settlesAfterTheCommit() async throws {
+        // Given
+        let database = try Database(at: file, migrations: [Self.schema])
+        let other = try Database(at: file, migrations: [Self.schema])
+        let gate = Gate(database)
+
+        // When: as each write settles, another connection to the file counts the notes
+        let seen = (0..<10).map { index in
+            insert("note \(index)", into: database).then(on: .inline) {
+                other.read { try $0.scalar("SELECT count(*) FROM notes") }
+            }
+        }
+        gate.open()
+
+        // Then: every count already holds the whole group
+        for count in seen { #expect(await PromiseExpectations.value(of: count) == .integer(10)) }
+    }
+
+    @Test("a write that throws in a group undoes its own changes only, and fails alone")
+    func failingWriteLeavesItsGroup() async throws {
+        // Given
+        let database = try Database(at: file, migrations: [Self.schema])
+        let gate = Gate(database)
+
+        // When
+        let first = insert("first", into: database)
+        let refused = database.write { connection in
+            try connection.execute("INSERT INTO notes (text) VALUES (?)", ["refused"])
+            throw Refused()
+        }
+        let last = insert("last", into: database)
+        gate.open()
+
+        // Then
+        #expect(await PromiseExpectations.error(of: refused) is Refused)
+        #expect(await PromiseExpectations.value(of: first) != nil)
+        #expect(await PromiseExpectations.value(of: last) != nil)
+        #expect(await notes(in: database) == ["first", "last"])
+        #expect(database.groups.withLock { $0.committed } == 1)
+    }
+
+    @Test("a write alone that throws keeps nothing of it")
+    func failingWriteAlone() async throws {
+        // Given
+        let database = try Database(at: file, migrations: [Self.schema])
+
+        // When
+        let refused = database.write { connection in
+            try connection.execute("INSERT INTO notes (text) VALUES (?)", ["refused"])
+            throw Refused()
+        }
+
+        // Then
+        #expect(await PromiseExpectations.error(of: refused) is Refused)
+        #expect(await notes(in: database).isEmpty)
+    }
+
+    @Test("a read asked between two writes sees the first and not the second")
+    func orderIsKept() async throws {
+        // Given
+        let database = try Database(at: file, migrations: [Self.schema])
+        let gate = Gate(database)
+
+        // When
+        let before = insert("before", into: database)
+        let count = database.read { try $0.scalar("SELECT count(*) FROM notes") }
+        let after = insert("after", into: database)
+        gate.open()
+
+        // Then
+        #expect(await PromiseExpectations.value(of: count) == .integer(1))
+        _ = await PromiseExpectations.value(of: before)
+        _ = await PromiseExpectations.value(of: after)
+        #expect(await notes(in: database) == ["before", "after"])
+    }
+}
