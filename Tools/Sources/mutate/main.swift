@@ -61,16 +61,22 @@ func main() throws {
 }
 
 /// Copies the package to `scratch`, its build folder kept there so that each mutant builds
-/// incrementally: every top-level entry but the build folders, git and the separate packages.
+/// incrementally: every file but git's and the build folders (the root's and those of the separate
+/// packages, `Tools/` and `Benchmarks/`, whose sources the documentation tests read).
 func copy(_ root: String, to scratch: String) throws {
-    try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-    let skipped: Set<String> = [".build", ".git", "Tools", "Benchmarks"]
-    for entry in try FileManager.default.contentsOfDirectory(atPath: root) where !skipped.contains(entry) {
+    let files = FileManager.default
+    try files.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    for entry in try files.contentsOfDirectory(atPath: root) where ![".build", ".git"].contains(entry) {
         let target = scratch + "/" + entry
-        if FileManager.default.fileExists(atPath: target) {
-            try FileManager.default.removeItem(atPath: target)
+        if files.fileExists(atPath: target) { try files.removeItem(atPath: target) }
+        var isFolder: ObjCBool = false
+        if files.fileExists(atPath: root + "/" + entry, isDirectory: &isFolder), isFolder.boolValue,
+            ["Tools", "Benchmarks"].contains(entry)
+        {
+            try copy(root + "/" + entry, to: target)
+        } else {
+            try files.copyItem(atPath: root + "/" + entry, toPath: target)
         }
-        try FileManager.default.copyItem(atPath: root + "/" + entry, toPath: target)
     }
 }
 
