@@ -34,6 +34,45 @@ struct FallbackOrdersStoreTests {
         #expect(one?.id == created?.id)
     }
 
+    @Test(
+        "an update that fails validation is refused with its fields, online or not: nothing sent or queued",
+        arguments: [true, false])
+    func invalidUpdateIsRefused(online: Bool) async throws {
+        // Given: an order the shop and the copy hold
+        let shop = TestOrdersShop()
+        let server = try TestHTTPServer(handler: shop.handle)
+        defer { server.stop() }
+        let folder = TemporaryFolder("OrdersTests")
+        let store = FallbackOrdersStore(
+            api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)),
+            cache: OrdersSQLiteStore(database: try Database(at: folder.file("orders.sqlite"))))
+        let created = try #require(await PromiseExpectations.value(of: store.createOrder(validOrder())))
+        let writes = shop.writes.count
+
+        // When
+        var invalid = created
+        invalid.email = "not an email"
+        let updating =
+            online
+            ? store
+            : FallbackOrdersStore(
+                api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)),
+                cache: OrdersSQLiteStore(database: try Database(at: folder.file("orders.sqlite"))),
+                reachability: Unreachable())
+        let error = await PromiseExpectations.error(of: updating.updateOrder(invalid))
+
+        // Then
+        guard case .invalid(let fields)? = (error as? OrdersStoreError)?.reason else {
+            Issue.record("expected invalid, got \(String(describing: error))")
+            return
+        }
+        #expect(fields.map(\.field) == [.email])
+        #expect(shop.writes.count == writes)
+        #expect(await PromiseExpectations.value(of: updating.syncStatus())?.waiting == 0)
+        let kept = await PromiseExpectations.value(of: store.fetchOrder(id: created.id ?? ""))
+        #expect(kept?.email == created.email)
+    }
+
     @Test("offline with nothing cached, the listing rejects with noData")
     func offlineWithoutCache() async throws {
         // Given

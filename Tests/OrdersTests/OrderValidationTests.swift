@@ -87,6 +87,18 @@ struct OrderValidationTests {
         #expect(field.isEmpty == valid, "\(quantity) × \(price)")
     }
 
+    @Test(
+        "an email needs one @, something before it and a dotted domain, without spaces",
+        arguments: [
+            ("amy@example.com", true), ("@example.com", false), ("amy@example", false),
+            ("amy@.example.com", false),
+            ("amy@example.com.", false), ("amy@@example.com", false), ("amy @example.com", false),
+            ("", false),
+        ])
+    func emails(email: String, valid: Bool) {
+        #expect(errors { $0.email = email }.isEmpty == valid, "\(email)")
+    }
+
     @Test("a name of spaces is no name")
     func blankNames() {
         #expect(errors { $0.firstName = "   " } == [.firstName])

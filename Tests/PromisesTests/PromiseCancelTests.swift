@@ -5,6 +5,20 @@ import Testing
 
 @Suite("Cancellation")
 struct PromiseCancelTests {
+    @Test("a cancellation handler set on a promise cancelled already runs at once")
+    func handlerSetAfterTheCancellationRuns() {
+        // Given
+        let (promise, seal) = Promise<Int>.pending()
+        promise.cancel()
+        let stopped = Locked(0)
+
+        // When
+        seal.setCancellationHandler { stopped.withLock { $0 += 1 } }
+
+        // Then
+        #expect(stopped.withLock { $0 } == 1)
+    }
+
     @Test("a race or a when over an input already cancelled leaves the other inputs running")
     func alreadyCancelledInputLeavesTheOthersAlone() {
         // Given: work that can be stopped, and an input cancelled before the combinators are made

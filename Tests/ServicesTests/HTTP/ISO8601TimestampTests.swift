@@ -83,7 +83,9 @@ struct ISO8601TimestampTests {
         "what is not a date and time is refused, a day the month lacks included",
         arguments: [
             "2026-02-30T00:00:00Z", "2026-11-25", "2026-11-25T16:00:00", "2026-13-01T00:00:00Z",
-            "2026-11-25T24:00:00Z", "2026-11-25T16:00:00.Z", "2026-11-25T16:00:00Zjunk", "tomorrow", "",
+            "2026-11-25T24:00:00Z", "2026-11-25T16:60:00Z", "2026-11-25T16:00:61Z",
+            "2026-11-25T16:00:00+24:00",
+            "2026-11-25T16:00:00+01:60", "2026-11-25T16:00:00.Z", "2026-11-25T16:00:00Zjunk", "tomorrow", "",
         ])
     func malformedIsRefused(text: String) {
         #expect(ISO8601Timestamp.date(from: text) == nil)

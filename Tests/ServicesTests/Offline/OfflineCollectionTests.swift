@@ -32,6 +32,29 @@ struct OfflineCollectionTests {
         return (database, collection)
     }
 
+    @Test("a copy filled by a listing keeps the listing's date when a write is answered later")
+    func listedCopyKeepsItsDate() async throws {
+        // Given: a copy listed at one time
+        let server = try TestHTTPServer(
+            responder: TestResourceAPI(collection: "tasks", resources: [Task(id: "1", title: "Tea")]).respond)
+        defer { server.stop() }
+        let database = try Database(at: folder.file("tasks.sqlite"))
+        let client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)
+        let clock = Locked(Date(timeIntervalSince1970: 1_000_000))
+        let collection = OfflineCollection<Task>(
+            database: database, collection: "tasks", client: client, now: { clock.withLock { $0 } })
+        _ = await PromiseExpectations.value(of: collection.list())
+
+        // When: an hour later, a write the API answers
+        clock.withLock { $0 = Date(timeIntervalSince1970: 1_003_600) }
+        _ = await PromiseExpectations.value(of: collection.create(Task(title: "Milk")))
+        let listed = await PromiseExpectations.value(of: collection.list(policy: .cacheOnly))
+
+        // Then: the copy is as old as its listing, with the write laid over it
+        #expect(listed?.value.values.map(\.title).sorted() == ["Milk", "Tea"])
+        #expect(listed?.source.savedAt == Date(timeIntervalSince1970: 1_000_000))
+    }
+
     @Test(
         "a device that never listed shows offline what it created, once the API took it (online or by a sync)",
         arguments: [true, false])
