@@ -45,6 +45,21 @@ struct PromiseCancelTests {
         #expect(stopped.withLock { $0 } == 0)
     }
 
+    @Test("cancelling a race(fulfilled:) cancels the inputs still running")
+    func cancellingRaceFulfilledCancelsItsInputs() {
+        // Given
+        let inputs = (0..<2).map { _ in Promise<Int>.pending() }
+        let stopped = Locked(0)
+        for input in inputs { input.seal.setCancellationHandler { stopped.withLock { $0 += 1 } } }
+
+        // When
+        race(fulfilled: inputs.map(\.promise)).cancel()
+
+        // Then
+        #expect(stopped.withLock { $0 } == 2)
+        #expect(inputs.allSatisfy { $0.promise.isCancelled })
+    }
+
     @Test("cancelling a race or a when still cancels the inputs that can be cancelled")
     func cancellingTheCombinatorCancelsItsInputs() {
         // Given

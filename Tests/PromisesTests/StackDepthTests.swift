@@ -33,6 +33,29 @@ struct StackDepthTests {
         #expect(weakLast == nil)
     }
 
+    @Test("two deep inline chains settled one after the other on one thread both settle")
+    func deepChainsInTurnOnOneThread() async {
+        // Given: two chains deeper than the trampoline's limit, which puts the rest of each off
+        func chain() -> (Promise<Int>, Seal<Int>) {
+            let (root, seal) = Promise<Int>.pending()
+            var last = root
+            for _ in 0..<100 { last = last.map(on: .inline) { $0 + 1 } }
+            return (last, seal)
+        }
+        let (first, firstSeal) = chain()
+        let (second, secondSeal) = chain()
+
+        // When: both settled on the same thread, one after the other
+        await onSmallStack {
+            firstSeal.fulfill(0)
+            secondSeal.fulfill(0)
+        }
+
+        // Then: the second too, though the first left the thread after putting work off
+        #expect(first.result?.success == 100)
+        #expect(second.result?.success == 100)
+    }
+
     @Test("a rejection passes down a chain of steps on a queue without a hop per step")
     func rejectionPassesDown() async {
         // Given
