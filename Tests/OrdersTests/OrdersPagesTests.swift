@@ -83,12 +83,17 @@ struct OrdersPagesTests {
         // Given
         let store = try await store(holding: pagedOrders(6))
 
-        // When
+        let memory = OrdersWorker(ordersStore: OrdersMemStore(orders: pagedOrders(6)))
+
+        // When: the database's pages, and those any other store is paged with
         let pages = await allPages { store.fetchOrdersPage(after: $0, limit: 3) }
+        let fromMemory = await allPages { memory.fetchOrdersPage(after: $0, limit: 3) }
 
         // Then: no third, empty page to ask for
         #expect(pages.map(\.orders.count) == [3, 3])
         #expect(pages.last?.next == nil)
+        #expect(fromMemory.map(\.orders.count) == [3, 3])
+        #expect(fromMemory.last?.next == nil)
     }
 
     @Test("orders added and deleted between pages neither repeat nor skip the pages still to come")
