@@ -162,4 +162,39 @@ final class CreateOrderPresenterTests: XCTestCase {
         XCTAssertEqual(output.errorMessage, ServiceRequestError.noNetwork.userMessage)
         XCTAssertFalse(output.displayCreatedOrderCalled)
     }
+
+    func test_createOrder_storeRefusesFields_displaysThemPerField() async throws {
+        // Given: a store with a rule the form does not know
+        let refusing = RefusingOrdersStore(
+            errors: [OrderFieldError(field: .email, message: "This shop takes no email at that domain.")])
+        sut = CreateOrderPresenter(
+            worker: OrdersWorker(ordersStore: refusing), output: output, now: { day(2026, 11, 21) })
+
+        // When
+        let error = await error(
+            of: sut.createOrder(request: CreateOrder.CreateOrder.Request(order: validOrder())))
+
+        // Then: shown beside the field, as the form's own errors are
+        guard case .invalid(let fields)? = (error as? OrdersStoreError)?.reason else {
+            return XCTFail("expected invalid, got \(String(describing: error))")
+        }
+        XCTAssertEqual(fields.map(\.field), [.email])
+        XCTAssert(output.displayValidationErrorsCalled)
+        XCTAssertEqual(
+            output.createOrderViewModel?.fieldErrors, [.email: "This shop takes no email at that domain."])
+        XCTAssertNil(output.errorMessage)
+    }
+}
+
+/// A store whose every create is refused with `errors`.
+final class RefusingOrdersStore: OrdersStore, Sendable {
+    let errors: [OrderFieldError]
+    init(errors: [OrderFieldError]) { self.errors = errors }
+    func fetchOrders() -> Promise<[Order]> { Promise(error: ServiceRequestError.noData) }
+    func fetchOrder(id: String) -> Promise<Order> { Promise(error: ServiceRequestError.noData) }
+    func createOrder(_ order: Order) -> Promise<Order> {
+        Promise(error: OrdersStoreError(.createOrder, .invalid(errors)))
+    }
+    func updateOrder(_ order: Order) -> Promise<Order> { Promise(error: ServiceRequestError.noData) }
+    func deleteOrder(id: String) -> Promise<Order> { Promise(error: ServiceRequestError.noData) }
 }
