@@ -63,4 +63,25 @@ struct TokenKeeperTests {
         #expect(error is AuthenticationError || said == .offline, "\(String(describing: error))")
         #expect(credentials.account == nil)
     }
+
+    @Test("a refresh that cannot reach the token endpoint keeps the sign-in: the request fails as offline")
+    func unreachableRefreshKeepsTheSignIn() async throws {
+        // Given: signed in, the token expired, the endpoint not reachable
+        let keeper = MemoryTokenKeeper()
+        keeper.save(
+            TokenGrant(
+                account: "amy", accessToken: "old", expiresAt: Date(timeIntervalSince1970: 0),
+                refreshToken: "r1"))
+        let closed = URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/oauth/token")!
+        let credentials = OAuthCredentials(tokenURL: closed, keeper: keeper, timeout: 5)
+
+        // When
+        let error = await PromiseExpectations.error(of: credentials.accessToken())
+
+        // Then
+        #expect(!(error is AuthenticationError))
+        #expect(error.map { FailureClass($0).kind } == .offline)
+        #expect(credentials.account == "amy")
+        #expect(credentials.signedOutReason == nil)
+    }
 }

@@ -125,6 +125,34 @@ struct ConditionalRefreshTests {
         #expect(api.listings.full == 1 && api.listings.notModified == 1)
     }
 
+    @Test("an answer with an ETag alone (no Last-Modified, no Sync-Token) is asked for again conditionally")
+    func etagAloneIsAValidator() async throws {
+        // Given: an API that sends nothing but an ETag, and 304 to a request that names it
+        let asked = Locked<[String?]>([])
+        let server = try TestHTTPServer(responder: { request in
+            asked.withLock { $0.append(request.headers["if-none-match"]) }
+            return request.headers["if-none-match"] == "\"v1\""
+                ? .status(304, body: "")
+                : .status(200, body: #"[{"id":"1","title":"Milk"}]"#, headers: ["ETag": "\"v1\""])
+        })
+        defer { server.stop() }
+        let client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)
+        let fallback = NetworkFallback(
+            cache: CodableCache<[Task]>(database: try Database(at: folder.file("etag.sqlite")), name: "tasks")
+        )
+        let read = {
+            fallback.fetch(policy: .networkFirst) { client.get("tasks", as: [Task].self, ifChangedSince: $0) }
+        }
+
+        // When
+        _ = await PromiseExpectations.value(of: read())
+        let second = await PromiseExpectations.value(of: read())
+
+        // Then
+        #expect(asked.withLock { $0 } == [nil, "\"v1\""])
+        #expect(second?.value.map(\.title) == ["Milk"])
+    }
+
     @Test("a change discarded here drops the validators: the next listing is whole and shows the API's value")
     func discardAsksWhole() async throws {
         // Given: a listing saved, then an edit made offline, refused by the API and discarded
