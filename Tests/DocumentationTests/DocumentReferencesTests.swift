@@ -116,6 +116,12 @@ struct DocumentReferencesTests {
             return false
         }
         guard let test else { return true }
-        return files.contains { (try? Documents.text($0))?.contains("func \(test)(") == true }
+        return files.contains { testSources[$0]?.contains("func \(test)(") == true }
     }
+
+    /// The tests' sources, read once for every document that names a test.
+    static let testSources: [String: String] = Dictionary(
+        uniqueKeysWithValues: Documents.swiftFiles(under: ["Tests"]).compactMap { path in
+            (try? Documents.text(path)).map { (path, $0) }
+        })
 }

@@ -19,26 +19,20 @@ enum Documents {
 
     /// Every Swift file under `folders`, by path from the root.
     static func swiftFiles(under folders: [String]) -> [String] {
-        folders.flatMap { folder -> [String] in
-            let enumerator = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path)
-            return (enumerator?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }
-                .map { folder + "/" + $0 }
-        }
+        folders.flatMap { files(under: $0) { $0.hasSuffix(".swift") } }
     }
 
     /// The documents a reader is sent to: the README, CONTRIBUTING.md, the benchmarks' README and
     /// each catalog's articles.
     static var all: [String] {
-        let articles = articles(under: "Sources")
-        return ["README.md", "CONTRIBUTING.md", "Benchmarks/README.md"].filter(exists) + articles
+        ["README.md", "CONTRIBUTING.md", "Benchmarks/README.md"].filter(exists)
+            + files(under: "Sources") { $0.contains(".docc/") && $0.hasSuffix(".md") }.sorted()
     }
 
-    private static func articles(under folder: String) -> [String] {
+    /// The files under `folder` whose path within it `matches`, by path from the root.
+    private static func files(under folder: String, _ matches: (String) -> Bool) -> [String] {
         let enumerator = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path)
-        return (enumerator?.allObjects as? [String] ?? []).filter {
-            $0.contains(".docc/") && $0.hasSuffix(".md")
-        }
-        .map { folder + "/" + $0 }.sorted()
+        return (enumerator?.allObjects as? [String] ?? []).filter(matches).map { folder + "/" + $0 }
     }
 
     /// The `code spans` of `text`: what a document cites by name.
