@@ -23,7 +23,7 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, Senda
     private let endpoint: TokenEndpoint
     private let keeper: any TokenKeeper
     private let now: @Sendable () -> Date
-    private let refreshing = InFlight<String, TokenGrant>()
+    private let refreshing = InFlight<String, String>()
 
     /// Makes the credentials, signed in as the keeper's grant says.
     ///
@@ -116,20 +116,26 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, Senda
         guard let refreshToken = current.refreshToken else {
             return Promise(error: end("The sign-in expired; sign in again."))
         }
-        let endpoint = endpoint
-        return refreshing.join(refreshToken) {
-            endpoint.grant(
-                account: current.account, ["grant_type": "refresh_token", "refresh_token": refreshToken])
-        }
-        .map(on: .inline) { [self] granted in
-            try keep(granted)
-            return granted.accessToken
-        }
-        .recover(on: .inline) { [self] error -> Promise<String> in
-            // Refused or not a token: the sign-in ended. Not reached: it stands, and the
-            // request fails as offline.
-            guard let ended = error as? AuthenticationError else { throw error }
-            throw end(ended.reason)
+        return refreshing.join(refreshToken) { [self] in
+            // Under the join's lock. A refresh that settled since the check above has already
+            // kept its token (or ended the sign-in) before it was forgotten: use what it left.
+            guard let latest = state.withLock({ $0.grant }) else { return Promise(error: signedOut) }
+            if latest.accessToken != token { return .value(latest.accessToken) }
+            return endpoint.grant(
+                account: current.account, ["grant_type": "refresh_token", "refresh_token": refreshToken]
+            )
+            .map(on: .inline) { [self] granted in
+                // Kept before the shared refresh settles, so no request can see the old token
+                // once the refresh is forgotten and start another.
+                try keep(granted)
+                return granted.accessToken
+            }
+            .recover(on: .inline) { [self] error -> Promise<String> in
+                // Refused or not a token: the sign-in ended. Not reached: it stands, and the
+                // request fails as offline.
+                guard let ended = error as? AuthenticationError else { throw error }
+                throw end(ended.reason)
+            }
         }
     }
 
