@@ -1,3 +1,4 @@
+import SwiftIfConfig
 import SwiftParser
 import SwiftSyntax
 
@@ -12,32 +13,36 @@ public enum MutantFinder {
         "+": ("-", .arithmetic), "-": ("+", .arithmetic), "..<": ("...", .range), "...": ("..<", .range),
     ]
 
-    /// Every mutant of `source`.
+    /// Every mutant of `source` in the code `platform` compiles (the active clause of each `#if`).
     ///
     /// - Parameters:
     ///   - source: The file's text.
     ///   - file: Its path relative to the package's root.
     ///   - module: The module it belongs to.
+    ///   - platform: The platform the code is built for; this machine's by default.
     /// - Returns: The mutants, in the order of the file.
-    public static func mutants(in source: String, file: String, module: String) -> [Mutant] {
+    public static func mutants(
+        in source: String, file: String, module: String, platform: TargetPlatform = .host
+    ) -> [Mutant] {
         let tree = Parser.parse(source: source)
         let finder = Finder(
-            file: file, module: module, converter: SourceLocationConverter(fileName: file, tree: tree))
+            file: file, module: module, converter: SourceLocationConverter(fileName: file, tree: tree),
+            platform: platform)
         finder.walk(tree)
         return finder.found.sorted { $0.offset < $1.offset }
     }
 
-    private final class Finder: SyntaxVisitor {
+    private final class Finder: ActiveSyntaxVisitor {
         let file: String
         let module: String
         let converter: SourceLocationConverter
         var found: [Mutant] = []
 
-        init(file: String, module: String, converter: SourceLocationConverter) {
+        init(file: String, module: String, converter: SourceLocationConverter, platform: TargetPlatform) {
             self.file = file
             self.module = module
             self.converter = converter
-            super.init(viewMode: .sourceAccurate)
+            super.init(viewMode: .sourceAccurate, configuration: platform.configuration)
         }
 
         /// Notes a mutant replacing `node`'s text (its trivia kept) by `replacement`.

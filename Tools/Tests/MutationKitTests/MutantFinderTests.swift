@@ -164,3 +164,38 @@ struct MutationScoreTests {
         #expect(first.prefix(2).map(\.module) == ["M", "N"], "a budget that stops early still reaches N")
     }
 }
+
+/// Mutants in the code a platform compiles only.
+@Suite("MutantFinder and #if")
+struct MutantFinderPlatformTests {
+    static let source = """
+        #if canImport(Combine)
+        let a = b < c
+        #elseif os(Linux)
+        let d = e > f
+        #else
+        let g = h == i
+        #endif
+        let j = k != l
+        """
+
+    @Test("on Linux, the Combine clause is skipped and the Linux one mutated")
+    func linuxClauses() {
+        // When
+        let found = MutantFinder.mutants(
+            in: Self.source, file: "Sources/M/F.swift", module: "M", platform: .linux)
+
+        // Then
+        #expect(found.map(\.line) == [4, 8])
+    }
+
+    @Test("on macOS, the Combine clause is mutated and the others skipped")
+    func macOSClauses() {
+        // When
+        let found = MutantFinder.mutants(
+            in: Self.source, file: "Sources/M/F.swift", module: "M", platform: .macOS)
+
+        // Then
+        #expect(found.map(\.line) == [2, 8])
+    }
+}
