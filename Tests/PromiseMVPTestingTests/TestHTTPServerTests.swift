@@ -84,17 +84,20 @@ struct TestHTTPServerTests {
         #expect(await PromiseExpectations.value(of: client.get("songs", as: [Int].self)) == [3])
     }
 
-    @Test("stop returns while a request is being served and nobody else connects")
-    func stopWhileServing() async throws {
+    @Test(
+        "stop returns while a request is being served; that connection is closed once answered, kept open or not",
+        arguments: [false, true])
+    func stopWhileServing(keepsConnectionsOpen: Bool) async throws {
         // Given: a request the server is still answering, and no one else connecting
         let (arrived, arrivedSeal) = Promise<Void>.pending()
         let release = DispatchSemaphore(value: 0)
-        let server = try TestHTTPServer { _ in
+        let server = try TestHTTPServer(keepsConnectionsOpen: keepsConnectionsOpen) { _ in
             arrivedSeal.fulfill()
             _ = release.wait(timeout: .now() + 60)
             return (200, "[1]")
         }
-        let held = APIClient(baseURL: server.baseURL, timeout: 60, retry: .never).get("held", as: [Int].self)
+        let client = APIClient(baseURL: server.baseURL, timeout: 60, retry: .never)
+        let held = client.get("held", as: [Int].self)
         _ = await PromiseExpectations.value(of: arrived)
 
         // When: the accept loop is woken, not left waiting for the next client
@@ -102,12 +105,16 @@ struct TestHTTPServerTests {
         let stoppedInTime = await PromiseExpectations.value(of: stopped, timeout: 30) != nil
         release.signal()
 
-        // Then: new connections are refused, the one being served is answered
+        // Then: new connections are refused, the one being served is answered, then closed: the
+        // same client's next request finds no server on it
         #expect(stoppedInTime)
         let refused = await PromiseExpectations.error(
             of: APIClient(baseURL: server.baseURL, retry: .never).get("held", as: [Int].self))
         #expect(ServiceRequestError(refused ?? APIError.notHTTP) == .noNetwork)
         #expect(await PromiseExpectations.value(of: held) == [1])
+        let again = await PromiseExpectations.error(of: client.get("held", as: [Int].self))
+        #expect(ServiceRequestError(again ?? APIError.notHTTP) == .noNetwork)
+        #expect(server.requests.count == 1)
     }
 
     @Test(

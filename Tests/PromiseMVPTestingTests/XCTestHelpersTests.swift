@@ -94,4 +94,28 @@ final class XCTestHelpersTests: XCTestCase {
         XCTAssertEqual(failures.count, 1)
         XCTAssertTrue(failures.first?.contains("fulfilled with melody") == true, "\(failures)")
     }
+
+    func test_valueOf_rejected_failsWithTheErrorAndGivesNil() async {
+        // When
+        capturing = true
+        let value = await value(of: Promise<Int>(error: ServiceRequestError.noData))
+        capturing = false
+
+        // Then
+        XCTAssertNil(value)
+        XCTAssertEqual(captured.count, 1)
+        XCTAssertTrue(captured.first?.contains("rejected with noData") == true, "\(captured)")
+    }
+
+    func test_errorOf_fulfilled_failsWithTheValueAndGivesNil() async {
+        // When
+        capturing = true
+        let error = await error(of: Promise.value("melody"))
+        capturing = false
+
+        // Then
+        XCTAssertNil(error)
+        XCTAssertEqual(captured.count, 1)
+        XCTAssertTrue(captured.first?.contains("fulfilled with melody") == true, "\(captured)")
+    }
 }

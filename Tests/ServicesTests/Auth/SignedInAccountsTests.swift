@@ -72,6 +72,34 @@ struct SignedInAccountsTests {
         #expect(await PromiseExpectations.value(of: tasks.snapshot())?.values.map(\.title) == ["Bob 1"])
     }
 
+    @Test(
+        "a copy saved before sign-ins existed belongs to nobody; Amy's delete, her first write, makes it hers"
+    )
+    func firstWriteDeleteClaims() async throws {
+        // Given: the copy listed by an app that had no sign-in yet (its client sends no token)
+        defer { shop.server.stop() }
+        let publicAPI = TestResourceAPI(collection: "tasks", resources: [["id": "t1", "title": "Milk"]])
+        let publicServer = try TestHTTPServer(responder: publicAPI.respond)
+        defer { publicServer.stop() }
+        let before = OfflineCollection<Task>(
+            database: try Database(at: shop.folder.file("tasks.sqlite")), collection: "tasks",
+            client: APIClient(baseURL: publicServer.baseURL, timeout: 5, retry: .never),
+            reachability: AssumeReachable())
+        _ = await PromiseExpectations.value(of: before.list())
+
+        // When: Amy's first write is a delete, offline; then Bob signs in
+        await shop.signIn("amy", "apple")
+        _ = await PromiseExpectations.value(of: try shop.tasks(online: false).delete(id: "t1"))
+        try shop.credentials.signOut()
+        await shop.signIn("bob", "battery")
+        let bobsRead = await PromiseExpectations.error(of: try shop.tasks(online: false).snapshot())
+
+        // Then
+        #expect(
+            (bobsRead as? AuthenticationError)?.reason.contains("amy") == true,
+            "\(String(describing: bobsRead))")
+    }
+
     @Test("erasing an account says first what it drops, then leaves no byte of it in the file or its -wal")
     func eraseLeavesNothing() async throws {
         // Given: Amy's copy holds a marked task from the API, and a marked change waits

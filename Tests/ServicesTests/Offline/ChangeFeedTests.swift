@@ -30,7 +30,7 @@ struct ChangeFeedTests {
         server.requests.filter { $0.contains("since=") }.count
     }
 
-    @Test("changes and deletions come down through the feed alone and reach the screen in one snapshot")
+    @Test("changes (two in one page) and deletions come down through the feed alone, in one snapshot")
     func feedAppliedAtOnce() async throws {
         // Given: listed once, then changed in the API, watched
         let server = try TestHTTPServer(responder: api.respond)
@@ -38,6 +38,7 @@ struct ChangeFeedTests {
         let tasks = try tasks(server)
         _ = await PromiseExpectations.value(of: tasks.list())
         api.edit("t1", ["title": "Oat milk"])
+        api.edit("t3", ["title": "Green tea"])
         api.delete("t2")
         let shown = DeliveryRecorder<OfflineSnapshot<Task>>()
         let observation = tasks.observe(on: .inline) {
@@ -52,9 +53,11 @@ struct ChangeFeedTests {
         let next = await shown.next()
 
         // Then
-        #expect(refreshed?.values.map(\.title) == ["Oat milk", "Tea"])
-        #expect(outcome == .applied(changes: 1, deletions: 1))
-        #expect(next?.values.map(\.title) == ["Oat milk", "Tea"], "both changes in the first snapshot after")
+        #expect(refreshed?.values.map(\.title) == ["Oat milk", "Green tea"])
+        #expect(outcome == .applied(changes: 2, deletions: 1))
+        #expect(
+            next?.values.map(\.title) == ["Oat milk", "Green tea"], "every change in the first snapshot after"
+        )
         #expect(api.listings.full == 1 && feedRequests(server) == 1)
     }
 
