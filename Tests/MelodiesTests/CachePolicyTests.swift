@@ -29,7 +29,7 @@ struct CachePolicyTests {
         return (
             // Not retried: every policy's test counts the requests it made (retries have their own).
             LiveMelodyService(
-                api: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never), database: database),
+                api: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never), database: database),
             database
         )
     }

@@ -48,7 +48,7 @@ struct NoteListPresenterTests {
     ) {
         let notes = OfflineCollection<Note>(
             database: try Database(at: folder.file("notes.sqlite")), collection: "notes",
-            client: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never),
+            client: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never),
             reachability: online ? AssumeReachable() : Unreachable())
         let view = RecordingNoteListView()
         return (NoteListPresenter(notes: notes, view: view), view)

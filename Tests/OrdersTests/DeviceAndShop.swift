@@ -35,12 +35,12 @@ final class DeviceAndShop: Sendable {
         // Reads are not retried: these tests count the shop's requests one by one (a flapping shop
         // fails every other one), and GET retries have tests of their own.
         online = FallbackOrdersStore(
-            api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)),
+            api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)),
             cache: cache)
         // Known to be offline, as `--offline` is: a port where nothing listens may be taken by
         // another test's server meanwhile. Real connection failures are tested where they matter.
         offline = FallbackOrdersStore(
-            api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)), cache: cache,
+            api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 30)), cache: cache,
             reachability: Unreachable())
     }
 

@@ -12,7 +12,7 @@ struct FallbackOrdersStoreTests {
         let folder = TemporaryFolder("OrdersTests")
         let database = try Database(at: folder.file("orders.sqlite"))
         let store = FallbackOrdersStore(
-            api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)),
+            api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 30)),
             cache: OrdersSQLiteStore(database: database))
         _ = await PromiseExpectations.value(of: store.fetchOrders())
         let created = await PromiseExpectations.value(of: store.createOrder(validOrder()))
@@ -44,7 +44,7 @@ struct FallbackOrdersStoreTests {
         defer { server.stop() }
         let folder = TemporaryFolder("OrdersTests")
         let store = FallbackOrdersStore(
-            api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)),
+            api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 30)),
             cache: OrdersSQLiteStore(database: try Database(at: folder.file("orders.sqlite"))))
         let created = try #require(await PromiseExpectations.value(of: store.createOrder(validOrder())))
         let writes = shop.writes.count
@@ -56,7 +56,7 @@ struct FallbackOrdersStoreTests {
             online
             ? store
             : FallbackOrdersStore(
-                api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)),
+                api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 30)),
                 cache: OrdersSQLiteStore(database: try Database(at: folder.file("orders.sqlite"))),
                 reachability: Unreachable())
         let error = await PromiseExpectations.error(of: updating.updateOrder(invalid))

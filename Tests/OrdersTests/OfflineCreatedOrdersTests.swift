@@ -12,7 +12,7 @@ struct OfflineCreatedOrdersTests {
         let folder = TemporaryFolder("OrdersTests")
         let cache = OrdersSQLiteStore(database: try Database(at: folder.file("orders.sqlite")))
         let online = FallbackOrdersStore(
-            api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 5)), cache: cache)
+            api: OrdersAPI(client: APIClient(baseURL: server.baseURL, timeout: 30)), cache: cache)
         let fromServer = await PromiseExpectations.value(
             of: online.createOrder(validOrder(email: "server@example.com")))
         _ = await PromiseExpectations.value(of: online.fetchOrders())

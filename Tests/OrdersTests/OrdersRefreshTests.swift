@@ -29,7 +29,7 @@ struct OrdersRefreshTests {
         // Given
         let device = try DeviceAndShop(orders: [DeviceAndShop.amy])
         let plain = FallbackOrdersStore(
-            api: OrdersAPI(client: APIClient(baseURL: device.server.baseURL, timeout: 5, retry: .never)),
+            api: OrdersAPI(client: APIClient(baseURL: device.server.baseURL, timeout: 30, retry: .never)),
             cache: device.cache)
         _ = await PromiseExpectations.value(of: plain.fetchOrders())
         try await device.database.write { connection in

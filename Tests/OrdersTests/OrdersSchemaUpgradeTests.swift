@@ -16,7 +16,7 @@ struct OrdersSchemaUpgradeTests {
             })
         let reopened = try Database(at: device.folder.file("orders.sqlite"))
         return FallbackOrdersStore(
-            api: OrdersAPI(client: APIClient(baseURL: device.server.baseURL, timeout: 5, retry: .never)),
+            api: OrdersAPI(client: APIClient(baseURL: device.server.baseURL, timeout: 30, retry: .never)),
             cache: OrdersSQLiteStore(database: reopened))
     }
 

@@ -22,13 +22,13 @@ struct OrdersStoreContractTests {
         case .api:
             let backend = TestOrdersShop()
             let server = try TestHTTPServer(handler: backend.handle)
-            return (OrdersAPI(client: APIClient(baseURL: api ?? server.baseURL, timeout: 5)), server)
+            return (OrdersAPI(client: APIClient(baseURL: api ?? server.baseURL, timeout: 30)), server)
         case .fallback:
             let backend = TestOrdersShop()
             let server = try TestHTTPServer(handler: backend.handle)
             let folder = TemporaryFolder("OrdersStoreContractTests")
             let store = FallbackOrdersStore(
-                api: OrdersAPI(client: APIClient(baseURL: api ?? server.baseURL, timeout: 5)),
+                api: OrdersAPI(client: APIClient(baseURL: api ?? server.baseURL, timeout: 30)),
                 cache: OrdersSQLiteStore(database: try Database(at: folder.file("orders.sqlite"))))
             return (store, (server, folder))
         }

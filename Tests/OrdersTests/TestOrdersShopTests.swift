@@ -14,7 +14,7 @@ struct TestOrdersShopTests {
         let shop = TestOrdersShop(orders: [seedOrder])
         let server = try TestHTTPServer(responder: shop.respond)
         defer { server.stop() }
-        let client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)
+        let client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
 
         // When: an order claiming a total of 999, and a body that is no order
         let created = await PromiseExpectations.value(

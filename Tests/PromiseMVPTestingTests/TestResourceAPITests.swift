@@ -23,7 +23,7 @@ struct TestResourceAPITests {
 
         init() throws {
             server = try TestHTTPServer(responder: api.respond)
-            client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)
+            client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
         }
 
         static func makeAPI() -> TestResourceAPI {

@@ -103,7 +103,7 @@ struct LoadTests {
             // other test's requests behind them.
             // Retries as usual, without their waits: the load, not the backoff, is under test.
             api: APIClient(
-                baseURL: server.baseURL, timeout: 5, retry: RetryPolicy(baseDelay: 0),
+                baseURL: server.baseURL, timeout: 30, retry: RetryPolicy(baseDelay: 0),
                 session: URLSession(configuration: .ephemeral)),
             database: database)
         let flipping = Locked(true)

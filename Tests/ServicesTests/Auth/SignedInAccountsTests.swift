@@ -83,7 +83,7 @@ struct SignedInAccountsTests {
         defer { publicServer.stop() }
         let before = OfflineCollection<Task>(
             database: try Database(at: shop.folder.file("tasks.sqlite")), collection: "tasks",
-            client: APIClient(baseURL: publicServer.baseURL, timeout: 5, retry: .never),
+            client: APIClient(baseURL: publicServer.baseURL, timeout: 30, retry: .never),
             reachability: AssumeReachable())
         _ = await PromiseExpectations.value(of: before.list())
 

@@ -24,12 +24,12 @@ struct SignedInTasks {
         authority = TestTokenAuthority(users: users) { tasks[$0]?.respond }
         server = try TestHTTPServer(responder: authority.respond)
         credentials = OAuthCredentials(
-            tokenURL: server.baseURL.appendingPathComponent("oauth/token"), timeout: 5)
+            tokenURL: server.baseURL.appendingPathComponent("oauth/token"), timeout: 30)
     }
 
     /// A client of the API made for `credentials`.
     var client: APIClient {
-        APIClient(baseURL: server.baseURL, timeout: 5, retry: .never).authorized(by: credentials)
+        APIClient(baseURL: server.baseURL, timeout: 30, retry: .never).authorized(by: credentials)
     }
 
     /// The tasks on this device's file, through `client`.

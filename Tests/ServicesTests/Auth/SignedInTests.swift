@@ -149,7 +149,7 @@ struct SignedInTests {
         }
         defer { redirecting.stop() }
         await shop.signIn("amy", "apple")
-        let client = APIClient(baseURL: redirecting.baseURL, timeout: 5, retry: .never).authorized(
+        let client = APIClient(baseURL: redirecting.baseURL, timeout: 30, retry: .never).authorized(
             by: shop.credentials)
         // When
         let error = await PromiseExpectations.error(of: client.get("tasks", as: [Task].self))
@@ -166,7 +166,7 @@ struct SignedInTests {
         let forbidding = try TestHTTPServer { _ in .status(403, body: #"{"error": "not yours"}"#) }
         defer { forbidding.stop() }
         await shop.signIn("amy", "apple")
-        let client = APIClient(baseURL: forbidding.baseURL, timeout: 5, retry: .never).authorized(
+        let client = APIClient(baseURL: forbidding.baseURL, timeout: 30, retry: .never).authorized(
             by: shop.credentials)
         // When
         let error = await PromiseExpectations.error(of: client.get("tasks", as: [Task].self))

@@ -73,7 +73,7 @@ struct TokenKeeperTests {
                 account: "amy", accessToken: "old", expiresAt: Date(timeIntervalSince1970: 0),
                 refreshToken: "r1"))
         let closed = URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/oauth/token")!
-        let credentials = OAuthCredentials(tokenURL: closed, keeper: keeper, timeout: 5)
+        let credentials = OAuthCredentials(tokenURL: closed, keeper: keeper, timeout: 30)
 
         // When
         let error = await PromiseExpectations.error(of: credentials.accessToken())

@@ -21,7 +21,7 @@ struct ChangeFeedTests {
     func tasks(_ server: TestHTTPServer, online: Bool = true) throws -> OfflineCollection<Task> {
         OfflineCollection<Task>(
             database: try Database(at: folder.file("tasks.sqlite")), collection: "tasks",
-            client: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never),
+            client: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never),
             reachability: online ? AssumeReachable() : OfflineCollectionTests.Offline()
         ).followingChanges()
     }
@@ -191,7 +191,7 @@ struct ChangeFeedTests {
         defer { server.stop() }
         let tasks = OfflineCollection<Task>(
             database: try Database(at: folder.file("plain.sqlite")), collection: "tasks",
-            client: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never))
+            client: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never))
         _ = await PromiseExpectations.value(of: tasks.list())
 
         // When

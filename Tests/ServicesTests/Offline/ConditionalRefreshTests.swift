@@ -17,7 +17,7 @@ struct ConditionalRefreshTests {
         let database = try Database(at: folder.file("tasks.sqlite"))
         let tasks = OfflineCollection<Task>(
             database: database, collection: "tasks",
-            client: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never), now: { clock.now })
+            client: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never), now: { clock.now })
         return (database, tasks)
     }
 
@@ -108,7 +108,7 @@ struct ConditionalRefreshTests {
         // Given
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
-        let client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)
+        let client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
         let fallback = NetworkFallback(
             cache: CodableCache<[Task]>(
                 database: try Database(at: folder.file("whole.sqlite")), name: "tasks"))
@@ -136,7 +136,7 @@ struct ConditionalRefreshTests {
                 : .status(200, body: #"[{"id":"1","title":"Milk"}]"#, headers: ["ETag": "\"v1\""])
         })
         defer { server.stop() }
-        let client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)
+        let client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
         let fallback = NetworkFallback(
             cache: CodableCache<[Task]>(database: try Database(at: folder.file("etag.sqlite")), name: "tasks")
         )
@@ -210,7 +210,7 @@ struct ConditionalRefreshTests {
         // Given: the API's current ETag, and a cache that lost its copy
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
-        let client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)
+        let client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
         let etag = try #require(
             await PromiseExpectations.value(of: client.get("tasks", as: [Task].self, ifChangedSince: nil))
                 .flatMap {

@@ -15,7 +15,7 @@ struct OfflineCollectionConflictTests {
     func tasks(_ server: TestHTTPServer, online: Bool) throws -> OfflineCollection<Task> {
         OfflineCollection<Task>(
             database: try Database(at: folder.file("tasks.sqlite")), collection: "tasks",
-            client: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never),
+            client: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never),
             reachability: online ? AssumeReachable() : OfflineCollectionTests.Offline())
     }
 

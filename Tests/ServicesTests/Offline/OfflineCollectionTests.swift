@@ -23,7 +23,7 @@ struct OfflineCollectionTests {
 
     func tasks(_ server: TestHTTPServer, online: Bool = false) throws -> (Database, OfflineCollection<Task>) {
         let database = try Database(at: folder.file("tasks.sqlite"))
-        let client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)
+        let client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
         let collection =
             online
             ? OfflineCollection<Task>(database: database, collection: "tasks", client: client)
@@ -39,7 +39,7 @@ struct OfflineCollectionTests {
             responder: TestResourceAPI(collection: "tasks", resources: [Task(id: "1", title: "Tea")]).respond)
         defer { server.stop() }
         let database = try Database(at: folder.file("tasks.sqlite"))
-        let client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)
+        let client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
         let clock = Locked(Date(timeIntervalSince1970: 1_000_000))
         let collection = OfflineCollection<Task>(
             database: database, collection: "tasks", client: client, now: { clock.withLock { $0 } })

@@ -15,7 +15,7 @@ struct OfflineCollectionWatchTests {
     func tasks(_ server: TestHTTPServer, online: Bool) throws -> OfflineCollection<Task> {
         OfflineCollection<Task>(
             database: try Database(at: folder.file("tasks.sqlite")), collection: "tasks",
-            client: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never),
+            client: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never),
             reachability: online ? AssumeReachable() : OfflineCollectionTests.Offline())
     }
 
@@ -99,7 +99,7 @@ struct OfflineCollectionWatchTests {
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
         let database = try Database(at: folder.file("tasks.sqlite"))
-        let client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)
+        let client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
         let online = OfflineCollection<Task>(database: database, collection: "tasks", client: client)
         let offline = OfflineCollection<Task>(
             database: database, collection: "tasks", client: client,

@@ -38,7 +38,7 @@ struct OutboxClaimTests {
             return .status(201, body: #"{"id": "srv"}"#)
         })
         defer { api.stop() }
-        let client = APIClient(baseURL: api.baseURL, timeout: 5)
+        let client = APIClient(baseURL: api.baseURL, timeout: 30)
 
         // When: the three sync at the same time, then one more sync sends what is left
         let reports = await withTaskGroup(of: OutboxSyncReport?.self) { group in
@@ -69,7 +69,7 @@ struct OutboxClaimTests {
             await PromiseExpectations.value(of: database.write { try dead.renew(at: clock.now, $0) }) == true)
         let api = try TestHTTPServer(responder: { _ in .status(200, body: "{}") })
         defer { api.stop() }
-        let client = APIClient(baseURL: api.baseURL, timeout: 5)
+        let client = APIClient(baseURL: api.baseURL, timeout: 30)
 
         // When: a sync while the claim holds, and one after it lapsed
         let during = await PromiseExpectations.value(of: outbox.sync(with: client) { _, _, _ in nil })
@@ -94,7 +94,7 @@ struct OutboxClaimTests {
         let api = try TestHTTPServer(responder: { _ in .status(200, body: "{}") })
         defer { api.stop() }
         let report = await PromiseExpectations.value(
-            of: outbox.sync(with: APIClient(baseURL: api.baseURL, timeout: 5)) { _, _, _ in nil })
+            of: outbox.sync(with: APIClient(baseURL: api.baseURL, timeout: 30)) { _, _, _ in nil })
         return (report, api.requests)
     }
 

@@ -128,7 +128,7 @@ struct OutboxCoalescingTests {
             let server = try TestHTTPServer(["/notes": .sequence(answers)])
             defer { server.stop() }
             _ = await PromiseExpectations.value(
-                of: outbox.sync(with: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)) {
+                of: outbox.sync(with: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)) {
                     _, _, _ in nil
                 })
             #expect(server.requests.count == answers.count)
@@ -152,7 +152,7 @@ struct OutboxCoalescingTests {
         let server = try TestHTTPServer(["/notes/n": .status(409, body: #"{"error": "no"}"#)])
         defer { server.stop() }
         _ = await PromiseExpectations.value(
-            of: outbox.sync(with: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)) { _, _, _ in
+            of: outbox.sync(with: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)) { _, _, _ in
                 nil
             })
 

@@ -22,7 +22,7 @@ struct OutboxDevice {
         outbox = Outbox(
             database: database, feature: "notes",
             retry: RetryPolicy(maximumRetries: 4, baseDelay: 0, maximumDelay: 0))
-        client = APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)
+        client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
     }
 
     /// Takes the API's notes as they are now (asking again, a few times, an API that fails).

@@ -26,7 +26,7 @@ struct OutboxHeldEntriesTests {
 
     func sync(_ outbox: Outbox, _ server: TestHTTPServer) async -> OutboxSyncReport? {
         await PromiseExpectations.value(
-            of: outbox.sync(with: APIClient(baseURL: server.baseURL, timeout: 5, retry: .never)) {
+            of: outbox.sync(with: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)) {
                 entry, answer, _ in
                 entry.method == .post ? try APIClient.decode([String: String].self, from: answer)["id"] : nil
             })

@@ -20,7 +20,7 @@ struct OutboxReplayOutcomeTests {
     /// Syncs with a client of `server` whose deliveries always succeed.
     static func sync(_ outbox: Outbox, _ server: TestHTTPServer) async -> OutboxSyncReport? {
         await PromiseExpectations.value(
-            of: outbox.sync(with: APIClient(baseURL: server.baseURL, timeout: 5)) { _, _, _ in nil })
+            of: outbox.sync(with: APIClient(baseURL: server.baseURL, timeout: 30)) { _, _, _ in nil })
     }
 
     @Test(

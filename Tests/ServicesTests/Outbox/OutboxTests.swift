@@ -61,7 +61,7 @@ struct OutboxTests {
 
         // When
         let report = await PromiseExpectations.value(
-            of: outbox.sync(with: APIClient(baseURL: server.baseURL, timeout: 5)) { entry, answer, _ in
+            of: outbox.sync(with: APIClient(baseURL: server.baseURL, timeout: 30)) { entry, answer, _ in
                 entry.method == .post ? try APIClient.decode([String: String].self, from: answer)["id"] : nil
             })
 
@@ -89,7 +89,7 @@ struct OutboxTests {
         server.set("/notes/b", .status(200, body: "{}"))
         await Self.write(database, outbox, .put, id: "a")
         await Self.write(database, outbox, .put, id: "b")
-        let client = APIClient(baseURL: server.baseURL, timeout: 5)
+        let client = APIClient(baseURL: server.baseURL, timeout: 30)
 
         // When
         let first = await PromiseExpectations.value(of: outbox.sync(with: client) { _, _, _ in nil })
@@ -120,7 +120,7 @@ struct OutboxTests {
 
         // When
         let report = await PromiseExpectations.value(
-            of: outbox.sync(with: APIClient(baseURL: server.baseURL, timeout: 5)) { _, _, _ in nil })
+            of: outbox.sync(with: APIClient(baseURL: server.baseURL, timeout: 30)) { _, _, _ in nil })
 
         // Then
         #expect(report?.sent.map(\.method) == [.delete])
@@ -142,7 +142,7 @@ struct OutboxTests {
 
         // When
         let report = await PromiseExpectations.value(
-            of: outbox.sync(with: APIClient(baseURL: server.baseURL, timeout: 5)) { _, _, _ in nil })
+            of: outbox.sync(with: APIClient(baseURL: server.baseURL, timeout: 30)) { _, _, _ in nil })
 
         // Then
         #expect(report?.refused.map(\.state) == [.refused(reason: "HTTP 404: no such note")])
@@ -160,7 +160,7 @@ struct OutboxTests {
         })
         defer { server.stop() }
         for index in 0..<3 { await Self.write(database, outbox, .put, id: "n\(index)") }
-        let client = APIClient(baseURL: server.baseURL, timeout: 5)
+        let client = APIClient(baseURL: server.baseURL, timeout: 30)
 
         // When
         let first = outbox.sync(with: client) { _, _, _ in nil }
