@@ -61,6 +61,24 @@ LIFETIME = int(os.environ.get("DEMO_TOKEN_LIFETIME", "3600"))
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
+    # HTTP/1.1: a client's connection stays open between its requests. Every answer says its
+    # Content-Length, and every request's body is read whole before it is answered (`parse_request`),
+    # so that nothing of one request is taken for the start of the next.
+    protocol_version = "HTTP/1.1"
+    raw = b""
+
+    def parse_request(self):
+        if not super().parse_request():
+            return False
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            self.send_error(400, "Content-Length is not a number")
+            return False
+        self.raw = self.rfile.read(length) if length > 0 else b""
+        self.user = ""
+        return True
+
     def send_json(self, status, value=None, etag=None, token=None):
         body = b"" if value is None else json.dumps(value, ensure_ascii=False).encode("utf-8")
         self.send_response(status)
@@ -76,9 +94,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def read_json(self):
-        length = int(self.headers.get("Content-Length") or 0)
         try:
-            value = json.loads(self.rfile.read(length) or b"null")
+            value = json.loads(self.raw or b"null")
         except ValueError:
             return None
         return value if isinstance(value, dict) else None
@@ -126,8 +143,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def grant(self):
         """The token endpoint: a password or refresh-token grant answered with a bearer token."""
-        length = int(self.headers.get("Content-Length") or 0)
-        form = dict(urllib.parse.parse_qsl(self.rfile.read(length).decode("utf-8", "replace")))
+        form = dict(urllib.parse.parse_qsl(self.raw.decode("utf-8", "replace")))
         with LOCK:
             if form.get("grant_type") == "password":
                 name = form.get("username", "")
