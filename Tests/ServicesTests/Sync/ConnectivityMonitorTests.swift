@@ -22,7 +22,8 @@ struct ConnectivityMonitorTests {
         let connectivity = ManualConnectivity(.unreachable)
         let tasks = OfflineCollection<Task>(
             database: try Database(at: folder.file("tasks.sqlite")), collection: "tasks",
-            client: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never), reachability: connectivity)
+            client: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never), reachability: connectivity
+        )
         let scheduler = SyncScheduler(connectivity: connectivity, clock: TestClock()) { tasks.sync() }
         scheduler.follow(tasks.outbox)
         let states = DeliveryRecorder<SyncSchedulerState>()
