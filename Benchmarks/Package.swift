@@ -28,11 +28,12 @@ let package = Package(
             path: "Benchmarks/PromiseBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        // One scenario at a time, without the harness, for callgrind to count (`bash Benchmarks/count`).
+        // One scenario at a time, without the harness, for callgrind to count (`bash Benchmarks/count`);
+        // under Sources/, not Benchmarks/, where the harness takes every executable for a benchmark.
         .executableTarget(
             name: "InstructionCounts",
             dependencies: [.product(name: "Promises", package: "PromiseMVP")],
-            path: "Benchmarks/InstructionCounts"
+            path: "Sources/InstructionCounts"
         ),
         .systemLibrary(name: "CSQLiteBenchmark", path: "Sources/CSQLiteBenchmark", pkgConfig: "sqlite3"),
     ],
