@@ -161,14 +161,13 @@ enum OrderRows {
             version: try row.optionalString("version"))
     }
 
+    /// The orders changed on this device. `'device'` is written out, not bound: SQLite takes the
+    /// partial index `orders_changed_here` only for a condition it can see is the index's own.
+    static let changedHere = "SELECT id FROM orders WHERE origin = 'device'"
+
     /// The identifiers of the orders changed on this device, deleted ones included.
     static func changedIDs(_ connection: Connection) throws -> Set<IdentifierKey> {
-        Set(
-            try connection.query(
-                "SELECT id FROM orders WHERE origin = ?", [.text(OfflineOrigin.device.rawValue)]
-            ) {
-                IdentifierKey(try $0.string("id"))
-            })
+        Set(try connection.query(changedHere) { IdentifierKey(try $0.string("id")) })
     }
 
     /// Whether `orders` are the orders `stored` holds, in any order: a listing that would rewrite
