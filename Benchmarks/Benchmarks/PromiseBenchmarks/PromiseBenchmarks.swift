@@ -193,6 +193,7 @@ let benchmarks: @Sendable () -> Void = {
     dataPathBenchmarks()
     outboxBenchmarks()
     scaleBenchmarks()
+    observationBenchmarks()
     refreshBenchmarks()
 }
 
