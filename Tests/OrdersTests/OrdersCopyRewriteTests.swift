@@ -81,4 +81,50 @@ struct OrdersCopyRewriteTests {
         let orders = await PromiseExpectations.value(of: store.fetchOrders())
         #expect(orders?.first { $0.id == "srv-2" }?.version == "2")
     }
+
+    @Test(
+        "without versions, a listing is compared field by field: one changed field replaces the copy, none keeps it"
+    )
+    func unversionedListingComparedByFields() async throws {
+        // Given a copy saved from a listing whose orders carry no version
+        let database = try Database(at: folder.file("orders.sqlite"))
+        let store = OrdersSQLiteStore(database: database)
+        let unversioned = listing().map { order in
+            var order = order
+            order.version = nil
+            return order
+        }
+        _ = await PromiseExpectations.value(of: store.save(unversioned, at: Date()))
+        await countWrites(database)
+
+        // When the same listing comes, then one with an email changed
+        _ = await PromiseExpectations.value(of: store.save(unversioned, at: Date()))
+        let unchangedWrites = await writes(database)
+        var changed = unversioned
+        changed[0].email = "changed@example.com"
+        _ = await PromiseExpectations.value(of: store.save(changed, at: Date()))
+
+        // Then
+        #expect(unchangedWrites == 0)
+        #expect(await writes(database) ?? 0 > 0)
+        let orders = await PromiseExpectations.value(of: store.fetchOrders())
+        #expect(orders?.first { $0.id == "srv-1" }?.email == "changed@example.com")
+    }
+
+    @Test("with versions, the copy is compared by identifier and version: an order gone or added replaces it")
+    func versionedListingComparedByIdentifiers() async throws {
+        // Given a copy saved from a versioned listing
+        let database = try Database(at: folder.file("orders.sqlite"))
+        let store = OrdersSQLiteStore(database: database)
+        _ = await PromiseExpectations.value(of: store.save(listing(), at: Date()))
+
+        // When one order is gone and another came, at the same version
+        var other = listing()
+        other[1].id = "srv-3"
+        _ = await PromiseExpectations.value(of: store.save(other, at: Date()))
+
+        // Then
+        let orders = await PromiseExpectations.value(of: store.fetchOrders())
+        #expect(orders?.compactMap(\.id).sorted() == ["srv-1", "srv-3"])
+    }
 }

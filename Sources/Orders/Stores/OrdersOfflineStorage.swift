@@ -55,7 +55,9 @@ struct OrdersOfflineStorage: OfflineStorage {
     }
 
     /// Orders changed here keep their local version (one deleted here stays hidden). A listing
-    /// equal to the copy rewrites nothing.
+    /// equal to the copy rewrites nothing. When every order of the listing carries a version (as
+    /// the shop gives one, moved on by each change), the copy is compared by identifier and
+    /// version alone, so an unchanged listing reads no order back to compare it.
     func replaceAPICopy(with fresh: [Order], in connection: Connection) throws {
         var kept = try OrderRows.changedIDs(connection)
         var copy: [Order] = []
@@ -66,7 +68,11 @@ struct OrdersOfflineStorage: OfflineStorage {
             guard kept.insert(IdentifierKey(stored.id ?? "")).inserted else { continue }
             copy.append(stored)
         }
-        guard try !OrderRows.isSame(copy, as: OrderRows.orders(connection, .api)) else { return }
+        let unchanged =
+            copy.allSatisfy { $0.version != nil }
+            ? try OrderRows.isSame(copy, asVersions: OrderRows.apiVersions(connection))
+            : try OrderRows.isSame(copy, as: OrderRows.orders(connection, .api))
+        guard !unchanged else { return }
         try connection.execute("DELETE FROM orders WHERE origin = ?", [.text(OfflineOrigin.api.rawValue)])
         for order in copy {
             try OrderRows.insert(order, connection, origin: .api)
