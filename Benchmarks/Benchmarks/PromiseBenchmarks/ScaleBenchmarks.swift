@@ -28,6 +28,26 @@ func scaleBenchmarks() {
         precondition(shown == scaleCount)
     }
 
+    // The store alone, paged, beside the raw reader, which formats nothing either.
+    Benchmark("9 list 100k offline orders / FallbackOrdersStore, pages, no presenter", configuration: seeded)
+    {
+        benchmark in
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try await hundredThousandOrders(in: folder)
+        let store = try offlineCopy(file)
+        benchmark.startMeasurement()
+        var read = 0
+        var cursor: OrdersPage.Cursor?
+        repeat {
+            let page = try await store.fetchOrdersPage(after: cursor, limit: 1_000).value
+            read += page.orders.count
+            cursor = page.next
+        } while cursor != nil
+        benchmark.stopMeasurement()
+        precondition(read == scaleCount)
+    }
+
     Benchmark("9 list 100k offline orders / FallbackOrdersStore + presenter, whole", configuration: seeded) {
         benchmark in
         let folder = temporaryFolder()
