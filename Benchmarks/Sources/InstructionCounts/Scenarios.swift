@@ -1,0 +1,79 @@
+import Dispatch
+import Foundation
+import Promises
+
+// The scenarios and what they share, as globals of a file that is not `main.swift`, so that no
+// closure of theirs belongs to the main actor, and the callbacks capture nothing they did not
+// capture as top-level code.
+
+/// State touched only on the scenario's serial queue: the queue is its lock.
+final class OnQueue: @unchecked Sendable {
+    // `@unchecked Sendable` is sound: every read and write runs in a block on `queue`, a serial
+    // queue, one block at a time.
+    var count = 0
+    var values: [Int] = []
+}
+
+/// The scenarios' serial queue.
+let queue = DispatchQueue(label: "counted")
+/// Signalled once a scenario finished.
+let done = DispatchSemaphore(value: 0)
+/// The scenario's state, touched on `queue` only.
+let state = OnQueue()
+/// How many chains, or elements, the scenario runs: the command's second argument.
+let target = CommandLine.arguments.count == 3 ? Int(CommandLine.arguments[2]) ?? -1 : -1
+
+/// Starts `scenario` with ``target`` elements; ``done`` is signalled once it finished. Here, not in
+/// `main.swift`: closures made by top-level code belong to the main actor, and Swift checks at run
+/// time that such a closure runs on it (`swift_task_isCurrentExecutor`, about 220 instructions a
+/// call), which was counted against whichever scenario made one (`when-promise` did).
+func start(_ scenario: String) {
+    let count = target
+    switch scenario {
+    case "chains-promise":
+        // As the benchmark "2 chains of 10": `then` returning a promise and `map`, alternating.
+        for value in 0..<count {
+            var promise = Promise.value(value)
+            for step in 0..<10 {
+                promise =
+                    step.isMultiple(of: 2)
+                    ? promise.then(on: queue) { Promise.value($0 + 1) } : promise.map(on: queue) { $0 + 1 }
+            }
+            promise.done(on: queue) { _ in
+                state.count += 1
+                if state.count == count { done.signal() }
+            }
+        }
+    case "chains-callbacks":
+        @Sendable func hop(_ value: Int, _ left: Int) {
+            queue.async {
+                if left == 0 {
+                    state.count += 1
+                    if state.count == count { done.signal() }
+                } else {
+                    hop(value + 1, left - 1)
+                }
+            }
+        }
+        for value in 0..<count { hop(value, 10) }
+    case "when-promise":
+        let pairs = (0..<count).map { _ in Promise<Int>.pending() }
+        when(fulfilled: pairs.map(\.promise)).done(on: queue) { values in
+            state.values = values
+            done.signal()
+        }
+        for (value, pair) in pairs.enumerated() { queue.async { pair.seal.fulfill(value) } }
+    case "when-callbacks":
+        queue.async { state.values = Array(repeating: 0, count: count) }
+        for value in 0..<count {
+            queue.async {
+                state.values[value] = value
+                state.count += 1
+                if state.count == count { done.signal() }
+            }
+        }
+    default:
+        print("unknown scenario \(scenario)")
+        exit(2)
+    }
+}
