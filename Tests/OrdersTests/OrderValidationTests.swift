@@ -40,6 +40,17 @@ struct OrderValidationTests {
         #expect(errors { setting(&$0.billingAddress, "") }.isEmpty)
     }
 
+    @Test("an item needs a quantity of at least one: one is valid, none is an items error")
+    func itemQuantityAtLeastOne() {
+        // Given / When
+        let one = errors { $0.items = [OrderItem(name: "Pen", quantity: 1, unitPrice: 2)] }
+        let none = errors { $0.items = [OrderItem(name: "Pen", quantity: 0, unitPrice: 2)] }
+
+        // Then
+        #expect(one.isEmpty)
+        #expect(none == [.items])
+    }
+
     @Test("a card number with any digit mistyped fails the Luhn check; the right one passes")
     func luhnCheck() {
         #expect(errors { _ in }.isEmpty)

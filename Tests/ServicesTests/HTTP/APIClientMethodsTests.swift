@@ -20,6 +20,31 @@ struct APIClientMethodsTests {
         }
     }
 
+    @Test(
+        "a 304 to a request that asked no If-None-Match (a write with If-Match, say) is not taken as an answer"
+    )
+    func notModifiedToAnUnconditionalRequestIsRefused() async throws {
+        // Given: a server that answers everything 304
+        let server = try TestHTTPServer(responder: { _ in .status(304, body: "") })
+        defer { server.stop() }
+        let client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
+
+        // When
+        let write = await PromiseExpectations.error(
+            of: client.put(
+                "c", body: 1, as: Int.self, headers: ["If-Match": "\"3\"", "Idempotency-Key": "k"]))
+        let read = await PromiseExpectations.error(
+            of: client.get("a", as: Int.self, headers: ["X-Test": "get"]))
+
+        // Then: neither is delivered; each says what came back
+        for error in [write, read] {
+            guard case .redirected(status: 304, _)? = error as? APIError else {
+                Issue.record("\(String(describing: error))")
+                continue
+            }
+        }
+    }
+
     @Test("GET, POST, PUT and DELETE each send the header fields they are given")
     func everyMethodSendsHeaders() async throws {
         // Given
