@@ -25,17 +25,17 @@ func observationBenchmarks() {
             defer { try? FileManager.default.removeItem(at: folder) }
             let file = folder.appendingPathComponent("observed.sqlite")
             let tables = (0..<10).map { "t\($0)" }
-            let database = try Database(
-                at: file,
-                migrations: [
-                    Migration(
-                        version: 1,
-                        sql: tables.map {
-                            "CREATE TABLE \($0) (n INTEGER NOT NULL); INSERT INTO \($0) VALUES (0);"
-                        }
-                        .joined())
-                ])
-            let writer = elsewhere ? try Database(at: file) : database
+            let migrations = [
+                Migration(
+                    version: 1,
+                    sql: tables.map {
+                        "CREATE TABLE \($0) (n INTEGER NOT NULL); INSERT INTO \($0) VALUES (0);"
+                    }
+                    .joined())
+            ]
+            let database = try Database(at: file, migrations: migrations)
+            // As another process would: its own connection to the file, knowing the same schema.
+            let writer = elsewhere ? try Database(at: file, migrations: migrations) : database
             let reads = Atomic(0)
             let lastSeen = Atomic(0)
             let (allSeen, seal) = Promise<Void>.pending()
