@@ -40,6 +40,7 @@ import Testing
         func killedBySignal() async throws {
             // Given
             let child = try ChildProcess(Self.shell, ["-c", "sleep 30"])
+            #expect(child.isRunning && !child.terminatedBySignal && child.terminationStatus == -1)
 
             // When
             kill(child.processIdentifier, SIGKILL)

@@ -60,6 +60,27 @@ struct TestResourceAPITests {
         #expect(subject.api.resources(as: Note.self).map(\.text) == ["Milk", "Eggs"])
     }
 
+    @Test("If-Match names the version, strong or weak (`W/`); another version is refused with 412")
+    func ifMatchStrongOrWeak() async throws {
+        // Given
+        let subject = try Subject()
+        defer { subject.server.stop() }
+        func put(_ text: String, ifMatch tag: String) -> Promise<Note> {
+            subject.client.put(
+                "notes/n1", body: Note(id: "n1", text: text), as: Note.self, headers: ["If-Match": tag])
+        }
+
+        // When
+        let weak = await PromiseExpectations.value(of: put("Oat milk", ifMatch: #"W/"1""#))
+        let stale = await PromiseExpectations.error(of: put("Soy milk", ifMatch: #""1""#))
+
+        // Then
+        #expect(weak?.version == "2")
+        #expect(
+            (stale as? APIError).map { if case .httpStatus(412, _) = $0 { true } else { false } } == true)
+        #expect(subject.api.resources(as: Note.self).map(\.text) == ["Oat milk"])
+    }
+
     @Test("an edit through the model goes through `accepting` and moves the version on")
     func editThroughTheModel() {
         // Given
