@@ -3,6 +3,8 @@ import PromiseMVPTesting
 import Promises
 import Testing
 
+@testable import PromiseMVPTestServer
+
 /// The in-memory resource API over a real socket: what it keeps, and the failures it makes on
 /// purpose, each applied or not as documented.
 @Suite("TestResourceAPI")
@@ -58,6 +60,16 @@ struct TestResourceAPITests {
             (refused as? APIError).map { if case .httpStatus(400, _) = $0 { true } else { false } } == true)
         #expect(subject.api.ids == ["n1", "t-1"])
         #expect(subject.api.resources(as: Note.self).map(\.text) == ["Milk", "Eggs"])
+    }
+
+    @Test("a request target's query is read field by field: percent-decoded, a field without a value empty")
+    func queryFields() {
+        // When
+        let (path, query) = TestResourceAPI.split("/notes?since=rev%2D1&flag&empty=")
+
+        // Then
+        #expect(path == "/notes")
+        #expect(query == ["since": "rev-1", "flag": "", "empty": ""])
     }
 
     @Test("If-Match names the version, strong or weak (`W/`); another version is refused with 412")
