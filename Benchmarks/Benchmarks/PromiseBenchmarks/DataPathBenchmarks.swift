@@ -176,6 +176,8 @@ final class RawOrders {
         sqlite3_exec(handle, "COMMIT", nil, nil, nil)
     }
 
+    /// The orders not deleted, newest first, as the store lists them: the same rows, through the
+    /// same index (`orders_listed`, which holds only those rows).
     func fetch() -> [Order] {
         var items: [String: [OrderItem]] = [:]
         let itemQuery = prepare(
@@ -188,7 +190,7 @@ final class RawOrders {
         }
         sqlite3_finalize(itemQuery)
         let query = prepare(
-            "SELECT id, date, email, first_name, last_name, phone, billing_street1, billing_street2, billing_city, billing_state, billing_zip, shipment_street1, shipment_street2, shipment_city, shipment_state, shipment_zip, card_last4, card_expiration, shipment_speed, total FROM orders ORDER BY date DESC, id"
+            "SELECT id, date, email, first_name, last_name, phone, billing_street1, billing_street2, billing_city, billing_state, billing_zip, shipment_street1, shipment_street2, shipment_city, shipment_state, shipment_zip, card_last4, card_expiration, shipment_speed, total FROM orders WHERE deleted = 0 ORDER BY date DESC, id"
         )
         var orders: [Order] = []
         while sqlite3_step(query) == SQLITE_ROW {

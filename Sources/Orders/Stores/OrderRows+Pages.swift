@@ -2,14 +2,14 @@ import Foundation
 import Services
 
 /// A page of the order list, read by its keyset: the orders after a cursor's date and identifier,
-/// found through the `orders_by_date` index, so that every page costs the same however deep it is.
+/// found through the `orders_listed` index, so that every page costs the same however deep it is.
 extension OrderRows {
     /// The orders of a page, in the list's order, before `LIMIT`. `?1` is the cursor's date,
     /// `?2` its identifier: an order comes after it when it is older, or as old with a greater
     /// identifier (the rule `OrdersPage.Cursor.precedes(_:)` states in Swift).
     private static let pageCondition = "deleted = 0 AND date <= ?1 AND (date < ?1 OR id > ?2)"
 
-    private static let pageOrders =
+    static let pageOrders =
         // sql-constant: `pageCondition` is this type's constant; the cursor and limit are bound.
         "SELECT * FROM orders WHERE \(pageCondition) ORDER BY date DESC, id LIMIT ?3"
 
@@ -18,7 +18,7 @@ extension OrderRows {
         "SELECT id FROM orders WHERE \(pageCondition) ORDER BY date DESC, id LIMIT ?3"
 
     /// The items of the page's orders, found by their order's key.
-    private static let pageItems =
+    static let pageItems =
         "SELECT order_id, name, quantity, unit_price FROM order_items WHERE order_id IN ("
         + pageIDs + ") ORDER BY order_id, position"
 

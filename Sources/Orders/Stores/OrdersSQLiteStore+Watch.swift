@@ -21,7 +21,7 @@ extension OrdersSQLiteStore {
         }
     }
 
-    /// The orders kept here after `cursor`, at most `limit`, through the `orders_by_date` index,
+    /// The orders kept here after `cursor`, at most `limit`, through the `orders_listed` index,
     /// read with the outbox's status and the copy's date in one read; see
     /// ``OrdersStore/fetchOrdersPage(after:limit:)``.
     ///
