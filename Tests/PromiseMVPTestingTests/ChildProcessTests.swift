@@ -50,6 +50,16 @@ import Testing
             #expect(child.terminatedBySignal && child.terminationStatus == SIGKILL)
         }
 
+        @Test("a stream the caller gives no pipe for is /dev/null, not the parent's")
+        func streamsWithoutAPipeAreDevNull() async throws {
+            // When: the child compares its input and its error stream with /dev/null (same file)
+            let (text, _) = try await Self.run(
+                "[ /dev/stdin -ef /dev/null ] && echo input; [ /dev/stderr -ef /dev/null ] && echo error")
+
+            // Then
+            #expect(text == "input\nerror\n")
+        }
+
         #if os(Linux)
             @Test("a child holds no descriptor but its three streams, whatever the parent has open")
             func onlyTheThreeStreamsAreInherited() async throws {
