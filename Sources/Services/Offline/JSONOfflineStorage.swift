@@ -102,23 +102,4 @@ struct JSONOfflineStorage<Resource: OfflineResource>: OfflineStorage {
                 origin.map { .text($0.rawValue) } ?? .null,
             ])
     }
-
-    /// The API's rows go and come back in the listing's order; a row changed here keeps its
-    /// values and takes the listing's place.
-    func replaceAPICopy(with fresh: [Resource], in connection: Connection) throws {
-        try connection.execute(
-            "DELETE FROM offline_resources WHERE collection = ? AND origin = ?",
-            [.text(collection), .text(OfflineOrigin.api.rawValue)])
-        for (position, resource) in fresh.enumerated() {
-            try connection.execute(
-                """
-                INSERT INTO offline_resources (collection, id, json, origin, position) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (collection, id) DO UPDATE SET position = excluded.position
-                """,
-                [
-                    .text(collection), .text(resource.id ?? ""), .blob(try APIClient.encode(resource)),
-                    .text(OfflineOrigin.api.rawValue), .integer(Int64(position)),
-                ])
-        }
-    }
 }

@@ -26,4 +26,68 @@ struct JSONOfflineStorageTests {
         let details = plan?.compactMap { row in try? row.string("detail") } ?? []
         #expect(details.contains { $0.contains("offline_changed_here") }, "\(details)")
     }
+
+    typealias Task = OfflineCollectionTests.Task
+
+    /// Saves `listing` as the API's rows; gives the collection as then shown and how many rows
+    /// that wrote (SQLite's count of changes on the connection).
+    static func save(
+        _ listing: [Task], in storage: JSONOfflineStorage<Task>, _ database: Database
+    ) async -> (shown: [Task], rowsWritten: Int64)? {
+        await PromiseExpectations.value(
+            of: database.write { connection in
+                let before = try connection.scalar("SELECT total_changes()")
+                try storage.replaceAPICopy(with: listing, in: connection)
+                let after = try connection.scalar("SELECT total_changes()")
+                guard case .integer(let first)? = before, case .integer(let last)? = after else {
+                    return ([], -1)
+                }
+                return (try storage.resources(in: connection), last - first)
+            })
+    }
+
+    @Test("a listing writes only the rows it changes: none when unchanged, and keeps a row changed here")
+    func listingWritesOnlyWhatDiffers() async throws {
+        // Given: two resources listed, and a third changed here
+        let database = try Database.inMemory(migrations: JSONOfflineStorage<Task>.migrations)
+        let storage = JSONOfflineStorage<Task>(database: database, collection: "tasks", now: { Date() })
+        let milk = Task(id: "a", title: "Milk")
+        let eggs = Task(id: "b", title: "Eggs")
+        let mine = Task(id: "c", title: "Bread, mine")
+        _ = await Self.save([milk, eggs], in: storage, database)
+        _ = await PromiseExpectations.value(
+            of: database.write { try storage.put(mine, from: .device, in: $0) })
+
+        // When: listed again as it is
+        let unchanged = await Self.save([milk, eggs], in: storage, database)
+
+        // Then: nothing written
+        #expect(unchanged?.rowsWritten == 0)
+        #expect(unchanged?.shown == [milk, eggs, mine])
+
+        // When: one edited in its place, one edited and moved, the one changed here listed first
+        // as the API has it
+        let oatMilk = Task(id: "a", title: "Oat milk")
+        let brownEggs = Task(id: "b", title: "Brown eggs")
+        let changed = await Self.save(
+            [Task(id: "c", title: "Bread, theirs"), brownEggs, oatMilk], in: storage, database)
+
+        // Then: each row that moved or changed written once; the change made here kept
+        #expect(changed?.rowsWritten == 3)
+        #expect(changed?.shown == [mine, brownEggs, oatMilk])
+
+        // When: one no longer listed
+        let removed = await Self.save([mine, oatMilk], in: storage, database)
+
+        // Then: it is gone, and the others take their places
+        #expect(removed?.rowsWritten == 2)
+        #expect(removed?.shown == [mine, oatMilk])
+
+        // When: listed again as it is, with the one changed here in it
+        let again = await Self.save([mine, oatMilk], in: storage, database)
+
+        // Then
+        #expect(again?.rowsWritten == 0)
+        #expect(again?.shown == [mine, oatMilk])
+    }
 }
