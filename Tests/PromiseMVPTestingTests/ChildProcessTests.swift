@@ -50,6 +50,23 @@ import Testing
             #expect(child.terminatedBySignal && child.terminationStatus == SIGKILL)
         }
 
+        @Test("a child that exited is not running, at the first call that asks")
+        func exitedChildIsNotRunning() async throws {
+            // Given: a child that exits at once
+            let child = try ChildProcess(Self.shell, ["-c", "exit 0"])
+
+            // When: it has exited (waited for without reaping it: WNOWAIT leaves that to the child)
+            let waited = await BlockingWork.run { () -> Int32 in
+                var info = siginfo_t()
+                return waitid(P_PID, id_t(child.processIdentifier), &info, WEXITED | WNOWAIT)
+            }
+
+            // Then
+            #expect(waited == 0)
+            #expect(!child.isRunning)
+            #expect(child.terminationStatus == 0 && !child.terminatedBySignal)
+        }
+
         @Test("a stream the caller gives no pipe for is /dev/null, not the parent's")
         func streamsWithoutAPipeAreDevNull() async throws {
             // When: the child compares its input and its error stream with /dev/null (same file)
