@@ -50,6 +50,14 @@ import Testing
             #expect(child.terminatedBySignal && child.terminationStatus == SIGKILL)
         }
 
+        @Test("a program that does not exist is not started: the error says so")
+        func missingProgramThrows() {
+            // When / Then
+            #expect(throws: POSIXError.self) {
+                _ = try ChildProcess(URL(fileURLWithPath: "/nonexistent/program"), [])
+            }
+        }
+
         @Test("a child that exited is not running, at the first call that asks")
         func exitedChildIsNotRunning() async throws {
             // Given: a child that exits at once

@@ -2,6 +2,12 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The loopback server goes down and comes back at the same address, and listens where it is told.
 @Suite("TestHTTPServer")
 struct TestHTTPServerTests {
@@ -115,6 +121,54 @@ struct TestHTTPServerTests {
         let again = await PromiseExpectations.error(of: client.get("held", as: [Int].self))
         #expect(ServiceRequestError(again ?? APIError.notHTTP) == .noNetwork)
         #expect(server.requests.count == 1)
+    }
+
+    @Test("a request line without a target is not answered, and the server serves the next request")
+    func requestLineWithoutTarget() async throws {
+        // Given
+        let server = try TestHTTPServer(["/songs": .status(200, body: "[1]")])
+        defer { server.stop() }
+
+        // When: a request line of one word, then a request as it should be
+        let answer = await BlockingWork.run { Self.exchange("GET\r\n\r\n", port: server.port) }
+        let next = await PromiseExpectations.value(
+            of: APIClient(baseURL: server.baseURL, retry: .never).get("songs", as: [Int].self))
+
+        // Then: the connection is closed without an answer
+        #expect(answer == "")
+        #expect(next == [1])
+    }
+
+    /// Sends `text` on a connection of its own to 127.0.0.1:`port` and reads what comes back until
+    /// the server closes it (blocking: call it off the cooperative pool).
+    static func exchange(_ text: String, port: UInt16) -> String? {
+        #if canImport(Glibc)
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard socket >= 0 else { return nil }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { return nil }
+        let bytes = Array(text.utf8)
+        guard bytes.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, 0) }) == bytes.count else {
+            return nil
+        }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while case let count = recv(socket, &buffer, buffer.count, 0), count > 0 {
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
     }
 
     @Test(

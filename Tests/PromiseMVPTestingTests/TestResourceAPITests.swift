@@ -93,6 +93,28 @@ struct TestResourceAPITests {
         #expect(subject.api.resources(as: Note.self).map(\.text) == ["Oat milk"])
     }
 
+    @Test("requiring If-Match, a write without it is refused with 428 and not applied; with it, applied")
+    func ifMatchRequired() async throws {
+        // Given
+        let subject = try Subject()
+        defer { subject.server.stop() }
+        subject.api.requiresIfMatch = true
+
+        // When
+        let bare = await PromiseExpectations.error(
+            of: subject.client.put("notes/n1", body: Note(id: "n1", text: "Oat milk"), as: Note.self))
+        let conditional = await PromiseExpectations.value(
+            of: subject.client.put(
+                "notes/n1", body: Note(id: "n1", text: "Soy milk"), as: Note.self,
+                headers: ["If-Match": #""1""#]))
+
+        // Then
+        #expect(
+            (bare as? APIError).map { if case .httpStatus(428, _) = $0 { true } else { false } } == true)
+        #expect(conditional?.version == "2")
+        #expect(subject.api.resources(as: Note.self).map(\.text) == ["Soy milk"])
+    }
+
     @Test("an edit through the model goes through `accepting` and moves the version on")
     func editThroughTheModel() {
         // Given
