@@ -173,6 +173,10 @@ public final class TestHTTPServer: Sendable {
         stopped.wait()
     }
 
+    /// Where ``closedPort()`` draws from: up to, not including, the first port Linux hands out for
+    /// "any free port" (32768; Apple platforms start at 49152).
+    static let closedPorts: Range<UInt16> = 20_000..<32_768
+
     /// A port on 127.0.0.1 where nothing listens: bound, then released.
     ///
     /// It is picked below the ports the system hands out for "any free port" (from 32768 on
@@ -183,7 +187,7 @@ public final class TestHTTPServer: Sendable {
     /// - Throws: `POSIXError` when no socket can be opened.
     public static func closedPort() throws -> UInt16 {
         for _ in 0..<100 {
-            guard let listener = try? Listener(port: UInt16.random(in: 20_000..<32_768)) else { continue }
+            guard let listener = try? Listener(port: UInt16.random(in: closedPorts)) else { continue }
             listener.close()
             return listener.port
         }

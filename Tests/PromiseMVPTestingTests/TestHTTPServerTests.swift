@@ -139,9 +139,30 @@ struct TestHTTPServerTests {
         #expect(next == [1])
     }
 
+    @Test("a body cut short by a client that stops sending is answered as far as it came")
+    func bodyCutShort() async throws {
+        // Given
+        let server = try TestHTTPServer(["/songs": .status(200, body: "[1]")])
+        defer { server.stop() }
+
+        // When: ten bytes announced, three sent, then the client's sending side closed
+        let answer = await BlockingWork.run {
+            Self.exchange(
+                "POST /songs HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc", port: server.port,
+                closingAfterSending: true)
+        }
+
+        // Then
+        #expect(answer?.hasPrefix("HTTP/1.1 200") == true, "\(answer ?? "no answer")")
+        #expect(server.requests == ["POST /songs HTTP/1.1"])
+    }
+
     /// Sends `text` on a connection of its own to 127.0.0.1:`port` and reads what comes back until
-    /// the server closes it (blocking: call it off the cooperative pool).
-    static func exchange(_ text: String, port: UInt16) -> String? {
+    /// the server closes it (blocking: call it off the cooperative pool). With
+    /// `closingAfterSending`, the connection's sending side is shut once `text` is sent. A read
+    /// gives up after 30 seconds of silence, so a server that never answers fails the test
+    /// instead of holding it.
+    static func exchange(_ text: String, port: UInt16, closingAfterSending: Bool = false) -> String? {
         #if canImport(Glibc)
             let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -159,10 +180,13 @@ struct TestHTTPServerTests {
             }
         }
         guard connected == 0 else { return nil }
+        var patience = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
         let bytes = Array(text.utf8)
         guard bytes.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, 0) }) == bytes.count else {
             return nil
         }
+        if closingAfterSending { shutdown(socket, Int32(SHUT_WR)) }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while case let count = recv(socket, &buffer, buffer.count, 0), count > 0 {
