@@ -15,7 +15,7 @@ struct TestTokenAuthorityTests {
 
         // When
         let answer = await BlockingWork.run {
-            TestHTTPServerTests.exchange(
+            RawHTTPConnection.exchange(
                 "POST /oauth/token HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
                     + "Content-Length: \(form.utf8.count)\r\n\r\n\(form)", port: server.port)
         }

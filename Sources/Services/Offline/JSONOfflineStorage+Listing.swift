@@ -20,9 +20,7 @@ extension JSONOfflineStorage {
             let key = IdentifierKey(id)
             guard listed.insert(key).inserted else {
                 // Listed twice: the first is kept, at the later place.
-                try connection.execute(
-                    "UPDATE offline_resources SET position = ? WHERE collection = ? AND id = ?",
-                    [.integer(Int64(position)), .text(collection), .text(id)])
+                try move(id, to: position, in: connection)
                 continue
             }
             let json = try APIClient.encode(resource)
@@ -30,9 +28,7 @@ extension JSONOfflineStorage {
             case .some(let row) where row.json == nil:
                 // Changed here: its values stay; it takes the listing's place.
                 guard row.position != position else { continue }
-                try connection.execute(
-                    "UPDATE offline_resources SET position = ? WHERE collection = ? AND id = ?",
-                    [.integer(Int64(position)), .text(collection), .text(id)])
+                try move(id, to: position, in: connection)
             case .some(let row):
                 guard row.json != json || row.position != position else { continue }
                 try connection.execute(
@@ -53,6 +49,13 @@ extension JSONOfflineStorage {
                 "DELETE FROM offline_resources WHERE collection = ? AND id = ?",
                 [.text(collection), .text(key.id)])
         }
+    }
+
+    /// Gives the row `id` the listing's place `position`, its values untouched.
+    private func move(_ id: String, to position: Int, in connection: Connection) throws {
+        try connection.execute(
+            "UPDATE offline_resources SET position = ? WHERE collection = ? AND id = ?",
+            [.integer(Int64(position)), .text(collection), .text(id)])
     }
 
     /// The collection's rows as stored, by identifier: each one's place, and the JSON of the

@@ -1,0 +1,49 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A client that writes HTTP by hand, for what `APIClient` never sends: a malformed request line,
+/// a body cut short, a form encoded as a token endpoint reads it.
+enum RawHTTPConnection {
+    /// Sends `text` on a connection of its own to 127.0.0.1:`port` and reads what comes back until
+    /// the server closes it (blocking: call it off the cooperative pool). With
+    /// `closingAfterSending`, the connection's sending side is shut once `text` is sent. A read
+    /// gives up after 30 seconds of silence, so a server that never answers fails the test
+    /// instead of holding it.
+    static func exchange(_ text: String, port: UInt16, closingAfterSending: Bool = false) -> String? {
+        #if canImport(Glibc)
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard socket >= 0 else { return nil }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { return nil }
+        var patience = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
+        let bytes = Array(text.utf8)
+        guard bytes.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, 0) }) == bytes.count else {
+            return nil
+        }
+        if closingAfterSending { shutdown(socket, Int32(SHUT_WR)) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while case let count = recv(socket, &buffer, buffer.count, 0), count > 0 {
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+}
