@@ -12,6 +12,15 @@ extension TestResourceAPI {
         set { lock.withLock { faults.down = newValue } }
     }
 
+    /// Whether the network does not reach the API: every connection is closed without an answer
+    /// and nothing is applied. A client takes it as offline, not as a failure of the API, so its
+    /// changes wait without counting failures (where ``isDown``'s `503`s count one each). The
+    /// port stays taken, as with ``isDown``.
+    public var isUnreachable: Bool {
+        get { lock.withLock { faults.unreachable } }
+        set { lock.withLock { faults.unreachable = newValue } }
+    }
+
     /// Makes every request for `method` and `path` (such as `PUT /orders/srv-1`) answer `status`
     /// with `body`, without applying it, until ``allow(_:)``.
     ///
@@ -80,6 +89,7 @@ extension TestResourceAPI {
         typealias Matcher = @Sendable (TestHTTPServer.Request) -> Bool
 
         var down = false
+        var unreachable = false
         var flapping = false
         var requests = 0
         var refusals: [String: TestHTTPServer.Reply] = [:]
@@ -92,6 +102,7 @@ extension TestResourceAPI {
         mutating func before(_ request: TestHTTPServer.Request) -> (TestHTTPServer.Reply?, resetAfter: Bool) {
             requests += 1
             let step = flapping ? requests % 4 : 0
+            if unreachable { return (TestHTTPServer.Reply.closeWithoutAnswer, false) }
             if down || step == 1 {
                 return (TestHTTPServer.Reply.status(503, body: #"{"error": "try again"}"#), false)
             }

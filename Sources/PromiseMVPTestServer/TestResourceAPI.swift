@@ -14,7 +14,7 @@ import Services
 /// | repeats | a write whose `Idempotency-Key` it has seen is not applied again and gets the first answer |
 /// | what it keeps | what `accepting` makes of a body: the place to refuse an invalid one (`400`) or fill in what the server computes |
 /// | another device | ``edit(_:_:)``, ``edit(_:as:_:)`` and ``delete(_:)`` change it behind the client's back |
-/// | faults | ``refuse(_:status:body:)``, ``garble(_:)``, ``loseAnswer(to:with:)``, ``flap(_:)``, ``isDown`` |
+/// | faults | ``refuse(_:status:body:)``, ``garble(_:)``, ``loseAnswer(to:with:)``, ``flap(_:)``, ``isDown``, ``isUnreachable`` |
 ///
 /// It counts what it applied (``writes``), so a test can check that every change arrived exactly
 /// once. Each resource is kept as the JSON bytes it answers with, so a listing of thousands costs

@@ -18,11 +18,14 @@ import Testing
             "orders watch sends the waiting changes by itself once the API is up, shows them sent, shows another demo's order, and ends with 0 when its input closes"
         )
         func watchSyncsAndFollows() async throws {
-            // Given: three orders created while the shop is down. It answers 503 rather than
-            // being stopped: a port left free may be taken by another test's server meanwhile.
+            // Given: three orders created while the shop cannot be reached. It closes every
+            // connection unanswered rather than being stopped (a port left free may be taken by
+            // another test's server meanwhile), and not with 503s: each would count a failure,
+            // and five, which full jitter can bring within a second, make the changes stuck
+            // before the test brings the shop back.
             let demo = DemoRunner()
             let shop = TestOrdersShop(orders: Order.samples)
-            shop.isDown = true
+            shop.isUnreachable = true
             let server = try TestHTTPServer(responder: shop.respond)
             defer { server.stop() }
             let api = server.baseURL.absoluteString
@@ -32,8 +35,8 @@ import Testing
             let watch = try WatchedProcess(demo, ["orders", "watch", "--api", api])
             #expect(await watch.output(containing: "3 changes waiting to be sent."))
             #expect(shop.writes.isEmpty)
-            // ... and the shop comes up
-            shop.isDown = false
+            // ... and the shop can be reached
+            shop.isUnreachable = false
 
             // Then: each change reaches the shop once, and the screen says nothing waits
             #expect(await watch.output(containing: OrdersSyncWording.nothingWaits))

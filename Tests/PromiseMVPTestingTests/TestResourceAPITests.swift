@@ -190,6 +190,26 @@ struct TestResourceAPITests {
         #expect(subject.api.applied == ["POST /notes"])
     }
 
+    @Test(
+        "unreachable, every connection closes unanswered, an offline failure, nothing applied; reached again, requests are applied"
+    )
+    func unreachableThenReached() async throws {
+        // Given
+        let subject = try Subject()
+        defer { subject.server.stop() }
+        subject.api.isUnreachable = true
+
+        // When
+        let unreached = await PromiseExpectations.error(of: subject.create("Eggs"))
+        subject.api.isUnreachable = false
+        let reached = await PromiseExpectations.value(of: subject.create("Eggs"))
+
+        // Then
+        #expect(unreached.map { FailureClass($0).kind } == .offline)
+        #expect(reached?.id == "t-1")
+        #expect(subject.api.applied == ["POST /notes"])
+    }
+
     @Test("flapping, of every four requests the first gets 503 unapplied and the third is applied and reset")
     func flapping() async throws {
         // Given
