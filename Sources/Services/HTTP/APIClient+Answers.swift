@@ -6,6 +6,12 @@ import Foundation
 
 /// What an answer's headers and body say beyond its status.
 extension APIClient {
+    /// A 429 or 503 answer and when it asked to come back (its `Retry-After`, in seconds).
+    struct RetryLater: Error {
+        let error: APIError
+        let retryAfter: Double?
+    }
+
     /// The longest wait a `Retry-After` is taken at: a day. A server asking for more (or for
     /// `1e308` seconds, or `inf`) is waited a day, not forever.
     static let longestRetryAfter: Double = 86_400

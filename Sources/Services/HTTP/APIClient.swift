@@ -137,8 +137,9 @@ public struct APIClient: Sendable {
             let error = refusal?.error ?? failure
             let classified = FailureClass(failure)
             let delay: Double
-            if let asked = classified.retryAfter {
-                // The server said when to come back: that wait, once for a write, if it is short.
+            // The server said when to come back: that wait, once for a write, if it is short. No
+            // wait (0, negative, a date past) is not asking at once: the backoff, or no resend.
+            if let asked = classified.retryAfter, asked > 0 {
                 guard asked <= client.maximumRetryAfter,
                     retry < (method == .get ? client.retry.maximumRetries : 1)
                 else { throw failure }
@@ -152,12 +153,6 @@ public struct APIClient: Sendable {
                 client.attempt(method, url, body: body, headers: headers, retry: retry + 1)
             }
         }
-    }
-
-    /// A 429 or 503 answer and when it asked to come back (its `Retry-After`, in seconds).
-    struct RetryLater: Error {
-        let error: APIError
-        let retryAfter: Double?
     }
 
     /// Sends one request, without retrying.
