@@ -77,3 +77,49 @@ extension Seal {
         }
     }
 }
+
+/// The other callback shapes PromiseKit's `Resolver` takes, so that `seal.resolve` can be handed
+/// to a callback API as it is.
+extension Seal {
+    /// Settles the promise from a callback that always passes a value, and an error when it failed:
+    /// the error rejects, else the value fulfils.
+    ///
+    /// - Parameters:
+    ///   - value: The callback's value.
+    ///   - error: The callback's error, if any.
+    @inlinable
+    public func resolve(_ value: Value, _ error: (any Error)?) {
+        if let error { reject(error) } else { fulfill(value) }
+    }
+
+    /// Settles the promise from a callback that passes `(error, value)`: as
+    /// ``resolve(_:_:)-(Value?,_)``. Disfavoured, so that `resolve(nil, nil)` stays that one.
+    ///
+    /// - Parameters:
+    ///   - error: The callback's error, if any.
+    ///   - value: The callback's value, if any.
+    @_disfavoredOverload
+    @inlinable
+    public func resolve(_ error: (any Error)?, _ value: Value?) {
+        resolve(value, error)
+    }
+
+    /// Settles the promise with a result of any error type: its failure rejects, its success fulfils.
+    ///
+    /// - Parameter result: The outcome, such as a callback's `Result<Data, URLError>`.
+    @inlinable
+    public func resolve<Failure: Error>(_ result: Result<Value, Failure>) {
+        resolve(result.mapError { $0 as any Error })
+    }
+}
+
+extension Seal where Value == Void {
+    /// Settles a `Promise<Void>` from a callback that passes only an error: rejected with it, else
+    /// fulfilled.
+    ///
+    /// - Parameter error: The callback's error, if any.
+    @inlinable
+    public func resolve(_ error: (any Error)?) {
+        if let error { reject(error) } else { fulfill(()) }
+    }
+}
