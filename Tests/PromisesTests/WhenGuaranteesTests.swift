@@ -52,4 +52,20 @@ struct WhenGuaranteesTests {
         #expect(pendingBefore)
         #expect("\(type(of: all))" == "Guarantee<()>")
     }
+
+    @Test("when(fulfilled: a, b) over guarantees of nothing is a promise of nothing, as in PromiseKit")
+    func fulfilledVoidGuarantees() async throws {
+        // Given
+        let (late, resolveLate) = Guarantee<Void>.pending()
+
+        // When
+        let all = when(fulfilled: Guarantee(), late)
+        let pendingBefore = all.isPending
+        resolveLate(())
+        try await all.value
+
+        // Then
+        #expect(pendingBefore)
+        #expect("\(type(of: all))" == "Promise<()>")
+    }
 }

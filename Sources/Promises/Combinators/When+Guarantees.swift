@@ -27,3 +27,16 @@ public func when(_ guarantees: Guarantee<Void>...) -> Guarantee<Void> {
 public func when<Value>(_ guarantees: Guarantee<Value>...) -> Guarantee<[Value]> {
     when(fulfilled: guarantees)
 }
+
+/// Waits for every guarantee of nothing, given one by one under `fulfilled:`, as PromiseKit's
+/// `when(fulfilled: g1, g2)` does for any thenables of nothing: a promise of nothing, not of a
+/// tuple of nothings.
+///
+/// - Parameters:
+///   - first: The first guarantee to wait for.
+///   - others: The others.
+/// - Returns: A promise fulfilled once all are.
+@inlinable
+public func when(fulfilled first: Guarantee<Void>, _ others: Guarantee<Void>...) -> Promise<Void> {
+    when(guarantees: [first] + others).asPromise()
+}

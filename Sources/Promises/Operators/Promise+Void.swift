@@ -6,6 +6,11 @@ extension Promise where Value == Void {
         self.init(fulfilled: ())
     }
 
+    /// A promise already fulfilled, with nothing: `Promise<Void>.value`, as PromiseKit spells it
+    /// beside `Promise.value(())`.
+    @inlinable
+    public static var value: Promise<Void> { Promise() }
+
     /// Handles every error of a promise of nothing on `queue`, cancellation included, and ends the
     /// chain's failure: what PromiseKit calls the "full recover". `body` cannot throw, so what
     /// comes out is a ``Guarantee``; the chain after it runs however this promise settled.
