@@ -52,6 +52,18 @@ struct GuaranteeSequenceTests {
         #expect(await sorted.value == [1, 2, 3])
     }
 
+    @Test("sortedValues with an order: descending on the main actor, and on a queue, still a guarantee")
+    func sortsByAnOrder() async {
+        // When
+        let descending = numbers.sortedValues { $0 > $1 }
+        let onQueue = numbers.sortedValues(on: .global()) { $0 > $1 }
+
+        // Then
+        #expect("\(type(of: descending))" == "Guarantee<Array<Int>>")
+        #expect(await descending.value == [3, 2, 1])
+        #expect(await onQueue.value == [3, 2, 1])
+    }
+
     @Test("on the main actor, the helpers run there")
     @MainActor
     func mainActor() async {

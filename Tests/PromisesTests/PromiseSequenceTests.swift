@@ -23,6 +23,21 @@ struct PromiseSequenceTests {
         #expect(try await numbers.mapValues(on: .global()) { $0 + 1 }.value == [4, 2, 3])
     }
 
+    @Test("sortedValues with an order: descending on the main actor, by length on a queue")
+    func sortedByAnOrder() async throws {
+        // Given
+        let numbers = Promise.value([3, 1, 2])
+        let words = Promise.value(["ccc", "a", "bb"])
+
+        // When
+        let descending = numbers.sortedValues { $0 > $1 }
+        let byLength = words.sortedValues(on: .global()) { $0.count < $1.count }
+
+        // Then
+        #expect(try await descending.value == [3, 2, 1])
+        #expect(try await byLength.value == ["a", "bb", "ccc"])
+    }
+
     @Test("thenMap and thenFlatMap wait for a promise per element, in order")
     func thenMaps() async throws {
         let numbers = Promise.value([1, 2])

@@ -132,3 +132,30 @@ extension Promise where Value: Sequence, Value.Element: Comparable & Sendable {
         map(on: queue) { $0.sorted() }
     }
 }
+
+extension Promise where Value: Sequence, Value.Element: Sendable {
+    /// The elements in the order `areInIncreasingOrder` gives, compared on `queue`.
+    ///
+    /// - Parameters:
+    ///   - queue: Where the sorting runs.
+    ///   - areInIncreasingOrder: Whether its first argument goes before its second.
+    /// - Returns: A promise of the sorted elements.
+    @inlinable
+    public func sortedValues(
+        on queue: some Dispatcher,
+        _ areInIncreasingOrder: @escaping @Sendable (Value.Element, Value.Element) -> Bool
+    ) -> Promise<[Value.Element]> {
+        map(on: queue) { $0.sorted(by: areInIncreasingOrder) }
+    }
+
+    /// The elements in the order `areInIncreasingOrder` gives, compared on the main actor.
+    ///
+    /// - Parameter areInIncreasingOrder: Whether its first argument goes before its second.
+    /// - Returns: A promise of the sorted elements.
+    @inlinable
+    public func sortedValues(
+        _ areInIncreasingOrder: @escaping @MainActor (Value.Element, Value.Element) -> Bool
+    ) -> Promise<[Value.Element]> {
+        map { $0.sorted(by: areInIncreasingOrder) }
+    }
+}
