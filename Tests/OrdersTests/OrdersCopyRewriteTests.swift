@@ -82,6 +82,39 @@ struct OrdersCopyRewriteTests {
         #expect(orders?.first { $0.id == "srv-2" }?.version == "2")
     }
 
+    @Test("with versions, only the orders whose version moved, came or went are written")
+    func versionedListingWritesOnlyWhatMoved() async throws {
+        // Given a copy of ten orders, each with one item, saved from a versioned listing
+        let database = try Database(at: folder.file("orders.sqlite"))
+        let store = OrdersSQLiteStore(database: database)
+        let ten = (1...10).map { index in
+            var order = listing()[0]
+            order.id = "srv-\(index)"
+            order.items = [OrderItem(name: "Item \(index)", quantity: 1, unitPrice: 1)]
+            return order
+        }
+        _ = await PromiseExpectations.value(of: store.save(ten, at: Date()))
+        await countWrites(database)
+
+        // When one order's version moves on, one goes and one comes
+        var next = Array(ten.dropLast())
+        next[0].version = "2"
+        next[0].email = "moved@example.com"
+        var came = ten[0]
+        came.id = "srv-11"
+        next.append(came)
+        _ = await PromiseExpectations.value(of: store.save(next, at: Date()))
+
+        // Then: the moved order deleted and written with its item (4 rows), the gone one deleted
+        // with its item (2), the new one written with its item (2); the other eight untouched
+        #expect(await writes(database) == 8)
+        let orders = await PromiseExpectations.value(of: store.fetchOrders())
+        #expect(orders?.count == 10)
+        #expect(orders?.first { $0.id == "srv-1" }?.email == "moved@example.com")
+        #expect(orders?.contains { $0.id == "srv-10" } == false)
+        #expect(orders?.first { $0.id == "srv-11" }?.items.map(\.name) == ["Item 1"])
+    }
+
     @Test(
         "without versions, a listing is compared field by field: one changed field replaces the copy, none keeps it"
     )

@@ -187,15 +187,6 @@ enum OrderRows {
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Whether `orders`, each with a version, are the orders whose versions `stored` holds: the
-    /// same identifiers, each at the same version.
-    static func isSame(_ orders: [Order], asVersions stored: [IdentifierKey: String]) -> Bool {
-        orders.count == stored.count
-            && orders.allSatisfy { order in
-                order.version.map { stored[IdentifierKey(order.id ?? "")] == $0 } ?? false
-            }
-    }
-
     /// The order as it reads back from the file: card reduced to its last four digits, no CVV.
     static func asStored(_ order: Order) -> Order {
         var stored = order

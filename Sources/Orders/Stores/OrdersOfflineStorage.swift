@@ -57,7 +57,8 @@ struct OrdersOfflineStorage: OfflineStorage {
     /// Orders changed here keep their local version (one deleted here stays hidden). A listing
     /// equal to the copy rewrites nothing. When every order of the listing carries a version (as
     /// the shop gives one, moved on by each change), the copy is compared by identifier and
-    /// version alone, so an unchanged listing reads no order back to compare it.
+    /// version alone, so no order is read back, and only the orders whose version moved, came or
+    /// went are written; an unversioned listing that differs replaces the copy whole.
     func replaceAPICopy(with fresh: [Order], in connection: Connection) throws {
         var kept = try OrderRows.changedIDs(connection)
         var copy: [Order] = []
@@ -68,14 +69,25 @@ struct OrdersOfflineStorage: OfflineStorage {
             guard kept.insert(IdentifierKey(stored.id ?? "")).inserted else { continue }
             copy.append(stored)
         }
-        let unchanged =
-            copy.allSatisfy { $0.version != nil }
-            ? try OrderRows.isSame(copy, asVersions: OrderRows.apiVersions(connection))
-            : try OrderRows.isSame(copy, as: OrderRows.orders(connection, .api))
-        guard !unchanged else { return }
-        try connection.execute("DELETE FROM orders WHERE origin = ?", [.text(OfflineOrigin.api.rawValue)])
+        guard copy.allSatisfy({ $0.version != nil }) else {
+            guard try !OrderRows.isSame(copy, as: OrderRows.orders(connection, .api)) else { return }
+            try connection.execute("DELETE FROM orders WHERE origin = ?", [.text(OfflineOrigin.api.rawValue)])
+            for order in copy {
+                try OrderRows.insert(order, connection, origin: .api)
+            }
+            return
+        }
+        var gone = try OrderRows.apiVersions(connection)
         for order in copy {
-            try OrderRows.insert(order, connection, origin: .api)
+            let id = IdentifierKey(order.id ?? "")
+            if gone.removeValue(forKey: id) != order.version {
+                try OrderRows.replace(order, connection, origin: .api)
+            }
+        }
+        for id in gone.keys {
+            try connection.execute(
+                "DELETE FROM orders WHERE id = ? AND origin = ?",
+                [.text(id.id), .text(OfflineOrigin.api.rawValue)])
         }
     }
 }
