@@ -56,6 +56,28 @@ struct ConditionalRefreshTests {
         #expect(writtenBefore == written.map { $0 + 1 })
     }
 
+    @Test("refresh() of an unchanged collection: a 304, unchanged, the copy dated now, one row written")
+    func unchangedRefreshDatesTheCopy() async throws {
+        // Given: a listing saved, a minute ago
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let clock = TestClock()
+        let (database, tasks) = try tasks(server, clock: clock)
+        _ = await PromiseExpectations.value(of: tasks.list())
+        clock.advance(60)
+        let writtenBefore = await rowsWritten(database)
+
+        // When
+        let refreshed = await PromiseExpectations.value(of: tasks.refresh())
+
+        // Then: the copy's date, and nothing else
+        #expect(refreshed == .unchanged)
+        #expect(api.listings.notModified == 1)
+        #expect(await rowsWritten(database) == writtenBefore.map { $0 + 1 })
+        let copy = await PromiseExpectations.value(of: tasks.list(policy: .cacheOnly))
+        #expect(copy?.value.savedAt == clock.now)
+    }
+
     @Test("a change made in the API is listed whole, and its validators replace the old ones")
     func changedListingIsSavedWhole() async throws {
         // Given

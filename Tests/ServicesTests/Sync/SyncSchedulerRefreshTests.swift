@@ -136,4 +136,28 @@ struct SyncSchedulerRefreshTests {
         #expect(subject.sync.mostAtOnce == 1)
         handle.cancel()
     }
+
+    @Test("a sync that stopped (the API failing) refreshes nothing; the sync after the backoff refreshes")
+    func stoppedSyncRefreshesNothing() async {
+        // Given
+        let (subject, refreshes, handle) = await watched()
+
+        // When: the app is active again and its sync stops on a failing API
+        subject.scheduler.appBecameActive()
+        _ = await subject.reach { $0 == .syncing }
+        var stopped = OutboxSyncReport()
+        stopped.stoppedBecause = .httpStatus(503)
+        subject.sync.finish(stopped)
+        await subject.decided()
+        let afterStop = refreshes.count
+        // ... and the next sync, after the backoff, goes through
+        subject.clock.advance(300)
+        _ = await subject.reach { $0 == .syncing }
+        subject.sync.finish()
+
+        // Then
+        #expect(afterStop == 1)
+        #expect(await refreshes.started.next() == 2)
+        handle.cancel()
+    }
 }
