@@ -58,6 +58,9 @@ public struct FailureClass: Equatable, Sendable {
     public let status: Int?
     /// How long the API asked to wait, in seconds (`Retry-After`), if it said.
     public let retryAfter: Double?
+    /// ``retryAfter`` when it is a wait: one of no time (0, or a date past) asks for none, and is
+    /// never taken as "ask again now", which would resend at once, for ever.
+    var waitAsked: Double? { retryAfter.flatMap { $0 > 0 ? $0 : nil } }
     /// Whether the failure may pass on its own within seconds, so that the same GET may succeed
     /// when sent again: a connection that could not be made, timed out or was lost; 502, 503, 504.
     public let passesSoon: Bool

@@ -137,9 +137,9 @@ public struct APIClient: Sendable {
             let error = refusal?.error ?? failure
             let classified = FailureClass(failure)
             let delay: Double
-            // The server said when to come back: that wait, once for a write, if it is short. No
-            // wait (0, negative, a date past) is not asking at once: the backoff, or no resend.
-            if let asked = classified.retryAfter, asked > 0 {
+            // The server said when to come back: that wait, once for a write, if it is short.
+            // Without one (or one of no time), a read waits the backoff and a write is not resent.
+            if let asked = classified.waitAsked {
                 guard asked <= client.maximumRetryAfter,
                     retry < (method == .get ? client.retry.maximumRetries : 1)
                 else { throw failure }

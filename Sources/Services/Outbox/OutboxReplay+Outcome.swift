@@ -51,11 +51,10 @@ extension OutboxReplay {
             guard case .httpStatus(let status, let body)? = apiError else { return .failed(reason) }
             return .refused(refusalReason(status: status, body: body))
         case .later:
-            guard let seconds = failure.retryAfter, let status = failure.status else { return .stop(reason) }
-            // A wait of nothing (`Retry-After: 0`, a negative one, a date past) is no wait: taken
-            // at its word it would send the change again at once, forever. It counts as a failure
-            // instead, which waits the backoff and, repeated, makes the change stuck.
-            guard seconds > 0 else { return .failed(reason) }
+            guard failure.retryAfter != nil, let status = failure.status else { return .stop(reason) }
+            // A wait of nothing (`Retry-After: 0`, a negative one, a date past) counts as a
+            // failure, which waits the backoff and, repeated, makes the change stuck.
+            guard let seconds = failure.waitAsked else { return .failed(reason) }
             return .later(reason, status: status, seconds: seconds)
         case .offline, .cancelled, .signedOut:
             // Signed out: the change waits, untouched and uncounted, for the next sign-in.
