@@ -74,6 +74,9 @@ final class Mutable: @unchecked Sendable {
     var listener: TestHTTPServer.Listener?
     /// Signalled by the accept loop once it closed `listener`.
     var stopped: DispatchSemaphore?
+    /// The port held while stopped, so that it stays refused (and no other server is given it)
+    /// until ``TestHTTPServer/start()`` or the server goes away.
+    var held: ClosedPort?
     /// How many requests each path with a `.sequence` reply has answered.
     var answered: [String: Int] = [:]
     /// The connections waiting for their client's next request, closed when the server stops.

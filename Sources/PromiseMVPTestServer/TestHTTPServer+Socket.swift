@@ -45,7 +45,7 @@ extension TestHTTPServer {
 
         /// Opens a listener on `port` (any free one for 0).
         init(port: UInt16) throws {
-            (socket, self.port) = try TestHTTPServer.openListener(port: port)
+            (socket, self.port) = try TestHTTPServer.openSocket(port: port, listening: true)
             var ends: [Int32] = [0, 0]
             guard pipe(&ends) == 0 else {
                 closeDescriptor(socket)
@@ -93,7 +93,11 @@ extension TestHTTPServer {
         }
     }
 
-    private static func openListener(port: UInt16) throws -> (Int32, UInt16) {
+    /// A TCP socket bound to `port` on 127.0.0.1 (any free one for 0), listening or not: one that
+    /// is bound and does not listen holds the port and refuses every connection to it.
+    ///
+    /// - Returns: The socket and the port it is bound to.
+    static func openSocket(port: UInt16, listening: Bool) throws -> (Int32, UInt16) {
         #if canImport(Glibc)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -104,14 +108,21 @@ extension TestHTTPServer {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = port.bigEndian
-        // A port given back by a stopped server may be taken again at once.
-        var reuse: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        // A port given back by a stopped server may be taken again at once (by a listener, or by
+        // the socket that holds it while the server is down), though the connections it closed
+        // first linger on it (TIME_WAIT). A port handed out fresh has none: a socket that holds one
+        // for a test takes it without the option, so that nothing else can bind it meanwhile. (On
+        // Linux a bind to "any free port" skips a port bound with the option too: 19,900 of the
+        // 28,232 ports taken one after the other, none of them one held so.)
+        if listening || port != 0 {
+            var reuse: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
         }
-        guard bound == 0, Foundation.listen(fd, 64) == 0 else {
+        guard bound == 0, !listening || Foundation.listen(fd, 64) == 0 else {
             close(fd)
             throw POSIXError(.EADDRINUSE)
         }

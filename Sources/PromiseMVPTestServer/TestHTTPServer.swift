@@ -33,7 +33,10 @@ public final class TestHTTPServer: Sendable {
     let clientClosed = DispatchSemaphore(value: 0)
 
     /// The base URL to give an `APIClient`.
-    public var baseURL: URL {
+    public var baseURL: URL { Self.loopbackURL(port: port) }
+
+    /// `http://127.0.0.1:port/`.
+    static func loopbackURL(port: UInt16) -> URL {
         var components = URLComponents()
         components.scheme = "http"
         components.host = "127.0.0.1"
@@ -112,7 +115,11 @@ public final class TestHTTPServer: Sendable {
     ///
     /// - Throws: `POSIXError` when another socket took the port meanwhile.
     public func start() throws {
-        let running = state.lock.withLock { state.listener != nil }
+        let running = state.lock.withLock { () -> Bool in
+            guard state.listener == nil else { return true }
+            state.held = nil  // its socket closes: the port may be listened on again
+            return false
+        }
         guard !running else { return }
         listen(on: try Listener(port: port))
     }
@@ -149,7 +156,8 @@ public final class TestHTTPServer: Sendable {
         }
     }
 
-    /// Stops accepting connections: from now on, connecting is refused, as when a server is down.
+    /// Stops accepting connections: from now on, connecting is refused, as when a server is down,
+    /// until ``start()``; the port stays held meanwhile, so no other server is given it.
     /// Connections kept open between requests are closed; a request being answered gets its
     /// answer, and then its connection is closed.
     public func stop() {
@@ -177,11 +185,14 @@ public final class TestHTTPServer: Sendable {
     /// "any free port" (32768; Apple platforms start at 49152).
     static let closedPorts: Range<UInt16> = 20_000..<32_768
 
-    /// A port on 127.0.0.1 where nothing listens: bound, then released.
+    /// A port on 127.0.0.1 where nothing listens: bound, then released, for a server to be
+    /// started on (`TestHTTPServer(port:)`).
     ///
     /// It is picked below the ports the system hands out for "any free port" (from 32768 on
     /// Linux, 49152 on Apple platforms), so that a server another test starts meanwhile on any
-    /// free port cannot take it and answer where the caller expects a refused connection.
+    /// free port is not given it. For the address of an API that is down, hold a ``ClosedPort``
+    /// instead: this port is free again once returned, and a test that picks the same number can
+    /// listen on it.
     ///
     /// - Returns: The port.
     /// - Throws: `POSIXError` when no socket can be opened.
@@ -204,6 +215,11 @@ public final class TestHTTPServer: Sendable {
             Thread { [self] in serve(connection) }.start()
         }
         listener.close()  // stopped: only now may its number be reused
+        // The port is held again at once, by a socket that does not listen: connections are
+        // refused, and a server another test starts on "any free port" is not given it. (Between
+        // the two calls, microseconds, the port is free; before, it was free for the test's life.)
+        let holder = try? ClosedPort(port: port)
+        state.lock.withLock { state.held = holder }
         stopped.signal()
     }
 

@@ -14,11 +14,13 @@ import Testing
     @Suite("demo executable")
     struct DemoTests {
         let demo = DemoRunner()
-        /// An API address where nothing listens: the first run is offline, at once.
-        let unreachable: String
+        /// An API that is down, for the test's life: the first run is offline, at once.
+        let down: ClosedPort
+        /// `down`'s address.
+        var unreachable: String { down.baseURL.absoluteString }
 
         init() throws {
-            unreachable = "http://127.0.0.1:\(try TestHTTPServer.closedPort())/"
+            down = try ClosedPort()
         }
 
         /// A loopback server answering like `Examples/api/server.py` with the sample catalogue.

@@ -52,7 +52,9 @@ import Testing
         func syncExitCodeSaysWhetherAllWasSent() async throws {
             // Given: an order created while the shop cannot be reached
             let demo = DemoRunner()
-            let nowhere = "http://127.0.0.1:\(try TestHTTPServer.closedPort())/"
+            let shopDown = try ClosedPort()
+            defer { withExtendedLifetime(shopDown) {} }
+            let nowhere = shopDown.baseURL.absoluteString
             let (_, server) = try Self.sampleShop()
             defer { server.stop() }
             _ = try await demo.run(Self.createArguments + ["--api", nowhere])
@@ -73,7 +75,9 @@ import Testing
         func stuckAndDamagedShown() async throws {
             // Given: two orders created offline; one failed too often, the other's row damaged
             let demo = DemoRunner()
-            let nowhere = "http://127.0.0.1:\(try TestHTTPServer.closedPort())/"
+            let shopDown = try ClosedPort()
+            defer { withExtendedLifetime(shopDown) {} }
+            let nowhere = shopDown.baseURL.absoluteString
             let first = try await demo.run(Self.createArguments + ["--api", nowhere])
             let second = try await demo.run(Self.createArguments + ["--api", nowhere])
             let ids = [first, second].compactMap {
@@ -111,7 +115,9 @@ import Testing
         func offlineCreateThenSync() async throws {
             // Given
             let demo = DemoRunner()
-            let nowhere = "http://127.0.0.1:\(try TestHTTPServer.closedPort())/"
+            let shopDown = try ClosedPort()
+            defer { withExtendedLifetime(shopDown) {} }
+            let nowhere = shopDown.baseURL.absoluteString
             let (shop, server) = try Self.sampleShop()
             defer { server.stop() }
             let api = server.baseURL.absoluteString
@@ -152,7 +158,9 @@ import Testing
         func refusedDelete() async throws {
             // Given
             let demo = DemoRunner()
-            let nowhere = "http://127.0.0.1:\(try TestHTTPServer.closedPort())/"
+            let shopDown = try ClosedPort()
+            defer { withExtendedLifetime(shopDown) {} }
+            let nowhere = shopDown.baseURL.absoluteString
             let (shop, server) = try Self.sampleShop()
             defer { server.stop() }
             shop.refuse("DELETE /orders/abc123", status: 409, body: #"{"error": "already shipped"}"#)

@@ -29,8 +29,9 @@ struct MelodyListWatchTests {
         let database = try Database(at: folder.file("melodies.sqlite"))
         let saved = Array(Melody.mocks().prefix(2))
         _ = await PromiseExpectations.value(of: MelodyCache(database: database).save(saved, at: Date()))
-        let api = APIClient(
-            baseURL: try #require(URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/")))
+        let down = try ClosedPort()
+        defer { withExtendedLifetime(down) {} }
+        let api = APIClient(baseURL: down.baseURL)
         let view = WatchingMelodyView()
         let presenter = MelodyListPresenterImp(
             melodyService: LiveMelodyService(api: api, database: database), view: view)

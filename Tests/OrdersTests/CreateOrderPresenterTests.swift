@@ -147,9 +147,9 @@ final class CreateOrderPresenterTests: XCTestCase {
 
     func test_createOrder_storeFails_displaysWhy() async throws {
         // Given
-        let offline = OrdersAPI(
-            client: APIClient(
-                baseURL: URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/")!, timeout: 5))
+        let down = try ClosedPort()
+        defer { withExtendedLifetime(down) {} }
+        let offline = OrdersAPI(client: APIClient(baseURL: down.baseURL, timeout: 5))
         sut = CreateOrderPresenter(
             worker: OrdersWorker(ordersStore: offline), output: output, now: { day(2026, 11, 21) })
 

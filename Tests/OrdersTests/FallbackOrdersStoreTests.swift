@@ -76,10 +76,10 @@ struct FallbackOrdersStoreTests {
     @Test("offline with nothing cached, the listing rejects with noData")
     func offlineWithoutCache() async throws {
         // Given
+        let down = try ClosedPort()
+        defer { withExtendedLifetime(down) {} }
         let store = FallbackOrdersStore(
-            api: OrdersAPI(
-                client: APIClient(
-                    baseURL: URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/")!)),
+            api: OrdersAPI(client: APIClient(baseURL: down.baseURL)),
             cache: OrdersSQLiteStore(database: try Database.inMemory()))
 
         // When

@@ -16,11 +16,10 @@ struct OfflineCreatedOrdersTests {
         let fromServer = await PromiseExpectations.value(
             of: online.createOrder(validOrder(email: "server@example.com")))
         _ = await PromiseExpectations.value(of: online.fetchOrders())
+        let down = try ClosedPort()
+        defer { withExtendedLifetime(down) {} }
         let offline = FallbackOrdersStore(
-            api: OrdersAPI(
-                client: APIClient(
-                    baseURL: URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/")!)),
-            cache: cache)
+            api: OrdersAPI(client: APIClient(baseURL: down.baseURL)), cache: cache)
 
         // When
         let local = await PromiseExpectations.value(

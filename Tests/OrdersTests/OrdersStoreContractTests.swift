@@ -161,9 +161,10 @@ struct OrdersStoreContractTests {
         "with the API out of reach, the API store says so and the fallback store keeps the order",
         arguments: [Kind.api, .fallback])
     func unreachable(_ kind: Kind) async throws {
-        // Given: a store whose API nothing listens for. Not a stopped server's port: another
-        // test's server may be given it meanwhile, and answer.
-        let nowhere = try #require(URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/"))
+        // Given: a store whose API is down, its port held refused for the test's life
+        let down = try ClosedPort()
+        defer { withExtendedLifetime(down) {} }
+        let nowhere = down.baseURL
         let (store, server) = try Self.makeStore(kind, api: nowhere)
 
         // When / Then

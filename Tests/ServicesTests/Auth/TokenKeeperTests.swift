@@ -72,7 +72,9 @@ struct TokenKeeperTests {
             TokenGrant(
                 account: "amy", accessToken: "old", expiresAt: Date(timeIntervalSince1970: 0),
                 refreshToken: "r1"))
-        let closed = URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/oauth/token")!
+        let down = try ClosedPort()
+        defer { withExtendedLifetime(down) {} }
+        let closed = down.baseURL.appendingPathComponent("oauth/token")
         let credentials = OAuthCredentials(tokenURL: closed, keeper: keeper, timeout: 30)
 
         // When

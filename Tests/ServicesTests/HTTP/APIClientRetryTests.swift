@@ -89,8 +89,9 @@ struct APIClientRetryTests {
     @Test("a GET that cannot connect is tried again, as often as the policy says")
     func cannotConnectIsRetried() async throws {
         // Given
-        let port = try TestHTTPServer.closedPort()
-        let client = APIClient(baseURL: URL(string: "http://127.0.0.1:\(port)/")!, retry: policy(retries: 2))
+        let down = try ClosedPort()
+        defer { withExtendedLifetime(down) {} }
+        let client = APIClient(baseURL: down.baseURL, retry: policy(retries: 2))
 
         // When
         let error = await PromiseExpectations.error(of: client.get("nowhere", as: [Int].self))

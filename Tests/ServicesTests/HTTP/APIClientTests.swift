@@ -118,8 +118,9 @@ struct APIClientTests {
     @Test("nothing listening is noNetwork, at once")
     func nothingListening() async throws {
         // Given
-        let offline = APIClient(
-            baseURL: URL(string: "http://127.0.0.1:\(try TestHTTPServer.closedPort())/")!, timeout: 30)
+        let down = try ClosedPort()
+        defer { withExtendedLifetime(down) {} }
+        let offline = APIClient(baseURL: down.baseURL, timeout: 30)
 
         // When
         let error = await PromiseExpectations.error(of: offline.get("/songs", as: [Song].self), timeout: 10)
