@@ -47,50 +47,74 @@ struct Demo {
         case .whoami:
             return SignInScreen.whoami(arguments, terminal)
         case .melodies:
-            guard let app = await App.open(arguments, terminal) else { return 1 }
-            return await Screens.melodies(
-                LiveMelodyService(api: app.api, database: app.database, reachability: app.reachability),
-                arguments, terminal)
-        case .watchMelodies:
-            guard let app = await App.open(arguments, terminal) else { return 1 }
-            return await WatchScreen.melodies(
-                LiveMelodyService(api: app.api, database: app.database, reachability: app.reachability),
-                arguments, terminal)
-        case .listOrders:
-            guard let app = await App.open(arguments, terminal) else { return 1 }
-            return await Screens.orders(app, arguments, terminal)
-        case .watchOrders:
-            guard let app = await App.open(arguments, terminal) else { return 1 }
-            return await WatchScreen.orders(app, arguments, terminal)
-        case .showOrder(let id):
-            guard let app = await App.open(arguments, terminal) else { return 1 }
-            return await Screens.order(id, app.worker, app.formatter, terminal)
-        case .createOrder(let order):
-            guard let app = await App.open(arguments, terminal) else { return 1 }
-            return await Screens.create(order, app.worker, app.formatter, terminal)
-        case .updateOrder(let id, let changes):
-            guard let app = await App.open(arguments, terminal) else { return 1 }
-            return await Screens.update(id, changes, app.worker, app.formatter, terminal)
-        case .resolveOrder(let id, let keeping):
-            guard let app = await App.open(arguments, terminal) else { return 1 }
-            return await SyncScreen.resolve(id, keeping, app.orders, arguments, terminal)
-        case .deleteOrder(let id):
-            guard let app = await App.open(arguments, terminal) else { return 1 }
-            return await Screens.delete(id, app.worker, app.formatter, terminal)
-        case .syncOrders:
-            guard let app = await App.open(arguments, terminal) else { return 1 }
-            if let signedOut = await SignInScreen.signedOutMessage(app) {
-                terminal.printError("demo: \(signedOut)")
-                return 1
+            return await withApp(arguments, terminal) { app in
+                await Screens.melodies(
+                    LiveMelodyService(api: app.api, database: app.database, reachability: app.reachability),
+                    arguments, terminal)
             }
-            return await SyncScreen.sync(app.orders, arguments, terminal)
+        case .watchMelodies:
+            return await withApp(arguments, terminal) { app in
+                await WatchScreen.melodies(
+                    LiveMelodyService(api: app.api, database: app.database, reachability: app.reachability),
+                    arguments, terminal)
+            }
+        case .listOrders:
+            return await withApp(arguments, terminal) { app in
+                await Screens.orders(app, arguments, terminal)
+            }
+        case .watchOrders:
+            return await withApp(arguments, terminal) { app in
+                await WatchScreen.orders(app, arguments, terminal)
+            }
+        case .showOrder(let id):
+            return await withApp(arguments, terminal) { app in
+                await Screens.order(id, app.worker, app.formatter, terminal)
+            }
+        case .createOrder(let order):
+            return await withApp(arguments, terminal) { app in
+                await Screens.create(order, app.worker, app.formatter, terminal)
+            }
+        case .updateOrder(let id, let changes):
+            return await withApp(arguments, terminal) { app in
+                await Screens.update(id, changes, app.worker, app.formatter, terminal)
+            }
+        case .resolveOrder(let id, let keeping):
+            return await withApp(arguments, terminal) { app in
+                await SyncScreen.resolve(id, keeping, app.orders, arguments, terminal)
+            }
+        case .deleteOrder(let id):
+            return await withApp(arguments, terminal) { app in
+                await Screens.delete(id, app.worker, app.formatter, terminal)
+            }
+        case .syncOrders:
+            return await withApp(arguments, terminal) { app in
+                if let signedOut = await SignInScreen.signedOutMessage(app) {
+                    terminal.printError("demo: \(signedOut)")
+                    return 1
+                }
+                return await SyncScreen.sync(app.orders, arguments, terminal)
+            }
         case .retryOrder(let id):
-            guard let app = await App.open(arguments, terminal) else { return 1 }
-            return await SyncScreen.retry(id, app.orders, arguments, terminal)
+            return await withApp(arguments, terminal) { app in
+                await SyncScreen.retry(id, app.orders, arguments, terminal)
+            }
         case .discardOrder(let id):
-            guard let app = await App.open(arguments, terminal) else { return 1 }
-            return await SyncScreen.discard(id, app.orders, terminal)
+            return await withApp(arguments, terminal) { app in
+                await SyncScreen.discard(id, app.orders, terminal)
+            }
         }
+    }
+
+    /// Opens the app's stack, runs `command` with it, then says so when a sign-in renewed meanwhile
+    /// could not be saved: the user is still signed in, and told plainly what could not be written.
+    @MainActor
+    static func withApp(
+        _ arguments: Arguments, _ terminal: Terminal, _ command: (App) async -> Int32
+    ) async -> Int32 {
+        guard let app = await App.open(arguments, terminal) else { return 1 }
+        let status = await command(app)
+        if let failure = app.credentials?.keeperFailure { terminal.printError("demo: \(failure)") }
+        return status
     }
 
     /// Writes the sample API's files, for `python3 -m http.server`.
@@ -153,11 +177,14 @@ struct App {
 }
 
 extension App {
-    /// Whether changes of a signed-in account wait in `database`: then the shop is one that signs
-    /// in, signed out now. (No outbox yet: none.)
+    /// Whether `database` holds an account's data (its orders, or its changes waiting): then the
+    /// shop is one that signs in, signed out now, and what is kept here is shown to nobody else.
+    /// (No outbox or owners yet: none.)
     static func hasSignedIn(_ database: Database) async -> Bool {
         let count = try? await database.read { connection in
-            try connection.scalar("SELECT count(*) FROM outbox WHERE account IS NOT NULL")
+            try connection.scalar(
+                "SELECT (SELECT count(*) FROM outbox WHERE account IS NOT NULL) + (SELECT count(*) FROM offline_owners)"
+            )
         }.value
         return count != nil && count != .integer(0)
     }

@@ -32,6 +32,7 @@ enum Screens {
         var cursor: OrdersPage.Cursor?
         repeat {
             guard let page = try? await presenter.fetchOrdersPage(after: cursor, limit: 1_000).value else {
+                if let whose = await SignInScreen.ownerMessage(app) { terminal.printError("demo: \(whose)") }
                 return 1
             }
             cursor = page.next

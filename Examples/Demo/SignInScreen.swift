@@ -88,6 +88,21 @@ enum SignInScreen {
         return "signed out: sign in as \(who) to send \(changes(waiting.values.reduce(0, +)))"
     }
 
+    /// Whose orders this device keeps, when they are not the signed-in account's: "This device
+    /// keeps amy's orders: sign in as amy to see them (1 change waits)." They are shown to nobody else.
+    static func ownerMessage(_ app: App) async -> String? {
+        guard let credentials = app.credentials,
+            case .text(let owner)? = try? await app.database.read({ connection in
+                try connection.scalar("SELECT account FROM offline_owners WHERE feature = 'orders'")
+            }).value,
+            owner != credentials.account
+        else { return nil }
+        let waiting = (try? await app.orders.unsentChangesByAccount().value)?[owner] ?? 0
+        let shown = Terminal.escaped(owner)
+        let wait = waiting == 0 ? "" : " (\(changes(waiting)) \(waiting == 1 ? "waits" : "wait"))"
+        return "This device keeps \(shown)'s orders: sign in as \(shown) to see them\(wait)."
+    }
+
     static func changes(_ count: Int) -> String {
         count == 1 ? "1 change" : "\(count) changes"
     }

@@ -29,7 +29,9 @@ enum WatchScreen {
         // Other devices' changes come down by themselves: the list is refreshed while watched.
         let refreshing = scheduler?.refresh(every: arguments.refresh) { app.orders.refresh() }
         scheduler?.start()
-        let (_, observation) = presenter.watchOrders()
+        // The first load's failure (signed out, say) is shown by the view; nothing else handles it.
+        let (loaded, observation) = presenter.watchOrders()
+        loaded.catch(on: .inline) { _ in }
         await untilEnded()
         observation?.cancel()
         refreshing?.cancel()
@@ -45,7 +47,8 @@ enum WatchScreen {
         let presenter = MelodyListPresenterImp(
             melodyService: service, view: view, cachePolicy: arguments.cachePolicy)
         view.presenter = presenter
-        let (_, observation) = presenter.watchMelodies()
+        let (loaded, observation) = presenter.watchMelodies()
+        loaded.catch(on: .inline) { _ in }
         await untilEnded()
         observation?.cancel()
         return 0

@@ -24,6 +24,7 @@ public final class TestTokenAuthority: @unchecked Sendable {
     private var seen: [String] = []
     private var tokenReply: TestHTTPServer.Reply?
     private var refusingAll = false
+    private var rotating = false
     private let lifetime: Int
     private let api: @Sendable (String) -> (@Sendable (TestHTTPServer.Request) -> TestHTTPServer.Reply)?
 
@@ -68,6 +69,12 @@ public final class TestTokenAuthority: @unchecked Sendable {
             refreshTokens = refreshTokens.filter { $0.value != user }
             accessTokens = accessTokens.filter { $0.value != user }
         }
+    }
+
+    /// From now on each refresh token is spent by the grant it gets, as APIs that rotate them do: a
+    /// second use is refused with `invalid_grant`.
+    public func rotateRefreshTokens() {
+        lock.withLock { rotating = true }
     }
 
     /// Refuses every request with `401` from now on, even with a token it just granted: a storm
@@ -122,6 +129,7 @@ public final class TestTokenAuthority: @unchecked Sendable {
             case "refresh_token":
                 user = refreshTokens[form["refresh_token"] ?? ""]
                 if user != nil { refreshCount += 1 }
+                if rotating { refreshTokens[form["refresh_token"] ?? ""] = nil }
             default:
                 return .status(400, body: #"{"error": "unsupported_grant_type"}"#)
             }

@@ -20,7 +20,8 @@ import Testing
 
         init() throws {
             let shop = shop
-            authority = TestTokenAuthority(users: ["amy": "apple pie"]) { _ in shop.respond }
+            authority = TestTokenAuthority(users: ["amy": "apple pie", "bob": "battery"]) { _ in shop.respond
+            }
             server = try TestHTTPServer(responder: authority.respond)
         }
 

@@ -14,7 +14,13 @@ extension FallbackOrdersStore {
         on dispatcher: any Dispatcher,
         _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
     ) -> ObservationHandle? {
-        cache.watchOrders(on: dispatcher, onChange)
+        // Through the collection: another account's orders are not shown (signed out, or signed
+        // in as someone else).
+        orders.observe(on: dispatcher) { result in
+            onChange(
+                result.map { OrdersSnapshot(orders: $0.values, syncStatus: $0.status, savedAt: $0.savedAt) }
+                    .mapError { OrdersStoreError.wrapping($0, .fetchOrders) })
+        }
     }
 
     /// A page of the orders kept on this device: the offline copy with this device's changes, as
@@ -26,7 +32,8 @@ extension FallbackOrdersStore {
     ///   - limit: How many orders the page holds at most.
     /// - Returns: A promise of the page.
     public func fetchOrdersPage(after cursor: OrdersPage.Cursor?, limit: Int) -> Promise<OrdersPage> {
-        cache.fetchOrdersPage(after: cursor, limit: limit)
+        let orders = orders
+        return cache.fetchOrdersPage(after: cursor, limit: limit) { try orders.checkAccount(in: $0) }
     }
 
     /// A scheduler that sends this store's waiting changes by itself (see `SyncScheduler`),

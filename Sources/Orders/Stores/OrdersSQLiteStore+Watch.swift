@@ -30,8 +30,17 @@ extension OrdersSQLiteStore {
     ///   - limit: How many orders the page holds at most.
     /// - Returns: A promise of the page.
     public func fetchOrdersPage(after cursor: OrdersPage.Cursor?, limit: Int) -> Promise<OrdersPage> {
+        fetchOrdersPage(after: cursor, limit: limit) { _ in }
+    }
+
+    /// The page, read after `check` passed in the same transaction (whose data it is).
+    func fetchOrdersPage(
+        after cursor: OrdersPage.Cursor?, limit: Int,
+        checking check: @escaping @Sendable (Connection) throws -> Void
+    ) -> Promise<OrdersPage> {
         let storage = storage
         return read { connection in
+            try check(connection)
             let (orders, next, count) = try OrderRows.page(connection, after: cursor, limit: limit)
             return OrdersPage(
                 orders: orders, next: next, count: count,

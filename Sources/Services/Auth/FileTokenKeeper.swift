@@ -1,5 +1,11 @@
 public import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A sign-in kept in a file readable and writable by its owner only (mode 0600), written whole
 /// or not at all.
 public struct FileTokenKeeper: TokenKeeper {
@@ -22,32 +28,68 @@ public struct FileTokenKeeper: TokenKeeper {
         return try JSONDecoder().decode(TokenGrant.self, from: Data(contentsOf: url))
     }
 
-    /// Writes `grant` to a new file made readable by its owner only, then puts it in place.
+    /// Puts `grant` in place of the file's, whole or not at all (one `rename(2)`): the file is
+    /// readable by its owner only from its first byte.
     ///
     /// - Parameter grant: The grant.
-    /// - Throws: Why the file could not be written.
+    /// - Throws: ``FileTokenKeeper/WriteError`` naming the file and why (a full disk, a folder
+    ///   that cannot be written); the grant kept before stays.
     public func save(_ grant: TokenGrant) throws {
         let data = try JSONEncoder().encode(grant)
-        // Made empty with the owner's permissions first, so that no other user can open it while
-        // it is written.
-        let temporary = url.appendingPathExtension("new")
-        try FileManager.default.createDirectory(
+        do {
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+            try FileReplacement.replace(url, with: data)
+        } catch {
+            throw WriteError(path: url.path, reason: Self.reason(error))
+        }
+    }
+
+    /// Begins a refresh that no other process using this file runs meanwhile: an exclusive
+    /// `flock(2)` on a file beside it (`.lock`), held until the lease ends. The lock goes with the
+    /// process: one that dies mid-refresh holds nobody back.
+    ///
+    /// - Returns: The lease.
+    /// - Throws: ``FileTokenKeeper/WriteError`` when the lock file cannot be opened.
+    public func beginRefresh() throws -> RefreshLease {
+        let path = url.path + ".lock"
+        try? FileManager.default.createDirectory(
             at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
-        guard
-            FileManager.default.createFile(
-                atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600])
-        else { throw CocoaError(.fileWriteNoPermission) }
-        let handle = try FileHandle(forWritingTo: temporary)
-        defer { try? handle.close() }
-        try handle.write(contentsOf: data)
-        try handle.synchronize()
-        if FileManager.default.fileExists(atPath: url.path) {
-            _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
-        } else {
-            try FileManager.default.moveItem(at: temporary, to: url)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw WriteError(path: path, reason: Self.reason(POSIXError(Self.errorCode())))
         }
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let code = Self.errorCode()
+                _ = close(descriptor)
+                throw WriteError(path: path, reason: Self.reason(POSIXError(code)))
+            }
+        }
+        return RefreshLease { _ = close(descriptor) }  // closing the file releases its lock
+    }
+
+    /// A file that could not be written: which, and why, in words (never its content).
+    public struct WriteError: Error, Equatable, CustomStringConvertible {
+        /// The file.
+        public let path: String
+        /// Why, such as "No space left on device".
+        public let reason: String
+
+        /// "cannot write PATH: REASON".
+        public var description: String { "cannot write \(path): \(reason)" }
+    }
+
+    private static func errorCode() -> POSIXErrorCode {
+        POSIXErrorCode(rawValue: errno) ?? .EIO
+    }
+
+    /// The system's words for a POSIX error ("No space left on device"); else the error's own.
+    private static func reason(_ error: any Error) -> String {
+        if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        return error.localizedDescription
     }
 
     /// Removes the file.

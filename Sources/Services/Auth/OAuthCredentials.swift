@@ -6,16 +6,29 @@ public import Promises
 /// refresh token (section 6), and ``signOut()`` forgets both. The sign-in is kept by a
 /// ``TokenKeeper``, never in the database; no token or password is ever printed.
 ///
-/// A refresh is shared: every request refused with the same token waits for one refresh. A
-/// refresh the endpoint refuses (`invalid_grant`), or answers with something that is not a token
-/// (a page, garbage, a token without an expiry), ends the sign-in: ``account`` becomes `nil`,
+/// A refresh is shared: every request refused with the same token waits for one refresh. Only a
+/// refusal ends the sign-in: a refresh the endpoint refuses (`invalid_grant`), or answers with
+/// something that is not a token (a token without an expiry, say): ``account`` becomes `nil`,
 /// ``signedOutReason`` says why, and requests reject with ``AuthenticationError`` until the next
-/// sign-in. A refresh that cannot reach the endpoint keeps the sign-in: the request fails as
-/// offline, and what waits keeps waiting.
+/// sign-in. A refresh that cannot reach the endpoint, or that the endpoint answers with a 5xx or
+/// `429`, keeps the sign-in: the request fails as offline or "later", and what waits keeps waiting.
+///
+/// Several processes may share one keeper (an app and its extensions, two commands): the keeper
+/// is the sign-in, read again before each request, so a refresh, a sign-out or another account's
+/// sign-in made elsewhere is followed at once; a refresh takes the keeper's lease
+/// (``TokenKeeper/beginRefresh()``), so one process refreshes at a time and the others use its
+/// tokens. A refresh whose new tokens the keeper cannot write is not a sign-out: they serve this
+/// process, and ``keeperFailure`` says what could not be written.
 public final class OAuthCredentials: Credentials, CustomStringConvertible, Sendable {
     private struct State {
+        /// The grant requests use.
         var grant: TokenGrant?
+        /// What the keeper held when last read or written: a keeper that holds something else
+        /// was changed by another process since.
+        var kept: TokenGrant?
         var reason: String?
+        /// Why the grant in use could not be written to the keeper, while it could not.
+        var keeperFailure: String?
         /// What ``observeSignIns(_:)`` registered, by registration.
         var signInObservers: [UUID: @Sendable (String) -> Void] = [:]
     }
@@ -40,15 +53,27 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, Senda
         endpoint = TokenEndpoint(url: tokenURL, clientID: clientID, timeout: timeout, now: now)
         self.keeper = keeper
         self.now = now
-        state = Locked(State(grant: try? keeper.load()))
+        let kept = try? keeper.load()
+        state = Locked(State(grant: kept, kept: kept))
     }
 
     /// The account signed in, or `nil`.
-    public var account: String? { state.withLock { $0.grant?.account } }
+    ///
+    /// Read from the keeper again each time, so that a sign-out or another account's sign-in made
+    /// by another process is seen here at once.
+    public var account: String? {
+        followKeeper()
+        return state.withLock { $0.grant?.account }
+    }
 
     /// Why the last sign-in ended, for a screen ("Sign in to send your 3 changes"); `nil` while
     /// signed in or never signed in.
     public var signedOutReason: String? { state.withLock { $0.reason } }
+
+    /// Why the tokens in use could not be written where the sign-in is kept (the file and the
+    /// system's reason, such as a full disk), for a screen to say plainly: they serve this process
+    /// until it ends, and the sign-in kept before stays in the keeper. `nil` once they are kept.
+    public var keeperFailure: String? { state.withLock { $0.keeperFailure } }
 
     /// Calls `signedIn` with the account after every sign-in (``signIn(user:password:)``), from the
     /// thread that signed in: for a `SyncScheduler` to send what waited (`SyncScheduler/follow(_:)`).
@@ -75,8 +100,15 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, Senda
     public func signIn(user: String, password: String) -> Promise<Void> {
         endpoint.grant(account: user, ["grant_type": "password", "username": user, "password": password])
             .map(on: .inline) { [self] granted in
-                try keep(granted)
-                for observer in state.withLock({ Array($0.signInObservers.values) }) { observer(user) }
+                // Kept first: a sign-in that cannot be kept fails whole, and the one kept before
+                // (another account's, say) stays as it was.
+                try keeper.save(granted)
+                let observers = state.withLock { state in
+                    state = State(
+                        grant: granted, kept: granted, signInObservers: state.signInObservers)
+                    return Array(state.signInObservers.values)
+                }
+                for observer in observers { observer(user) }
             }
     }
 
@@ -84,22 +116,28 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, Senda
     ///
     /// - Throws: Why the keeper could not forget it.
     public func signOut() throws {
+        try keeper.erase()
         state.withLock {
             $0.grant = nil
+            $0.kept = nil
             $0.reason = nil
+            $0.keeperFailure = nil
         }
-        try keeper.erase()
     }
 
-    /// The access token, refreshed first when it expires within five seconds.
+    /// The access token, refreshed first when it expires within five seconds (or half its
+    /// lifetime, when that is shorter).
     ///
     /// - Returns: A promise of the token; rejected with ``AuthenticationError`` when signed out.
     public func accessToken() -> Promise<String> {
+        followKeeper()
         guard let current = state.withLock({ $0.grant }) else {
             return Promise(error: signedOut)
         }
         // A token about to expire is refreshed first, rather than sent to be refused.
-        guard current.expiresAt.timeIntervalSince(now()) <= 5 else { return .value(current.accessToken) }
+        guard current.expiresAt.timeIntervalSince(now()) <= current.refreshMargin else {
+            return .value(current.accessToken)
+        }
         return refresh(replacing: current.accessToken)
     }
 
@@ -108,6 +146,7 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, Senda
     /// - Parameter token: The token the API refused.
     /// - Returns: A promise of the new token.
     public func refresh(replacing token: String) -> Promise<String> {
+        followKeeper()
         guard let current = state.withLock({ $0.grant }) else {
             return Promise(error: signedOut)
         }
@@ -121,21 +160,47 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, Senda
             // kept its token (or ended the sign-in) before it was forgotten: use what it left.
             guard let latest = state.withLock({ $0.grant }) else { return Promise(error: signedOut) }
             if latest.accessToken != token { return .value(latest.accessToken) }
-            return endpoint.grant(
-                account: current.account, ["grant_type": "refresh_token", "refresh_token": refreshToken]
-            )
-            .map(on: .inline) { [self] granted in
-                // Kept before the shared refresh settles, so no request can see the old token
-                // once the refresh is forgotten and start another.
-                try keep(granted)
-                return granted.accessToken
+            let keeper = keeper
+            return Promise<RefreshLease> { seal in
+                // The lease may wait for another process's refresh: not on the caller's thread.
+                DispatchQueue.global().async {
+                    do { seal.fulfill(try keeper.beginRefresh()) } catch { seal.reject(error) }
+                }
             }
-            .recover(on: .inline) { [self] error -> Promise<String> in
-                // Refused or not a token: the sign-in ended. Not reached: it stands, and the
-                // request fails as offline.
-                guard let ended = error as? AuthenticationError else { throw error }
-                throw end(ended.reason)
+            .then(on: .inline) { [self] lease in
+                refresh(replacing: token, holding: lease).ensure(on: .inline) { lease.end() }
             }
+        }
+    }
+
+    /// The refresh itself, with the keeper's lease held: another process may have refreshed while
+    /// this one waited for it, and then its tokens are used.
+    private func refresh(replacing token: String, holding lease: RefreshLease) -> Promise<String> {
+        followKeeper()
+        guard let latest = state.withLock({ $0.grant }) else { return Promise(error: signedOut) }
+        if latest.accessToken != token { return .value(latest.accessToken) }
+        guard let refreshToken = latest.refreshToken else {
+            return Promise(error: end("The sign-in expired; sign in again."))
+        }
+        return endpoint.grant(
+            account: latest.account, ["grant_type": "refresh_token", "refresh_token": refreshToken]
+        )
+        .map(on: .inline) { [self] granted in
+            // Kept before the shared refresh settles, so no request can see the old token once
+            // the refresh is forgotten and start another.
+            keepRefreshed(granted)
+            return granted.accessToken
+        }
+        .recover(on: .inline) { [self] error -> Promise<String> in
+            // Refused or not a token: the sign-in ended, unless another process kept a newer one
+            // meanwhile (a refresh token the API rotated is refused to whoever comes second).
+            // Not reached, or failing: it stands, and the request fails as offline or later.
+            guard let ended = error as? AuthenticationError else { throw error }
+            followKeeper()
+            if let newer = state.withLock({ $0.grant }), newer.refreshToken != refreshToken {
+                return .value(newer.accessToken)
+            }
+            throw end(ended.reason)
         }
     }
 
@@ -150,20 +215,51 @@ public final class OAuthCredentials: Credentials, CustomStringConvertible, Senda
         AuthenticationError(signedOutReason ?? AuthenticationError.signedOut.reason)
     }
 
-    /// Keeps `granted`, here and in the keeper.
-    private func keep(_ granted: TokenGrant) throws {
+    /// Uses `granted` from now on, and keeps it in the keeper; a keeper that cannot write it
+    /// leaves it serving this process, and says why in ``keeperFailure``.
+    private func keepRefreshed(_ granted: TokenGrant) {
+        var failure: String?
+        do {
+            try keeper.save(granted)
+        } catch {
+            failure =
+                "The sign-in was renewed but could not be saved (\(error)): it serves until the app closes."
+        }
         state.withLock {
             $0.grant = granted
+            if failure == nil { $0.kept = granted }
             $0.reason = nil
+            $0.keeperFailure = failure
         }
-        try keeper.save(granted)
+    }
+
+    /// Follows what another process did to the kept sign-in since this one last read or wrote
+    /// it: a refresh (its tokens are used), a sign-out (this process is signed out too), another
+    /// account's sign-in (this process uses it). A keeper that cannot be read changes nothing.
+    private func followKeeper() {
+        let loaded: TokenGrant?
+        do { loaded = try keeper.load() } catch { return }
+        let signedIn = state.withLock {
+            state -> (account: String, observers: [@Sendable (String) -> Void])? in
+            guard loaded != state.kept else { return nil }
+            let before = state.grant?.account
+            state.kept = loaded
+            state.grant = loaded
+            state.keeperFailure = nil
+            state.reason = loaded == nil && before != nil ? "Signed out on this device." : nil
+            guard let account = loaded?.account, account != before else { return nil }
+            return (account, Array(state.signInObservers.values))
+        }
+        if let signedIn { for observer in signedIn.observers { observer(signedIn.account) } }
     }
 
     /// Ends the sign-in for `why`, keeping the reason for screens.
     private func end(_ why: String) -> AuthenticationError {
         state.withLock {
             $0.grant = nil
+            $0.kept = nil
             $0.reason = why
+            $0.keeperFailure = nil
         }
         try? keeper.erase()
         return AuthenticationError(why)

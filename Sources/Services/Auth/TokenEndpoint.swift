@@ -47,14 +47,26 @@ struct TokenEndpoint: Sendable {
             headers: ["Content-Type": "application/x-www-form-urlencoded"]
         )
         .recover(on: .inline) { error -> Promise<Data> in
-            if case .httpStatus(let status, let said) = error as? APIError, (400..<500).contains(status) {
+            let failure = FailureClass(error)
+            switch failure.kind {
+            case .offline, .cancelled:
+                // Not reached: the sign-in stands, and the request fails as offline.
+                throw error
+            case .later, .serverTrouble:
+                // Reached, and failing or busy: an outage of the sign-in service is not a refused
+                // sign-in. It stands; whoever retries waits (its `Retry-After`, else the backoff).
+                throw SignInServiceUnavailable(
+                    status: failure.status ?? 503, retryAfter: failure.waitAsked)
+            case .refused, .signedOut:
+                guard case .httpStatus(let status, let said) = error as? APIError else { break }
                 let code = (try? JSONDecoder().decode(Refusal.self, from: Data(said.utf8)))?.error
                 throw AuthenticationError(
                     code == "invalid_grant"
                         ? "The user name or password was refused, or the sign-in was ended elsewhere."
                         : "The sign-in service refused the request (error \(status)).")
+            case .other:
+                break
             }
-            if FailureClass(error).kind == .offline { throw error }
             throw AuthenticationError("The sign-in service answered something that is not a sign-in.")
         }
         .map(on: .inline) { data in
@@ -66,9 +78,10 @@ struct TokenEndpoint: Sendable {
             guard let seconds = answer.expiresIn, seconds > 0 else {
                 throw AuthenticationError("The sign-in service gave a token without an expiry.")
             }
+            let grantedAt = now()
             return TokenGrant(
-                account: account, accessToken: answer.accessToken,
-                expiresAt: now().addingTimeInterval(seconds),
+                account: account, accessToken: answer.accessToken, grantedAt: grantedAt,
+                expiresAt: grantedAt.addingTimeInterval(seconds),
                 refreshToken: answer.refreshToken ?? parameters["refresh_token"])
         }
     }

@@ -19,4 +19,21 @@ public protocol TokenKeeper: Sendable {
     ///
     /// - Throws: Why it could not be removed.
     func erase() throws
+    /// Begins a token refresh that no other process using this keeper runs meanwhile: waits
+    /// (blocking) while one runs elsewhere. ``OAuthCredentials`` reads the keeper again once it
+    /// has the lease, so a refresh another process just made is used, not made twice.
+    ///
+    /// - Returns: The lease, which ends when ``RefreshLease/end()`` is called.
+    /// - Throws: Why the lease could not be taken.
+    func beginRefresh() throws -> RefreshLease
+}
+
+extension TokenKeeper {
+    /// A lease shared by nobody: for a keeper only this process uses (``MemoryTokenKeeper``).
+    /// Refreshes within one process are already made one at a time by ``OAuthCredentials``.
+    ///
+    /// - Returns: A lease that holds nothing.
+    public func beginRefresh() throws -> RefreshLease {
+        RefreshLease {}
+    }
 }

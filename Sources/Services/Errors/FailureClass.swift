@@ -15,6 +15,7 @@ import Promises
 /// | HTTP 408, 425, 429 | ``Kind/later`` | yes | no | with `Retry-After` (429) | waits for `Retry-After`, else stops |
 /// | HTTP 5xx | ``Kind/serverTrouble`` | yes | no | 502, 503, 504 | counts a failure of the entry |
 /// | HTTP 503 with `Retry-After` | ``Kind/later`` | yes | no | yes | waits for `Retry-After` |
+/// | the token endpoint answering 5xx, 408, 425 or 429 (the sign-in stands) | ``Kind/later`` | yes | no | with `Retry-After` | waits for `Retry-After`, else stops |
 /// | HTTP 412 (``isConflict``: another writer changed it since the version sent in `If-Match`) | ``Kind/refused`` | no | no | no | holds the entry as a conflict with the API's copy, or merges it |
 /// | HTTP 404, 410 (``isGone``: the API no longer has it) | ``Kind/refused`` | no | no | no | a DELETE is done; a PUT made from a version is a conflict with a deletion; else refused |
 /// | HTTP 400, 422 (``isInvalid``: the content is wrong) | ``Kind/refused`` | no | no | no | refuses the entry, with the API's reason |
@@ -75,6 +76,11 @@ public struct FailureClass: Equatable, Sendable {
             self = FailureClass(error: later.error, retryAfter: later.retryAfter)
         case let error as APIError:
             self = FailureClass(error: error, retryAfter: nil)
+        case let unavailable as SignInServiceUnavailable:
+            // The sign-in service's outage: the request itself is not at fault, and waits.
+            self = FailureClass(
+                kind: .later, status: unavailable.status, retryAfter: unavailable.retryAfter,
+                passesSoon: unavailable.retryAfter != nil)
         case is APIClient.ConflictTooLarge:
             self = FailureClass(status: 412, retryAfter: nil)
         case let error as URLError:

@@ -26,6 +26,17 @@ extension OfflineCollection {
         storage.observe(on: dispatcher, onChange)
     }
 
+    /// Throws ``AuthenticationError`` when this device keeps another account's data in the
+    /// collection (signed out, or signed in as another account): for a feature's own read of the
+    /// collection's tables (a page read through its own index, say), which must show nothing of
+    /// theirs either. Reads through the collection check it themselves.
+    ///
+    /// - Parameter connection: The connection of the read's transaction.
+    /// - Throws: ``AuthenticationError`` naming whose data it is.
+    public func checkAccount(in connection: Connection) throws {
+        try storage.owner?.check(connection, claiming: false)
+    }
+
     /// Observes the collection for ``ListLoad/watch(_:following:)``: each snapshot as read from
     /// the copy (``DataSource/stored(savedAt:)``); a snapshot that cannot be read, or of a
     /// collection that holds nothing yet, is not delivered.

@@ -1,0 +1,71 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#else
+    #error("FileReplacement is written for Linux and Apple platforms")
+#endif
+
+/// The one way the package replaces a file: the new content is written whole to a file beside it
+/// (made with the owner's permissions only, so nobody else can open it meanwhile), flushed to the
+/// disk, then put in place by one `rename(2)`, and the folder flushed so that the rename itself
+/// survives a power cut. A reader sees the old file or the new one, never a part or neither.
+///
+/// POSIX, the same on every platform: `FileManager.replaceItemAt` differs by platform (on Linux
+/// it removed the original and then failed, which lost a sign-in at every token refresh).
+enum FileReplacement {
+    /// Puts `data` in place of the file at `url` (made when missing), readable and writable by
+    /// its owner only; on failure the file is left as it was and the half-written one removed.
+    ///
+    /// - Parameters:
+    ///   - url: The file.
+    ///   - data: Its new content.
+    ///   - permissions: The new file's mode; `0o600` by default.
+    /// - Throws: `POSIXError` saying which step failed (a full disk: `ENOSPC`).
+    static func replace(_ url: URL, with data: Data, permissions: mode_t = 0o600) throws {
+        let folder = url.deletingLastPathComponent().path
+        // Named for this process, so that two processes saving at once never write one file.
+        let temporary = "\(url.path).new-\(getpid())"
+        _ = unlink(temporary)  // one a crash of this process number left
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+        guard descriptor >= 0 else { throw Self.error() }
+        do {
+            defer { _ = close(descriptor) }
+            // The mode asked for, whatever the process's umask took away.
+            guard fchmod(descriptor, permissions) == 0 else { throw Self.error() }
+            try data.withUnsafeBytes { bytes in
+                var written = 0
+                while written < bytes.count {
+                    let count = write(
+                        descriptor, bytes.baseAddress.map { $0 + written }, bytes.count - written)
+                    if count < 0 && errno == EINTR { continue }
+                    guard count > 0 else { throw Self.error() }
+                    written += count
+                }
+            }
+            guard fsync(descriptor) == 0 else { throw Self.error() }
+        } catch {
+            _ = unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, url.path) == 0 else {
+            let failure = Self.error()
+            _ = unlink(temporary)
+            throw failure
+        }
+        // The rename is an entry of the folder: flushed with it. A folder that cannot be opened
+        // for reading (rare) keeps the rename in the system's cache: the file is in place.
+        let directory = open(folder, O_RDONLY | O_CLOEXEC)
+        if directory >= 0 {
+            _ = fsync(directory)
+            _ = close(directory)
+        }
+    }
+
+    /// The error `errno` names now.
+    private static func error() -> POSIXError {
+        POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
+}
