@@ -8,6 +8,12 @@
     #error("The database is built on Apple's SQLite3 module and on Linux's libsqlite3")
 #endif
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What went wrong in the embedded database, where, and while doing what.
 public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The kind of failure, for a caller that reacts differently to each.
@@ -63,8 +69,11 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
     /// Reads the failure of the last call on `handle`.
     init(code: Int32, handle: OpaquePointer?, path: String, sql: String? = nil) {
         let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        // The system's own error behind an I/O error: a full disk answers `SQLITE_IOERR_*` when
+        // it is the `-shm` or the `-wal` that could not grow, not `SQLITE_FULL`.
+        let systemError = handle.map { sqlite3_system_errno($0) } ?? 0
         self.init(
-            kind: Self.kind(of: code, message: message ?? ""),
+            kind: Self.kind(of: code, message: message ?? "", systemError: systemError),
             code: code,
             message: message ?? String(cString: sqlite3_errstr(code)),
             path: path,
@@ -116,8 +125,9 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 
-    private static func kind(of code: Int32, message: String) -> Kind {
+    static func kind(of code: Int32, message: String, systemError: Int32 = 0) -> Kind {
         switch code & 0xFF {
+        case SQLITE_IOERR where systemError == ENOSPC || systemError == EDQUOT: .diskFull
         case SQLITE_NOTADB: .notADatabase
         case SQLITE_CORRUPT: .corrupt
         case SQLITE_READONLY, SQLITE_PERM: .readOnly

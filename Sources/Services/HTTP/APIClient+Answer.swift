@@ -29,10 +29,22 @@ extension APIClient {
 
         init(_ body: Data, _ response: HTTPURLResponse) {
             status = response.statusCode
-            etag = response.value(forHTTPHeaderField: "ETag")
-            lastModified = response.value(forHTTPHeaderField: "Last-Modified")
-            syncToken = response.value(forHTTPHeaderField: "Sync-Token")
+            etag = Self.validator(response, "ETag")
+            lastModified = Self.validator(response, "Last-Modified")
+            syncToken = Self.validator(response, "Sync-Token")
             self.body = body
+        }
+
+        /// The longest validator kept, in bytes: one longer is not kept (the next refresh lists
+        /// whole, unconditionally), since sending it back in a header or a query would make every
+        /// request too large for the API to take.
+        static let longestValidator = 4_096
+
+        /// A validator header field, when present and no longer than ``longestValidator``.
+        private static func validator(_ response: HTTPURLResponse, _ field: String) -> String? {
+            guard let value = response.value(forHTTPHeaderField: field), value.utf8.count <= longestValidator
+            else { return nil }
+            return value
         }
 
         /// What a conditional GET sends back to ask whether this answer is still current.

@@ -53,7 +53,7 @@ extension OfflineCollection {
                 guard let feed = local.feed, let token = validators?.syncToken else {
                     return local.listWhole(validators, fetch)
                 }
-                return Self.pages(from: token, feed, []).then(on: .inline) { local.apply($0) }
+                return local.follow(from: token, feed, applied: (0, 0), pagesLeft: Self.longestFeed)
                     .recover(on: .inline, policy: .allErrors) { error -> Promise<OfflineRefresh> in
                         guard
                             FailureClass(error).isGone || error is FeedNotUsable
@@ -95,27 +95,48 @@ extension OfflineCollection {
         let reason: String
     }
 
-    /// Every page after `token`, in order; at most 1,000 pages.
-    private static func pages(
+    /// The most pages one refresh follows: a feed that goes on longer stops the refresh with
+    /// ``FeedTooLong``; what it applied stays, and the next refresh goes on from there.
+    static var longestFeed: Int { 1_000 }
+
+    /// A change feed that did not end within ``longestFeed`` pages: the refresh stops, as any
+    /// failure does, keeping the pages applied so far and their token.
+    struct FeedTooLong: Error, ServiceRequestErrorConvertible {
+        /// The pages applied before it stopped.
+        let pages: Int
+
+        var serviceRequestError: ServiceRequestError {
+            .decodingFailed(type: "change feed", reason: "it did not end after \(pages) pages")
+        }
+    }
+
+    /// Every page after `token`, in order, each applied in a transaction of its own with the token
+    /// that follows it, as it arrives: one page is held at a time, whatever the feed's length,
+    /// and a refresh that stops keeps what it applied.
+    private func follow(
         from token: String, _ feed: @escaping @Sendable (String) -> Promise<ChangeFeedPage<Resource>>,
-        _ gathered: [ChangeFeedPage<Resource>]
-    ) -> Promise<[ChangeFeedPage<Resource>]> {
-        feed(token).then(on: .inline) { page -> Promise<[ChangeFeedPage<Resource>]> in
+        applied: (changes: Int, deletions: Int), pagesLeft: Int
+    ) -> Promise<OfflineRefresh> {
+        let local = self
+        return feed(token).then(on: .inline) { page -> Promise<OfflineRefresh> in
             let ids = page.changes.map { IdentifierKey($0.id ?? "") } + page.deleted.map(IdentifierKey.init)
             guard Set(ids).count == ids.count else {
                 throw FeedNotUsable(reason: "a page names a resource twice")
             }
-            let gathered = gathered + [page]
-            guard page.more else { return .value(gathered) }
-            guard page.next != token, gathered.count < 1_000 else {
+            guard !page.more || page.next != token else {
                 throw FeedNotUsable(reason: "the feed does not move on")
             }
-            return pages(from: page.next, feed, gathered)
+            return local.apply(page).then(on: .inline) { _ -> Promise<OfflineRefresh> in
+                let total = (applied.changes + page.changes.count, applied.deletions + page.deleted.count)
+                guard page.more else { return .value(.applied(changes: total.0, deletions: total.1)) }
+                guard pagesLeft > 1 else { throw FeedTooLong(pages: Self.longestFeed) }
+                return local.follow(from: page.next, feed, applied: total, pagesLeft: pagesLeft - 1)
+            }
         }
     }
 
-    /// The pages applied to the copy in one transaction, with the last token kept.
-    private func apply(_ pages: [ChangeFeedPage<Resource>]) -> Promise<OfflineRefresh> {
+    /// One page applied to the copy in one transaction, with the token that follows it kept.
+    private func apply(_ page: ChangeFeedPage<Resource>) -> Promise<Void> {
         let (storage, now) = (storage, now)
         return storage.tables.write { connection in
             let waiting = Set(
@@ -123,21 +144,15 @@ extension OfflineCollection {
                     + OutboxTable.entries(storage.outbox.feature, nil, connection).map {
                         IdentifierKey($0.localID)
                     })
-            for page in pages {
-                for resource in page.changes where !waiting.contains(IdentifierKey(resource.id ?? "")) {
-                    try storage.put(resource, from: .api, in: connection)
-                }
-                for id in page.deleted where !waiting.contains(IdentifierKey(id)) {
-                    try storage.remove(id: id, from: .api, in: connection)
-                }
+            for resource in page.changes where !waiting.contains(IdentifierKey(resource.id ?? "")) {
+                try storage.put(resource, from: .api, in: connection)
+            }
+            for id in page.deleted where !waiting.contains(IdentifierKey(id)) {
+                try storage.remove(id: id, from: .api, in: connection)
             }
             // The copy is no longer the last listing's answer: its ETag goes, the token stays.
-            let token = pages.last?.next
             try connection.setCacheStamp(
-                storage.copyStamp, to: now(), validators: CacheValidators(syncToken: token))
-            return .applied(
-                changes: pages.reduce(0) { $0 + $1.changes.count },
-                deletions: pages.reduce(0) { $0 + $1.deleted.count })
+                storage.copyStamp, to: now(), validators: CacheValidators(syncToken: page.next))
         }
     }
 }

@@ -68,5 +68,15 @@ extension Outbox {
         Migration(
             version: 8,
             sql: "CREATE TABLE offline_owners (feature TEXT PRIMARY KEY, account TEXT NOT NULL)"),
+        // Clocks that jump: the wait each entry was granted, in seconds, so that a `not_before`
+        // written under a wrong clock is capped when read (`OutboxReplay.next`); and a heartbeat
+        // the claim's holder advances at each renewal, so that a live holder is told apart by its
+        // progress, never by a wall-clock lapse (`OutboxClaim`).
+        Migration(
+            version: 9,
+            sql: """
+                ALTER TABLE outbox ADD COLUMN wait REAL;
+                ALTER TABLE outbox_claims ADD COLUMN beat INTEGER NOT NULL DEFAULT 0;
+                """),
     ]
 }

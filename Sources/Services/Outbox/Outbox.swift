@@ -52,6 +52,8 @@ public struct Outbox: Sendable {
     let table: FeatureDatabase
     let now: @Sendable () -> Date
     private let retryPolicy: RetryPolicy
+    /// What this process saw of other syncs' claims, shared by its syncs (see ``OutboxClaim``).
+    private let claimWatch: ClaimWatch
     /// The sync running, which a second caller joins: one at a time per outbox.
     private let running = InFlight<String, OutboxSyncReport>()
 
@@ -74,9 +76,18 @@ public struct Outbox: Sendable {
         database: Database, feature: String, retry: RetryPolicy = Outbox.standardRetry,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.init(database: database, feature: feature, retry: retry, now: now, claimWatch: ClaimWatch())
+    }
+
+    /// Makes the outbox, watching other syncs' claims on `claimWatch`'s clock (tests give theirs).
+    init(
+        database: Database, feature: String, retry: RetryPolicy, now: @escaping @Sendable () -> Date,
+        claimWatch: ClaimWatch
+    ) {
         self.feature = feature
         self.now = now
         self.retryPolicy = retry
+        self.claimWatch = claimWatch
         table = FeatureDatabase(database, schema: "outbox", migrations: Self.migrations)
     }
 
@@ -146,7 +157,8 @@ public struct Outbox: Sendable {
     {
         let replay = OutboxReplay(
             feature: feature, database: table.database, client: client, delivered: delivered, merge: merging,
-            retry: retryPolicy, now: now, claim: OutboxClaim(feature: feature, lease: client.timeout + 30))
+            retry: retryPolicy, now: now,
+            claim: OutboxClaim(feature: feature, lease: client.timeout + 30, watch: claimWatch))
         let ready = ready
         return running.join(feature) {
             ready.then(on: .inline) { replay.run() }

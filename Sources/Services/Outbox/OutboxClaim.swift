@@ -4,41 +4,51 @@ import Foundation
 /// processes: an app and its extensions (a share extension, a widget, a background task) open the
 /// same file, and each may sync. Without it two syncs read the same next change and both send it.
 ///
-/// The claim is a row of `outbox_claims` with its owner and when it lapses. A sync takes or renews
-/// it in the transaction that marks a change attempted, just before sending it: so a change is
-/// only ever sent by the holder, and between two sends the holder renews it. It lapses `lease`
-/// seconds after the last renewal: longer than a request may take (``APIClient/timeout``, retries
-/// included), so a live holder never loses it mid-request, and a process killed while holding it
-/// holds nothing once it lapsed; on the same machine, a claim whose process no longer runs
-/// (``ClaimHolder``) is taken at once. The holder gives it up when its sync ends.
+/// The claim is a row of `outbox_claims` with its owner and a heartbeat. A sync takes or renews it
+/// in the transaction that reads the next change and marks it attempted, just before sending it:
+/// so a change is only ever sent by the holder, and between two sends the holder renews it,
+/// advancing its beat. Another sync takes it only when the holder has stopped: on the same
+/// machine, its process no longer runs (``ClaimHolder``), taken at once; otherwise its beat has
+/// not moved for `lease` seconds of the other sync's monotonic clock (``ClaimWatch``): longer
+/// than a request may take (``APIClient/timeout``, retries included), so a live holder never
+/// loses it mid-request. No wall-clock time decides it: a process whose clock jumped forward
+/// does not take a live holder's claim. The holder gives it up when its sync ends. (`expires` is
+/// still written, for a reader of the file; nothing decides by it.)
 struct OutboxClaim: Sendable {
     let feature: String
     /// Who holds it: one per sync run.
     let owner = UUID().uuidString
-    /// How long it holds after each renewal, in seconds.
+    /// How long a holder's beat may stand still before its claim is taken, in seconds.
     let lease: Double
+    /// What this process saw of other holders' beats.
+    var watch = ClaimWatch()
 
-    /// Takes or renews the claim in the caller's transaction, unless another sync holds it and it
-    /// has not lapsed.
+    /// Takes or renews the claim in the caller's write transaction, unless another sync holds it
+    /// and has not stopped.
     ///
     /// - Returns: Whether this sync holds it now.
     func renew(at now: Date, _ connection: Connection) throws -> Bool {
-        let moment = now.timeIntervalSince1970
         try releaseIfEnded(connection)
+        let rows = try connection.query(
+            "SELECT owner, beat FROM outbox_claims WHERE feature = ?", [.text(feature)])
+        if let row = rows.first, try row.string("owner") != owner {
+            let stalled = watch.hasStalled(
+                feature, owner: try row.string("owner"), beat: try row.int("beat"), lease: lease)
+            guard stalled else { return false }
+            try connection.execute("DELETE FROM outbox_claims WHERE feature = ?", [.text(feature)])
+        }
         let holder = ClaimHolder.current
         try connection.execute(
             """
-            INSERT INTO outbox_claims (feature, owner, expires, pid, host) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT(feature) DO UPDATE SET owner = excluded.owner, expires = excluded.expires,
-                pid = excluded.pid, host = excluded.host
-            WHERE outbox_claims.owner = excluded.owner OR outbox_claims.expires <= ?
+            INSERT INTO outbox_claims (feature, owner, expires, pid, host, beat) VALUES (?, ?, ?, ?, ?, 0)
+            ON CONFLICT(feature) DO UPDATE SET expires = excluded.expires, beat = outbox_claims.beat + 1
+            WHERE outbox_claims.owner = excluded.owner
             """,
             [
-                .text(feature), .text(owner), .real(moment + lease), .integer(holder.pid), .text(holder.host),
-                .real(moment),
+                .text(feature), .text(owner), .real(now.timeIntervalSince1970 + lease), .integer(holder.pid),
+                .text(holder.host),
             ])
-        return try connection.scalar(
-            "SELECT owner FROM outbox_claims WHERE feature = ?", [.text(feature)]) == .text(owner)
+        return true
     }
 
     /// Removes another sync's claim whose process has ended (``ClaimHolder/hasEnded``).

@@ -2,9 +2,6 @@ import Foundation
 
 /// One sync per file across processes: the run's side of ``OutboxClaim``.
 extension OutboxReplay {
-    /// Another sync holds the claim: nothing was sent.
-    struct SendingElsewhere: Error {}
-
     /// Marks `entry` attempted, in the caller's transaction, if this sync holds (or takes) the
     /// claim; otherwise leaves it as it is.
     ///

@@ -10,12 +10,13 @@ extension OutboxReplay {
     ) {
         let failures = entry.failures + 1
         let stuck = failures > retry.maximumRetries
-        let notBefore = stuck ? nil : now().addingTimeInterval(retry.delay(beforeRetry: failures - 1))
+        let wait = stuck ? nil : retry.delay(beforeRetry: failures - 1)
+        let notBefore = wait.map { now().addingTimeInterval($0) }
         let status: Int? = if case .httpStatus(let status) = reason { status } else { nil }
         let message = reason.userMessage
         let written = database.write {
             try OutboxTable.recordFailure(
-                entry, error: message, status: status, notBefore: notBefore, stuck: stuck, $0)
+                entry, error: message, status: status, notBefore: notBefore, wait: wait, stuck: stuck, $0)
         }
         run.whenSettled(written) { written in
             if case .failure(let error) = written { return run.fail(error) }

@@ -23,7 +23,10 @@ struct OutboxReplay: Sendable {
         case passOver(OutboxEntry)
         /// Not to be sent before `until`; the last failure had `status`.
         case notYet(OutboxEntry, until: Date, status: Int?)
+        /// Marked attempted under this sync's claim, in the transaction that read it: to send.
         case send(OutboxEntry)
+        /// Another sync holds the claim: this one sends nothing.
+        case elsewhere
     }
 
     /// Sends the waiting entries one at a time. Each step starts from a callback on a serial queue
@@ -67,18 +70,34 @@ struct OutboxReplay: Sendable {
     }
 
     /// Sends the first waiting entry after `last`, or ends the run when there is none.
+    ///
+    /// The next entry is read, and marked attempted under this sync's claim, in one transaction:
+    /// read in one and marked in a later one, another process could deliver it in between (or an
+    /// edit change it), and this one would send what it read, a second time.
     func step(after last: Int64, _ report: OutboxSyncReport, _ run: Run) {
         guard run.promise.isPending else { return }  // cancelled
-        let feature = feature
-        let now = now()
+        let (feature, claim, now) = (feature, claim, now)
         let account = client.credentials?.account
-        let next = database.read { try Self.next(feature, after: last, now: now, account: account, $0) }
+        let next = database.write { connection in
+            try Self.nextMarked(feature, after: last, now: now(), account: account, claim, connection)
+        }
         run.whenSettled(next) { next in
             switch next {
             case .failure(let error): run.fail(error)
-            case .success(let next): go(to: next, marked: false, report, run)
+            case .success(let next): go(to: next, report, run)
             }
         }
+    }
+
+    /// What comes after `last`, an entry to send marked attempted under `claim`, in the caller's
+    /// write transaction; ``Next/elsewhere`` when another sync holds the claim.
+    static func nextMarked(
+        _ feature: String, after last: Int64, now: Date, account: String?, _ claim: OutboxClaim,
+        _ connection: Connection
+    ) throws -> Next {
+        let next = try next(feature, after: last, now: now, account: account, connection)
+        if case .send(let entry) = next, try !mark(entry, claim, now, connection) { return .elsewhere }
+        return next
     }
 
     /// What comes after `last`, read in the caller's transaction.
@@ -92,15 +111,15 @@ struct OutboxReplay: Sendable {
         }
         let heldBehind = try OutboxTable.isHeldBehind(entry, feature, connection)
         if entry.isHeld || heldBehind { return .passOver(entry) }
-        if let notBefore = entry.notBefore, notBefore > now {
+        if let due = try OutboxTable.due(entry, now: now, connection), due > now {
             let status = try OutboxTable.lastStatus(entry, connection)
-            return .notYet(entry, until: notBefore, status: status)
+            return .notYet(entry, until: due, status: status)
         }
         return .send(entry)
     }
 
-    /// Goes on with `next`; `marked` when an entry to send was marked attempted already.
-    func go(to next: Next, marked: Bool, _ report: OutboxSyncReport, _ run: Run) {
+    /// Goes on with `next`, an entry to send marked attempted already.
+    func go(to next: Next, _ report: OutboxSyncReport, _ run: Run) {
         guard run.promise.isPending else { return }  // cancelled
         var report = report
         switch next {
@@ -113,33 +132,26 @@ struct OutboxReplay: Sendable {
             report.retryAt = until
             finish(report, run)
         case .send(let entry):
-            send(entry, marked: marked, report, run)
+            send(entry, report, run)
+        case .elsewhere:
+            stopSendingElsewhere(report, run)
         }
     }
 
-    /// Sends `entry`, marked first as possibly arrived (unless `marked` says it is), so that no
-    /// later edit is merged into a change the API may have applied.
-    private func send(_ entry: OutboxEntry, marked: Bool, _ report: OutboxSyncReport, _ run: Run) {
+    /// Sends `entry`, marked attempted (possibly arrived) in the transaction that read it, so that
+    /// no later edit is merged into a change the API may have applied.
+    private func send(_ entry: OutboxEntry, _ report: OutboxSyncReport, _ run: Run) {
         // Another account signed in since the entry was read: it waits for its own.
         if let account = entry.account, client.credentials?.account != account {
             var report = report
             report.stoppedBecause = .httpStatus(401)
             return finish(report, run)
         }
-        let (client, claim, now) = (client, claim, now)
-        let exchange: @Sendable () -> Promise<Data> = {
-            client.exchange(entry.method, entry.path, body: entry.body, headers: Self.headers(of: entry))
-        }
-        let sent =
-            marked
-            ? exchange()
-            : database.write { try Self.mark(entry, claim, now(), $0) }.then(on: .inline) { held in
-                held ? exchange() : Promise(error: SendingElsewhere())
-            }
+        let sent = client.exchange(
+            entry.method, entry.path, body: entry.body, headers: Self.headers(of: entry))
         run.whenSettled(sent) { answer in
             switch answer.map(Outcome.delivered) {
             case .success(let outcome): handle(outcome, entry, report, run)
-            case .failure(_ as SendingElsewhere): stopSendingElsewhere(report, run)
             case .failure(let error): handle(Self.outcome(of: error, for: entry), entry, report, run)
             }
         }
@@ -153,11 +165,9 @@ struct OutboxReplay: Sendable {
             let completion = try OutboxTable.complete(
                 entry, answer: answer, feature: feature, connection, delivered)
             guard run.promise.isPending else { return (completion, nil) }  // cancelled: no next
-            let next = try Self.next(
-                feature, after: entry.sequence, now: now(), account: client.credentials?.account, connection)
-            if case .send(let following) = next, try !Self.mark(following, claim, now(), connection) {
-                return (completion, .end)  // another sync took over (this one's claim lapsed)
-            }
+            let next = try Self.nextMarked(
+                feature, after: entry.sequence, now: now(), account: client.credentials?.account, claim,
+                connection)
             return (completion, next)
         }
         run.whenSettled(completed) { completion in
@@ -169,7 +179,7 @@ struct OutboxReplay: Sendable {
                     report.newIDs[entry.localID] = newID
                 }
                 guard let next else { return }
-                go(to: next, marked: true, report, run)
+                go(to: next, report, run)
             case .failure(let error as DatabaseError):
                 report.stoppedBecause = ServiceRequestError(error)
                 finish(report, run)
@@ -198,9 +208,12 @@ struct OutboxReplay: Sendable {
             report.stoppedBecause = reason
             finish(report, run)
         case .later(let reason, let status, let seconds):
-            let until = now().addingTimeInterval(seconds)
+            let moment = now()
+            let until = moment.addingTimeInterval(seconds)
             run.whenSettled(
-                database.write { try OutboxTable.postpone(entry, until: until, status: status, $0) }
+                database.write {
+                    try OutboxTable.postpone(entry, wait: seconds, from: moment, status: status, $0)
+                }
             ) {
                 [report] written in
                 if case .failure(let error) = written { return run.fail(error) }

@@ -62,28 +62,57 @@ enum OutboxTable {
     /// Records a failed attempt that did not mean "offline": what it got, and when the entry may
     /// go again; past `maximumFailures` in a row the entry is stuck.
     static func recordFailure(
-        _ entry: OutboxEntry, error: String, status: Int?, notBefore: Date?, stuck: Bool,
+        _ entry: OutboxEntry, error: String, status: Int?, notBefore: Date?, wait: Double?, stuck: Bool,
         _ connection: Connection
     ) throws {
         try connection.execute(
             """
-            UPDATE outbox SET failures = failures + 1, last_error = ?, last_status = ?, not_before = ?, stuck = ?
+            UPDATE outbox SET failures = failures + 1, last_error = ?, last_status = ?, not_before = ?, wait = ?,
+                stuck = ?
             WHERE sequence = ?
             """,
             [
                 .text(error), status.map { .integer(Int64($0)) } ?? .null,
-                notBefore.map { .real($0.timeIntervalSince1970) } ?? .null, .integer(stuck ? 1 : 0),
+                notBefore.map { .real($0.timeIntervalSince1970) } ?? .null,
+                wait.map { .real($0) } ?? .null, .integer(stuck ? 1 : 0), .integer(entry.sequence),
+            ])
+    }
+
+    /// Records when an entry may go again (the API's `Retry-After`, `wait` seconds from `now`),
+    /// without counting a failure.
+    static func postpone(
+        _ entry: OutboxEntry, wait: Double, from now: Date, status: Int, _ connection: Connection
+    ) throws {
+        try connection.execute(
+            "UPDATE outbox SET not_before = ?, wait = ?, last_status = ? WHERE sequence = ?",
+            [
+                .real(now.addingTimeInterval(wait).timeIntervalSince1970), .real(wait),
+                .integer(Int64(status)),
                 .integer(entry.sequence),
             ])
     }
 
-    /// Records when an entry may go again (the API's `Retry-After`), without counting a failure.
-    static func postpone(_ entry: OutboxEntry, until notBefore: Date, status: Int, _ connection: Connection)
-        throws
-    {
+    /// When `entry` may go again, capped against `now`: no later than the wait it was granted
+    /// from now (a day, for one recorded before waits were), so that a time written while the
+    /// clock was wrong (ten years ahead, a day behind) costs at most that wait once corrected. A
+    /// capped time is written back, in the caller's write transaction, so that the cap does not
+    /// move on with the clock at each read.
+    static func due(_ entry: OutboxEntry, now: Date, _ connection: Connection) throws -> Date? {
+        guard let notBefore = entry.notBefore, notBefore > now else { return entry.notBefore }
+        let granted: Double =
+            if case .real(let seconds)? = try connection.scalar(
+                "SELECT wait FROM outbox WHERE sequence = ?", [.integer(entry.sequence)])
+            {
+                seconds
+            } else {
+                APIClient.longestRetryAfter
+            }
+        let capped = now.addingTimeInterval(max(0, granted))
+        guard capped < notBefore else { return notBefore }
         try connection.execute(
-            "UPDATE outbox SET not_before = ?, last_status = ? WHERE sequence = ?",
-            [.real(notBefore.timeIntervalSince1970), .integer(Int64(status)), .integer(entry.sequence)])
+            "UPDATE outbox SET not_before = ? WHERE sequence = ?",
+            [.real(capped.timeIntervalSince1970), .integer(entry.sequence)])
+        return capped
     }
 
     /// The HTTP status the last failed attempt of an entry got, if it got one.

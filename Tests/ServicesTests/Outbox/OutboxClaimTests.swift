@@ -58,7 +58,7 @@ struct OutboxClaimTests {
         #expect(reports.compactMap { $0 }.map(\.sent.count).reduce(0, +) + (last?.sent.count ?? 0) == 30)
     }
 
-    @Test("a claim held by a sync that died lapses: after its lease another sync sends")
+    @Test("a claim whose holder stopped renewing is taken once its beat stood still a lease")
     func lapsedClaimIsTaken() async throws {
         // Given: a claim left by a process killed mid-sync, and one change waiting
         let clock = TestClock()
@@ -71,15 +71,16 @@ struct OutboxClaimTests {
         defer { api.stop() }
         let client = APIClient(baseURL: api.baseURL, timeout: 30)
 
-        // When: a sync while the claim holds, and one after it lapsed
+        // When: a sync while the claim holds, and one after its beat stood still for this sync's
+        // lease (the client's timeout and 30 s: 60 s)
         let during = await PromiseExpectations.value(of: outbox.sync(with: client) { _, _, _ in nil })
-        clock.advance(36)
+        clock.advance(61)
         let after = await PromiseExpectations.value(of: outbox.sync(with: client) { _, _, _ in nil })
 
         // Then
         #expect(during?.sendingElsewhere == true && during?.sent.isEmpty == true && during?.waiting == 1)
         #expect(api.requests.count == 1)
-        #expect(after?.sent.map(\.localID) == ["a"])
+        #expect(after?.sent.map(\.localID) == ["a"], "\(String(describing: after))")
     }
 
     /// Syncs one waiting change of a `notes` outbox whose file holds a claim of process `pid` on

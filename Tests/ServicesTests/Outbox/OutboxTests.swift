@@ -13,9 +13,11 @@ struct OutboxTests {
         let database = try Database.inMemory(migrations: [
             Migration(version: 1, sql: "CREATE TABLE notes (id TEXT PRIMARY KEY, text TEXT NOT NULL)")
         ])
-        return (
-            database, Outbox(database: database, feature: "notes", retry: steadyRetry, now: { clock.now })
-        )
+        // Other syncs' claims are watched on the same clock the test moves.
+        let outbox = Outbox(
+            database: database, feature: "notes", retry: steadyRetry, now: { clock.now },
+            claimWatch: ClaimWatch(elapsed: { clock.now.timeIntervalSince1970 }))
+        return (database, outbox)
     }
 
     /// The standard schedule with no randomness: each wait is its whole ceiling (1 s, 2 s, 4 s,

@@ -1,0 +1,73 @@
+import Foundation
+import PromiseMVPTesting
+import Promises
+import Testing
+
+@testable import Services
+
+extension ChangeFeedTests {
+    /// A feed that never ends: a listing with `Sync-Token: t0`, then for `?since=tN` one task and
+    /// `"more": true`, for ever; `padding` bytes of note in each page.
+    static func endlessFeed(padding: Int) -> @Sendable (TestHTTPServer.Request) -> TestHTTPServer.Reply {
+        let note = String(repeating: "x", count: padding)
+        return { request in
+            guard let since = request.path.components(separatedBy: "since=").dropFirst().first else {
+                return .status(200, body: "[]", headers: ["Sync-Token": "t0"])
+            }
+            let number = Int(since.dropFirst()) ?? 0
+            return .status(
+                200,
+                body:
+                    #"{"changes": [{"id": "n\#(number)", "title": "page \#(number)", "note": "\#(note)"}], "#
+                    + #""deleted": [], "next": "t\#(number + 1)", "more": true}"#)
+        }
+    }
+
+    @Test(
+        "an endless feed is applied a page at a time, stops after 1,000 pages, and the next refresh goes on from there"
+    )
+    func endlessFeedStops() async throws {
+        // Given: listed once, the API's feed then endless
+        let server = try TestHTTPServer(responder: Self.endlessFeed(padding: 1_024))
+        defer { server.stop() }
+        let tasks = try tasks(server)
+        _ = await PromiseExpectations.value(of: tasks.list())
+
+        // When
+        let error = await PromiseExpectations.error(of: tasks.refresh(), timeout: 120)
+        let kept = await PromiseExpectations.value(of: tasks.snapshot())
+        let firstRun = feedRequests(server)
+        _ = await PromiseExpectations.error(of: tasks.refresh(), timeout: 120)
+
+        // Then: the 1,000 pages it read are kept with their token, and the next refresh asks from it
+        #expect(
+            ServiceRequestError(error ?? APIError.notHTTP)
+                == .decodingFailed(
+                    type: "change feed", reason: "it did not end after 1000 pages"))
+        #expect(kept?.values.count == 1_000)
+        #expect(firstRun == 1_000)
+        let second = server.requests.filter { $0.contains("since=") }.dropFirst(1_000).first
+        #expect(second?.contains("since=t1000 ") == true, "\(second ?? "none")")
+        #expect(server.requests.filter { $0.hasPrefix("GET /tasks HTTP") }.count == 1)
+    }
+
+    @Test("a Sync-Token longer than 4 KiB is not kept: the listing works, the next refresh lists whole")
+    func oversizedTokenIsNotKept() async throws {
+        // Given
+        let token = String(repeating: "t", count: 50_000)  // under the transport's own 100 KiB header limit
+        let server = try TestHTTPServer([
+            "/tasks": .status(200, body: #"[{"id": "a", "title": "A"}]"#, headers: ["Sync-Token": token])
+        ])
+        defer { server.stop() }
+        let tasks = try tasks(server)
+
+        // When
+        let listed = await PromiseExpectations.value(of: tasks.list())
+        let refreshed = await PromiseExpectations.value(of: tasks.refresh())
+
+        // Then
+        #expect(listed?.value.values.map(\.title) == ["A"])
+        #expect(refreshed == .listed(count: 1))
+        #expect(feedRequests(server) == 0)
+    }
+}
