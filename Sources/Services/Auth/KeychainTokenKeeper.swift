@@ -7,6 +7,13 @@
     /// A sign-in kept in the Keychain, as a generic password item under ``service`` and
     /// ``account``: readable after the device's first unlock, on this device only (never in a
     /// backup restored elsewhere). Apple platforms only.
+    ///
+    /// The item is kept in the data-protection keychain on every platform
+    /// (`kSecUseDataProtectionKeychain`): iOS, tvOS, watchOS and visionOS have no other, and on
+    /// macOS it is what makes "this device only" true (the file-based keychain ignores it). On
+    /// macOS that keychain needs a signed process with a keychain access group: an unsigned test
+    /// runner is refused (`errSecMissingEntitlement`, a ``KeychainError``), and should keep its
+    /// sign-in with ``FileTokenKeeper`` instead.
     public struct KeychainTokenKeeper: TokenKeeper {
         /// The item's service, such as the app's bundle identifier.
         public let service: String
@@ -27,7 +34,7 @@
         private var item: [String: Any] {
             [
                 kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
-                kSecAttrAccount as String: account,
+                kSecAttrAccount as String: account, kSecUseDataProtectionKeychain as String: true,
             ]
         }
 

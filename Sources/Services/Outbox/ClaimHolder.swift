@@ -24,9 +24,19 @@ struct ClaimHolder: Equatable, Sendable {
     /// for a file on a shared disk.
     let host: String
 
-    /// This process; read once (a host name may take a lookup).
-    static let current = ClaimHolder(
-        pid: Int64(ProcessInfo.processInfo.processIdentifier), host: ProcessInfo.processInfo.hostName)
+    /// This process, read once. The machine's name comes from `gethostname(2)`, the same call on
+    /// every platform and never a lookup: Foundation's `ProcessInfo.hostName` is `gethostname` on
+    /// Linux but a reverse DNS lookup on Apple platforms (`NSHost`), which can block for tens of
+    /// seconds, and it was read inside the write transaction that takes the claim.
+    static let current = ClaimHolder(pid: Int64(getpid()), host: machineName())
+
+    /// The name `gethostname(2)` gives, or "" when it fails (a claim then counts as another
+    /// machine's: it lasts its lease, the safe side).
+    static func machineName() -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        guard gethostname(&name, name.count - 1) == 0 else { return "" }
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 
     /// Whether this holder is known to have ended: on this machine, and no such process runs.
     var hasEnded: Bool {

@@ -22,6 +22,8 @@ struct OutboxClaim: Sendable {
     let lease: Double
     /// What this process saw of other holders' beats.
     var watch = ClaimWatch()
+    /// This process, read when the claim is made, outside any transaction.
+    var holder = ClaimHolder.current
 
     /// Takes or renews the claim in the caller's write transaction, unless another sync holds it
     /// and has not stopped.
@@ -37,7 +39,6 @@ struct OutboxClaim: Sendable {
             guard stalled else { return false }
             try connection.execute("DELETE FROM outbox_claims WHERE feature = ?", [.text(feature)])
         }
-        let holder = ClaimHolder.current
         try connection.execute(
             """
             INSERT INTO outbox_claims (feature, owner, expires, pid, host, beat) VALUES (?, ?, ?, ?, ?, 0)

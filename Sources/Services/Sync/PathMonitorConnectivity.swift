@@ -1,6 +1,8 @@
 // The connectivity seam: Apple platforms watch the device's network path with the Network
 // framework; elsewhere an app injects a monitor (`ManualConnectivity`) or asks the API (`APIProbe`).
-#if canImport(Network)
+// Not on watchOS: an ordinary watchOS app's path monitor stays unsatisfied (Apple's TN3135), so
+// every write would be queued for ever; a watch app asks the API (`APIProbe`).
+#if canImport(Network) && !os(watchOS)
     import Foundation
     import Network
 

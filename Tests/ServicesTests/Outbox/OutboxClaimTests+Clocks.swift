@@ -118,3 +118,32 @@ extension OutboxClaimTests {
         #expect(after?.sent.map(\.localID) == ["a"])
     }
 }
+
+extension OutboxClaimTests {
+    @Test("the claim records the holder read when it was made: nothing is looked up in the transaction")
+    func holderReadOutsideTheTransaction() async throws {
+        // Given: a claim made with its holder already read
+        let (database, outbox) = try OutboxTests.notes()
+        _ = await PromiseExpectations.value(of: outbox.ready)
+        var made = OutboxClaim(feature: "notes", lease: 35)
+        made.holder = ClaimHolder(pid: 4_242, host: "read-before")
+        let claim = made
+
+        // When
+        _ = await PromiseExpectations.value(of: database.write { try claim.renew(at: Date(), $0) })
+        let row = await PromiseExpectations.value(
+            of: database.read { try $0.query("SELECT pid, host FROM outbox_claims").first })
+
+        // Then
+        #expect(try row??.int("pid") == 4_242)
+        #expect(try row??.string("host") == "read-before")
+    }
+
+    @Test("this machine's name is gethostname's, as Foundation reads it on Linux, with no lookup")
+    func machineNameIsGethostname() {
+        #expect(!ClaimHolder.machineName().isEmpty)
+        #if os(Linux)
+            #expect(ClaimHolder.machineName() == ProcessInfo.processInfo.hostName)
+        #endif
+    }
+}
