@@ -12,7 +12,7 @@ struct DocumentReferencesTests {
         "ESRCH", "ECHILD", "EINTR", "WNOWAIT", "SUBPROCESSES", "PackageFrameworks", "Sendable", "CHANGELOG",
         "Added", "Changed", "Fixed",
         "Removed", "PMKCancel",
-        "PMKError", "PMKFinalizer", "Resolver", "CatchMixin",
+        "PMKError", "PMKFinalizer", "Resolver", "CatchMixin", "FileManager", "ProcessInfo",
     ]
 
     /// Every type, protocol and alias the package declares, and the files that declare each.

@@ -110,11 +110,17 @@ extension OfflineCollection {
         }
     }
 
-    /// Every page after `token`, in order, each applied in a transaction of its own with the token
-    /// that follows it, as it arrives: one page is held at a time, whatever the feed's length,
-    /// and a refresh that stops keeps what it applied.
+    /// How many bytes of pages (their resources as JSON) one transaction applies at most, and so
+    /// how many a refresh holds at once: one page more than this at worst.
+    static var pageBudget: Int { 4 << 20 }
+
+    /// Every page after `token`, in order, applied as they arrive: gathered up to ``pageBudget``
+    /// bytes, then applied in one transaction with the token that follows them. Whatever the
+    /// feed's length, a refresh holds that much at once, a screen observing the collection gets a
+    /// snapshot per batch rather than per page, and a refresh that stops keeps what it applied.
     private func follow(
         from token: String, _ feed: @escaping @Sendable (String) -> Promise<ChangeFeedPage<Resource>>,
+        gathered: [ChangeFeedPage<Resource>] = [], bytes: Int = 0,
         applied: (changes: Int, deletions: Int), pagesLeft: Int
     ) -> Promise<OfflineRefresh> {
         let local = self
@@ -126,17 +132,32 @@ extension OfflineCollection {
             guard !page.more || page.next != token else {
                 throw FeedNotUsable(reason: "the feed does not move on")
             }
-            return local.apply(page).then(on: .inline) { _ -> Promise<OfflineRefresh> in
-                let total = (applied.changes + page.changes.count, applied.deletions + page.deleted.count)
-                guard page.more else { return .value(.applied(changes: total.0, deletions: total.1)) }
-                guard pagesLeft > 1 else { throw FeedTooLong(pages: Self.longestFeed) }
-                return local.follow(from: page.next, feed, applied: total, pagesLeft: pagesLeft - 1)
+            let batch = gathered + [page]
+            let size = bytes + Self.size(of: page)
+            let total = (applied.changes + page.changes.count, applied.deletions + page.deleted.count)
+            guard page.more else {
+                return local.apply(batch).map(on: .inline) { .applied(changes: total.0, deletions: total.1) }
             }
+            let next: @Sendable ([ChangeFeedPage<Resource>], Int) throws -> Promise<OfflineRefresh> = {
+                gathered, bytes in
+                guard pagesLeft > 1 else { throw FeedTooLong(pages: Self.longestFeed) }
+                return local.follow(
+                    from: page.next, feed, gathered: gathered, bytes: bytes, applied: total,
+                    pagesLeft: pagesLeft - 1)
+            }
+            guard size >= Self.pageBudget || pagesLeft <= 1 else { return try next(batch, size) }
+            return local.apply(batch).then(on: .inline) { try next([], 0) }
         }
     }
 
-    /// One page applied to the copy in one transaction, with the token that follows it kept.
-    private func apply(_ page: ChangeFeedPage<Resource>) -> Promise<Void> {
+    /// About how many bytes a page holds: its resources as JSON, and its deleted ids.
+    private static func size(of page: ChangeFeedPage<Resource>) -> Int {
+        let changes = (try? JSONEncoder().encode(page.changes).count) ?? 0
+        return changes + page.deleted.reduce(0) { $0 + $1.utf8.count }
+    }
+
+    /// Pages applied to the copy in one transaction, with the token that follows the last kept.
+    private func apply(_ pages: [ChangeFeedPage<Resource>]) -> Promise<Void> {
         let (storage, now) = (storage, now)
         return storage.tables.write { connection in
             let waiting = Set(
@@ -144,15 +165,17 @@ extension OfflineCollection {
                     + OutboxTable.entries(storage.outbox.feature, nil, connection).map {
                         IdentifierKey($0.localID)
                     })
-            for resource in page.changes where !waiting.contains(IdentifierKey(resource.id ?? "")) {
-                try storage.put(resource, from: .api, in: connection)
-            }
-            for id in page.deleted where !waiting.contains(IdentifierKey(id)) {
-                try storage.remove(id: id, from: .api, in: connection)
+            for page in pages {
+                for resource in page.changes where !waiting.contains(IdentifierKey(resource.id ?? "")) {
+                    try storage.put(resource, from: .api, in: connection)
+                }
+                for id in page.deleted where !waiting.contains(IdentifierKey(id)) {
+                    try storage.remove(id: id, from: .api, in: connection)
+                }
             }
             // The copy is no longer the last listing's answer: its ETag goes, the token stays.
             try connection.setCacheStamp(
-                storage.copyStamp, to: now(), validators: CacheValidators(syncToken: page.next))
+                storage.copyStamp, to: now(), validators: CacheValidators(syncToken: pages.last?.next))
         }
     }
 }

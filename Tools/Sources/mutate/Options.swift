@@ -1,7 +1,8 @@
 import Foundation
 
 /// The command line: `mutate [--root PATH] [--scratch PATH] [--module NAME ...] [--sample N]
-/// [--seed N] [--budget SECONDS] [--test-timeout SECONDS] [--filter TESTS] [--list]`.
+/// [--seed N] [--path PREFIX ...] [--results FILE] [--budget SECONDS] [--test-timeout SECONDS]
+/// [--filter TESTS] [--list]`.
 struct Options {
     var root = FileManager.default.currentDirectoryPath
     var scratch = NSTemporaryDirectory() + "mutate-scratch"
@@ -12,9 +13,14 @@ struct Options {
     var testTimeout: TimeInterval = 300
     var filter: String?
     var list = false
+    /// Folders or files (`Sources/Services/Auth/`) whose every mutant runs, instead of a sample.
+    var paths: [String] = []
+    /// Where outcomes are written as they come, and read back to go on with a run.
+    var results: String?
 
     static let usage = """
         usage: mutate [--root PATH] [--scratch PATH] [--module NAME ...] [--sample N] [--seed N]
+                      [--path PREFIX ...] [--results FILE]
                       [--budget SECONDS] [--test-timeout SECONDS] [--filter TESTS] [--list]
 
         Changes the package's sources one mutant at a time in a scratch copy (comparison and
@@ -22,7 +28,9 @@ struct Options {
         guards, swapped arguments, ranges off by one), builds, runs the tests, and prints the
         mutants every test survived and a score per module. Mutants that do not compile are
         counted apart. --sample picks N per module (with --seed); --budget stops starting new
-        ones after that many seconds; --list only counts them.
+        ones after that many seconds; --list only counts them. --path runs every mutant of the
+        files under PREFIX (Sources/Services/Auth/), no sample; --results writes each outcome
+        to FILE as it comes and skips those FILE already holds, so a run goes on where it stopped.
         """
 
     init(_ arguments: [String]) throws {
@@ -42,6 +50,8 @@ struct Options {
             case "--test-timeout": testTimeout = TimeInterval(try Self.number(try value(argument), argument))
             case "--filter": filter = try value(argument)
             case "--list": list = true
+            case "--path": paths.append(try value(argument))
+            case "--results": results = try value(argument)
             case "--help": throw UsageError(Self.usage)
             default: throw UsageError("unknown argument '\(argument)'\n\n\(Self.usage)")
             }

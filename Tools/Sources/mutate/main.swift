@@ -19,9 +19,20 @@ func main() throws {
     for (module, count) in byModule.sorted(by: { $0.key < $1.key }) { say("\(module): \(count) mutants") }
     guard !options.list else { return }
 
-    let picked = MutantSample.pick(mutants, perModule: options.sample, seed: options.seed)
+    let ledger = MutationLedger(
+        options.results.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? "")
+    let chosen =
+        options.paths.isEmpty
+        ? MutantSample.pick(mutants, perModule: options.sample, seed: options.seed)
+        : MutationLedger.under(options.paths, mutants)
+    var results: [(Mutant, Outcome)] = chosen.compactMap { mutant in
+        ledger.outcomes[MutationLedger.key(of: mutant)].map { (mutant, $0) }
+    }
+    let picked = chosen.filter { ledger.outcomes[MutationLedger.key(of: $0)] == nil }
     say(
-        "running \(picked.count) (at most \(options.sample) per module, seed \(options.seed)) in \(options.scratch)"
+        options.paths.isEmpty
+            ? "running \(picked.count) (at most \(options.sample) per module, seed \(options.seed)) in \(options.scratch)"
+            : "running every mutant under \(options.paths.joined(separator: ", ")): \(picked.count), \(results.count) already done"
     )
     try copy(root, to: options.scratch)
     let baseline = SwiftPackageChecker(
@@ -42,7 +53,7 @@ func main() throws {
             }
         })
     let started = Date()
-    var results: [(Mutant, Outcome)] = []
+    let ledgerFile = options.results.flatMap(openForAppending)
     for (number, mutant) in picked.enumerated() {
         guard Date().timeIntervalSince(started) < options.budget else {
             say("budget spent: \(results.count) of \(picked.count) run")
@@ -50,6 +61,7 @@ func main() throws {
         }
         let outcome = try run.outcome(of: mutant, with: checker)
         results.append((mutant, outcome))
+        ledgerFile?.write(Data(MutationLedger.line(mutant, outcome).utf8))
         say(
             "[\(number + 1)/\(picked.count)] \(outcome.rawValue): \(mutant.file):\(mutant.line): \(mutant.description)"
         )
@@ -78,6 +90,16 @@ func copy(_ root: String, to scratch: String) throws {
             try files.copyItem(atPath: root + "/" + entry, toPath: target)
         }
     }
+}
+
+/// The file at `path`, made when missing, open for writing at its end; `nil` when it cannot be.
+func openForAppending(_ path: String) -> FileHandle? {
+    if !FileManager.default.fileExists(atPath: path) {
+        FileManager.default.createFile(atPath: path, contents: nil)
+    }
+    let handle = FileHandle(forWritingAtPath: path)
+    handle?.seekToEndOfFile()
+    return handle
 }
 
 /// Writes a line at once, unbuffered, so that a run sent to a file can be followed as it goes.
