@@ -39,6 +39,8 @@
             var seen: ([Output], String?) { lock.withLock { (values, completion) } }
         }
 
+        // `Future.value` (async) is macOS 12 / iOS 15: newer than the package's minimums.
+        @available(macOS 12, iOS 15, tvOS 15, watchOS 8, *)
         @Test("a fulfilled promise publishes its value, then finishes")
         func promiseAsPublisher() async throws {
             // Given
@@ -70,6 +72,8 @@
             #expect(received.seen.0.isEmpty && received.seen.1 == "failed: boom")
         }
 
+        // `Future.value` (async) is macOS 12 / iOS 15: newer than the package's minimums.
+        @available(macOS 12, iOS 15, tvOS 15, watchOS 8, *)
         @Test("a guarantee publishes its value and cannot fail")
         func guaranteeAsPublisher() async {
             // Given
