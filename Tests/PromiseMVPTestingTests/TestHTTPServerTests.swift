@@ -93,16 +93,24 @@ struct TestHTTPServerTests {
         let release = DispatchSemaphore(value: 0)
         let server = try TestHTTPServer(keepsConnectionsOpen: keepsConnectionsOpen) { _ in
             arrivedSeal.fulfill()
-            _ = release.wait(timeout: .now() + 60)
+            _ = release.wait(timeout: .now() + 600)
             return (200, "[1]")
         }
-        let client = APIClient(baseURL: server.baseURL, timeout: 60, retry: .never)
+        let client = APIClient(baseURL: server.baseURL, timeout: 600, retry: .never)
         let held = client.get("held", as: [Int].self)
-        _ = await PromiseExpectations.value(of: arrived)
+        _ = await PromiseExpectations.value(of: arrived, timeout: 120)
 
-        // When: the accept loop is woken, not left waiting for the next client
-        let stopped = Promise<Void> { await BlockingWork.run { server.stop() } }
-        let stoppedInTime = await PromiseExpectations.value(of: stopped, timeout: 30) != nil
+        // When: the accept loop is woken, not left waiting for the next client. The stop runs on a
+        // thread of its own, started here: a task would queue behind the rest of the suite on the
+        // cooperative pool (under ThreadSanitizer, for longer than any bound this test could set).
+        // The bound is a fifth of how long the request is held: a stop that waited for the request
+        // to be answered would miss it by far.
+        let (stopped, stoppedSeal) = Promise<Void>.pending()
+        Thread {
+            server.stop()
+            stoppedSeal.fulfill()
+        }.start()
+        let stoppedInTime = await PromiseExpectations.value(of: stopped, timeout: 120) != nil
         release.signal()
 
         // Then: new connections are refused, the one being served is answered, then closed: the
