@@ -20,6 +20,9 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
     /// Whose data the collection holds, checked before every read and write; `nil` for a client
     /// that does not sign in.
     private(set) var owner: OfflineOwner?
+    /// The fields that name other resources, read with the API's identifiers in place of the
+    /// ones made here once the API gave them; `nil` when the collection declared none.
+    var references: OfflineReferences<Resource>?
 
     init<Storage: OfflineStorage>(_ storage: Storage, owner: OfflineOwner? = nil)
     where Storage.Resource == Resource {
@@ -48,12 +51,15 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
 
     func resources(in connection: Connection) throws -> [Resource] {
         try owner?.check(connection, claiming: false)
-        return try all(connection)
+        guard let references else { return try all(connection) }
+        return try all(connection).map { try references.renamed($0, connection) }
     }
 
     func resource(id: String, in connection: Connection) throws -> (value: Resource, deleted: Bool)? {
         try owner?.check(connection, claiming: false)
-        return try one(id, connection)
+        let row = try one(id, connection)
+        guard let references, let row else { return row }
+        return (try references.renamed(row.value, connection), row.deleted)
     }
 
     func put(_ resource: Resource, from origin: OfflineOrigin, in connection: Connection) throws {
@@ -83,7 +89,10 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
         throws -> [(value: Resource, key: SQLValue)]
     {
         try owner?.check(connection, claiming: false)
-        return try paged(order, cursor, limit, connection)
+        guard let references else { return try paged(order, cursor, limit, connection) }
+        return try paged(order, cursor, limit, connection).map {
+            (try references.renamed($0.value, connection), $0.key)
+        }
     }
 
     func preparePages(_ order: OfflineOrder, in connection: Connection) throws {

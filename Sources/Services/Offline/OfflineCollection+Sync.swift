@@ -8,7 +8,10 @@ extension OfflineCollection {
     /// - Returns: A promise of what was sent, merged, refused or conflicted, and what waits.
     public func sync() -> Promise<OutboxSyncReport> {
         let (outbox, storage, now) = (outbox, storage, now)
-        return outbox.sync(with: client, merging: mergeRule) { entry, answer, connection in
+        return outbox.sync(
+            with: client, merging: mergeRule, preparing: storage.references?.preparing(storage)
+        ) {
+            entry, answer, connection in
             let newID = try Self.delivered(entry, answer, storage, connection)
             try storage.dateCopyIfUndated(now(), in: connection)
             return newID

@@ -9,14 +9,13 @@ extension OfflineCollection {
     /// - Parameter resource: The new resource.
     /// - Returns: A promise of the resource as kept (with the API's identifier, or a local one).
     public func create(_ resource: Resource) -> Promise<Resource> {
-        let (client, collection) = (client, collection)
-        let draft = {
+        let (client, collection, writes) = (client, collection, self)
+        return renamingReferences(resource).then(on: .inline) { resource in
             var draft = resource
             draft.id = nil
-            return draft
-        }()
-        return create(resource) { key in
-            client.post(collection, body: draft, as: Resource.self, headers: ["Idempotency-Key": key])
+            return writes.create(resource) { [draft] key in
+                client.post(collection, body: draft, as: Resource.self, headers: ["Idempotency-Key": key])
+            }
         }
         .recover(on: .inline, policy: .allErrors) { throw Self.reported($0) }
     }
@@ -35,7 +34,11 @@ extension OfflineCollection {
     ) -> Promise<Resource> {
         let (writes, key) = (self, UUID().uuidString)
         guard reachability.isReachable else { return writes.queue(.post, resource, key: key, sent: false) }
-        return writes.sent(.post, resource, key: key, by: send)
+        return waitsForParent(resource).then(on: .inline) { waits in
+            waits
+                ? writes.queue(.post, resource, key: key, sent: false)
+                : writes.sent(.post, resource, key: key, by: send)
+        }
     }
 
     /// Replaces `resource` (by its `id`) in the API, with `If-Match` of its `version`: refused with
@@ -45,11 +48,13 @@ extension OfflineCollection {
     /// - Parameter resource: The resource as the user changed it.
     /// - Returns: A promise of the resource as kept.
     public func update(_ resource: Resource) -> Promise<Resource> {
-        let (client, path) = (client, path(of: resource.id ?? ""))
-        return update(resource) { key in
-            client.put(
-                path, body: resource, as: Resource.self,
-                headers: APIClient.writeHeaders(idempotencyKey: key, basedOn: resource.version))
+        let (client, path, writes) = (client, path(of: resource.id ?? ""), self)
+        return renamingReferences(resource).then(on: .inline) { resource in
+            writes.update(resource) { key in
+                client.put(
+                    path, body: resource, as: Resource.self,
+                    headers: APIClient.writeHeaders(idempotencyKey: key, basedOn: resource.version))
+            }
         }
         .recover(on: .inline, policy: .allErrors) { throw Self.reported($0) }
     }
@@ -69,7 +74,11 @@ extension OfflineCollection {
         return queued(resource.id ?? "") {
             writes.queue(.put, resource, key: key, sent: false)
         } orElse: {
-            writes.sent(.put, resource, key: key, by: send)
+            writes.waitsForParent(resource).then(on: .inline) { waits in
+                waits
+                    ? writes.queue(.put, resource, key: key, sent: false)
+                    : writes.sent(.put, resource, key: key, by: send)
+            }
         }
     }
 
@@ -179,6 +188,7 @@ extension OfflineCollection {
                 kept.version = row.value.version
             }
             let id = kept.id ?? ""
+            _ = try storage.references?.rename(&kept, connection)
             try storage.put(kept, from: .device, in: connection)
             var body = kept
             if method == .post { body.id = nil }  // the API names it, as online

@@ -13,6 +13,7 @@ public import Promises
 /// | never over someone else's change | updates and deletes carry `If-Match` of the version they were made from; a change made meanwhile elsewhere is merged field by field or held as a conflict; online, the write is refused (``ServiceRequestError/httpStatus(_:)`` 412) |
 /// | never lost in flight | a write whose answer never came waits under its idempotency key |
 /// | renames | a created resource takes the API's identifier, in its later changes too |
+/// | related records | fields that name other resources (``referencing(_:)``) wait for their create, then name the API's identifier |
 ///
 /// ```swift
 /// let notes = OfflineCollection<Note>(database: database, collection: "notes", client: api)
@@ -26,7 +27,7 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     public let collection: String
     let client: APIClient
     let reachability: any ConnectivityMonitor
-    let storage: AnyOfflineStorage<Resource>
+    var storage: AnyOfflineStorage<Resource>
     let makeID: @Sendable () -> String
     let now: @Sendable () -> Date
     /// The collection's own merge rule, as JSON (``merging(_:)``).
@@ -158,15 +159,20 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     }
 
     /// One resource: as changed here while a change of it waits, else from the API, or from the
-    /// copy when the API cannot be reached ( ``FailureClass/showsSavedCopy``).
+    /// copy when the API cannot be reached ( ``FailureClass/showsSavedCopy``). An identifier made
+    /// here that the API has replaced with its own finds the resource, under its new identifier
+    /// (``currentID(of:)``).
     ///
     /// - Parameter id: Its identifier.
     /// - Returns: A promise of the resource; rejected with ``ServiceRequestError/noData`` when
     ///   neither has it.
     public func fetch(id: String) -> Promise<Resource> {
-        let (client, path) = (client, path(of: id))
-        return fetch(id: id) { client.get(path, as: Resource.self) }
-            .recover(on: .inline, policy: .allErrors) { throw ServiceRequestError($0) }
+        let (client, local) = (client, self)
+        return currentID(of: id).then(on: .inline) { id in
+            let path = local.path(of: id)
+            return local.fetch(id: id) { client.get(path, as: Resource.self) }
+        }
+        .recover(on: .inline, policy: .allErrors) { throw ServiceRequestError($0) }
     }
 
     /// One resource, asking the API with `fetch` when no change of it waits; the copy's when the
@@ -178,6 +184,14 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     ///   - fetch: Reads it from the API.
     /// - Returns: A promise of the resource.
     public func fetch(
+        id: String, fetching fetch: @escaping @Sendable () -> Promise<Resource>
+    ) -> Promise<Resource> {
+        let local = self
+        return currentID(of: id).then(on: .inline) { id in local.fetchCurrent(id: id, fetching: fetch) }
+    }
+
+    /// ``fetch(id:fetching:)`` of an identifier that is current.
+    private func fetchCurrent(
         id: String, fetching fetch: @escaping @Sendable () -> Promise<Resource>
     ) -> Promise<Resource> {
         let local = self

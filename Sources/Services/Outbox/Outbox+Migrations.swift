@@ -78,5 +78,16 @@ extension Outbox {
                 ALTER TABLE outbox ADD COLUMN wait REAL;
                 ALTER TABLE outbox_claims ADD COLUMN beat INTEGER NOT NULL DEFAULT 0;
                 """),
+        // Related records: the API's identifier of each resource created here, by the one it had
+        // here, kept after its create left the outbox, so that a change or a screen that still
+        // names the old one (in this process or another, before or after a crash) finds the new
+        // one (`OutboxTable+Identifiers`).
+        Migration(
+            version: 10,
+            sql: """
+                CREATE TABLE outbox_identifiers (
+                    feature TEXT NOT NULL, local_id TEXT NOT NULL, api_id TEXT NOT NULL,
+                    PRIMARY KEY (feature, local_id)) WITHOUT ROWID
+                """),
     ]
 }

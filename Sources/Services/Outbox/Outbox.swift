@@ -155,10 +155,24 @@ public struct Outbox: Sendable {
     public func sync(with client: APIClient, merging: MergeRule?, delivered: @escaping Delivery)
         -> Promise<OutboxSyncReport>
     {
+        sync(with: client, merging: merging, preparing: nil, delivered: delivered)
+    }
+
+    /// Readies an entry for sending, inside the transaction that marks it sent: `nil` while it
+    /// must wait (it names a resource whose create the API has not answered), else the entry as it
+    /// is to be sent (its body naming the API's identifiers, written back to the table).
+    typealias Preparation = @Sendable (_ entry: OutboxEntry, _ connection: Connection) throws -> OutboxEntry?
+
+    /// Sends the waiting entries, each readied by `preparing` first (``OfflineCollection``'s
+    /// references).
+    func sync(
+        with client: APIClient, merging: MergeRule?, preparing: Preparation?, delivered: @escaping Delivery
+    ) -> Promise<OutboxSyncReport> {
         let replay = OutboxReplay(
             feature: feature, database: table.database, client: client, delivered: delivered, merge: merging,
             retry: retryPolicy, now: now,
-            claim: OutboxClaim(feature: feature, lease: client.timeout + 30, watch: claimWatch))
+            claim: OutboxClaim(feature: feature, lease: client.timeout + 30, watch: claimWatch),
+            prepare: preparing)
         let ready = ready
         return running.join(feature) {
             ready.then(on: .inline) { replay.run() }

@@ -39,7 +39,7 @@ public struct OutboxEntry: Sendable, Equatable {
     /// The resource, relative to the API's base URL, such as `orders/abc123`.
     public let path: String
     /// The JSON body, or `nil`.
-    public let body: Data?
+    public internal(set) var body: Data?
     /// Sent as the `Idempotency-Key` header, the same on every attempt, so that the API can tell
     /// a repeat (after a lost answer or a crash) from a new request.
     public let idempotencyKey: String

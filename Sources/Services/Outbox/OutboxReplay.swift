@@ -15,6 +15,8 @@ struct OutboxReplay: Sendable {
     let now: @Sendable () -> Date
     /// Taken before each change is sent, so that one sync sends at a time across processes.
     let claim: OutboxClaim
+    /// Readies each entry for sending, or says it waits for a resource it names.
+    var prepare: Outbox.Preparation?
 
     /// What the next entry after a point is, and whether it may be sent now.
     enum Next: Sendable {
@@ -76,10 +78,11 @@ struct OutboxReplay: Sendable {
     /// edit change it), and this one would send what it read, a second time.
     func step(after last: Int64, _ report: OutboxSyncReport, _ run: Run) {
         guard run.promise.isPending else { return }  // cancelled
-        let (feature, claim, now) = (feature, claim, now)
+        let (feature, claim, now, prepare) = (feature, claim, now, prepare)
         let account = client.credentials?.account
         let next = database.write { connection in
-            try Self.nextMarked(feature, after: last, now: now(), account: account, claim, connection)
+            try Self.nextMarked(
+                feature, after: last, now: now(), account: account, claim, prepare: prepare, connection)
         }
         run.whenSettled(next) { next in
             switch next {
@@ -93,29 +96,32 @@ struct OutboxReplay: Sendable {
     /// write transaction; ``Next/elsewhere`` when another sync holds the claim.
     static func nextMarked(
         _ feature: String, after last: Int64, now: Date, account: String?, _ claim: OutboxClaim,
-        _ connection: Connection
+        prepare: Outbox.Preparation?, _ connection: Connection
     ) throws -> Next {
-        let next = try next(feature, after: last, now: now, account: account, connection)
+        let next = try next(feature, after: last, now: now, account: account, prepare: prepare, connection)
         if case .send(let entry) = next, try !mark(entry, claim, now, connection) { return .elsewhere }
         return next
     }
 
     /// What comes after `last`, read in the caller's transaction.
     static func next(
-        _ feature: String, after last: Int64, now: Date, account: String?, _ connection: Connection
+        _ feature: String, after last: Int64, now: Date, account: String?, prepare: Outbox.Preparation? = nil,
+        _ connection: Connection
     )
         throws -> Next
     {
         guard let entry = try OutboxTable.next(feature, after: last, account: account, connection) else {
             return .end
         }
-        let heldBehind = try OutboxTable.isHeldBehind(entry, feature, connection)
-        if entry.isHeld || heldBehind { return .passOver(entry) }
+        if try entry.isHeld || OutboxTable.isBehind(entry, feature, connection) { return .passOver(entry) }
         if let due = try OutboxTable.due(entry, now: now, connection), due > now {
             let status = try OutboxTable.lastStatus(entry, connection)
             return .notYet(entry, until: due, status: status)
         }
-        return .send(entry)
+        guard let prepare else { return .send(entry) }
+        // Waiting for a resource it names: passed over, and the later entries of its resource
+        // with it (they are behind it).
+        return try prepare(entry, connection).map(Next.send) ?? .passOver(entry)
     }
 
     /// Goes on with `next`, an entry to send marked attempted already.
@@ -160,14 +166,14 @@ struct OutboxReplay: Sendable {
     /// Completes a delivered entry and, in the same transaction, finds the next one and marks it
     /// attempted when it is to be sent: one commit per change, not two.
     func complete(_ entry: OutboxEntry, answer: Data, _ report: OutboxSyncReport, _ run: Run) {
-        let (feature, delivered, now, claim) = (feature, delivered, now, claim)
+        let (feature, delivered, now, claim, prepare) = (feature, delivered, now, claim, prepare)
         let completed = database.write { connection -> (OutboxTable.Completion, Next?) in
             let completion = try OutboxTable.complete(
                 entry, answer: answer, feature: feature, connection, delivered)
             guard run.promise.isPending else { return (completion, nil) }  // cancelled: no next
             let next = try Self.nextMarked(
                 feature, after: entry.sequence, now: now(), account: client.credentials?.account, claim,
-                connection)
+                prepare: prepare, connection)
             return (completion, next)
         }
         run.whenSettled(completed) { completion in

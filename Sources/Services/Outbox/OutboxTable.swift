@@ -27,7 +27,7 @@ enum OutboxTable {
 
     /// The first entry of `feature` after `sequence`, of `account` or of no account, that is not
     /// refused, stuck or conflicted (it may be
-    /// damaged, or held behind an earlier entry of its resource: see ``isHeldBehind(_:_:_:)``).
+    /// damaged, or behind an earlier entry of its resource: see ``isBehind(_:_:_:)``).
     static func next(_ feature: String, after sequence: Int64, account: String?, _ connection: Connection)
         throws -> OutboxEntry?
     {
@@ -47,11 +47,13 @@ enum OutboxTable {
         + " WHERE feature = ?1 AND sequence > ?2 AND refusal IS NULL AND stuck = 0 AND conflict = 0"
         + " AND (account IS NULL OR account = ?3) ORDER BY sequence LIMIT 1"
 
-    /// Whether an earlier entry of `entry`'s resource is held (refused, stuck or damaged): then
-    /// `entry` waits behind it, so that no change overtakes one the user has not dealt with.
-    static func isHeldBehind(_ entry: OutboxEntry, _ feature: String, _ connection: Connection) throws -> Bool
-    {
-        try entries(feature, entry.localID, connection).contains { $0.sequence < entry.sequence && $0.isHeld }
+    /// Whether an earlier entry of `entry`'s resource is still queued: held (refused, stuck,
+    /// conflicted or damaged), waiting for a resource it names, or another account's. Then `entry`
+    /// waits behind it, so that no change overtakes one of its own resource.
+    static func isBehind(_ entry: OutboxEntry, _ feature: String, _ connection: Connection) throws -> Bool {
+        try connection.scalar(
+            "SELECT 1 FROM outbox WHERE feature = ? AND local_id = ? AND sequence < ? LIMIT 1",
+            [.text(feature), .text(entry.localID), .integer(entry.sequence)]) != nil
     }
 
     /// How many entries of `feature` wait to be sent (held ones not counted).
@@ -150,6 +152,7 @@ enum OutboxTable {
             throw OutboxError(identifierTaken: remoteID, creating: entry.localID)
         }
         try rename(entry.localID, to: remoteID, feature: feature, connection)
+        try remember(entry.localID, became: remoteID, feature: feature, connection)
         try advanceBase(after: entry, to: answer, id: remoteID, feature: feature, connection)
         return .done(newID: remoteID)
     }

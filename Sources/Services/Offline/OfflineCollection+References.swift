@@ -1,0 +1,49 @@
+import Foundation
+public import Promises
+
+/// Related records: fields that name resources of this collection or another in the same
+/// database, followed when the API gives a resource created here its own identifier.
+extension OfflineCollection {
+    /// The same collection, whose resources name others through `references`.
+    ///
+    /// Then a change that names a resource whose create the API has not answered yet waits for
+    /// it, whichever collection or process syncs first: it is passed over (with the later changes
+    /// of its resource) while other resources' changes go, and sent at a sync after the create was
+    /// answered. It is sent naming the API's identifier, and the copy here is rewritten to it in
+    /// the same transaction. Until then, every read (``list(policy:sendingFirst:showingCopy:)``,
+    /// ``snapshot()``, pages, ``fetch(id:)``) already shows the API's identifier once the API gave
+    /// it: the identifiers it gave are kept in the database (by the outbox that sent each create),
+    /// so a screen or another process holding the old identifier finds the new one. An online
+    /// write that names a resource whose create waits is queued instead of sent.
+    ///
+    /// - Parameter references: The fields, such as `.field(\.projectID, to: projects)`.
+    /// - Returns: The collection with the references.
+    public func referencing(_ references: OfflineReference<Resource>...) -> OfflineCollection {
+        var referencing = self
+        let all = (storage.references?.all ?? []) + references
+        referencing.storage.references = OfflineReferences(all: all)
+        return referencing
+    }
+
+    /// The identifier resource `id` has now: the API's, when it was created here under `id` and the
+    /// API named it otherwise; `id` itself otherwise.
+    ///
+    /// - Parameter id: An identifier this device gave out (or the API's).
+    /// - Returns: A promise of the identifier to use.
+    public func currentID(of id: String) -> Promise<String> {
+        let collection = collection
+        return storage.tables.read { try OutboxTable.apiID(of: id, feature: collection, $0) ?? id }
+    }
+
+    /// `resource` naming the API's identifiers of the resources it refers to, where given.
+    func renamingReferences(_ resource: Resource) -> Promise<Resource> {
+        guard let references = storage.references else { return .value(resource) }
+        return storage.tables.read { try references.renamed(resource, $0) }
+    }
+
+    /// Whether `resource` names a resource whose create still waits here.
+    func waitsForParent(_ resource: Resource) -> Promise<Bool> {
+        guard let references = storage.references else { return .value(false) }
+        return storage.tables.read { try references.parentWaiting(for: resource, $0) != nil }
+    }
+}
