@@ -59,15 +59,18 @@ extension JSONOfflineStorage {
     /// The index the pages in `order` read: one per field, shared by every collection (it leads
     /// with the collection's name).
     func preparePages(_ order: OfflineOrder, in connection: Connection) throws {
-        let (name, key) = ("offline_resources_by_\(order.field)", Self.keyExpression(order))
+        let (name, key) = ("offline_resources_ordered_by_\(order.field)", Self.keyExpression(order))
+        // sql-constant: the name is made of a field name checked to be letters, digits and _.
+        try connection.execute("DROP INDEX IF EXISTS offline_resources_by_\(order.field)")
         try connection.execute(
             // sql-constant: the name and `key` are made of a field name checked to be letters, digits and _.
             "CREATE INDEX IF NOT EXISTS \(name) ON offline_resources (collection, \(key), id)")
     }
 
-    /// The order's field in a row's JSON, written as the index writes it (the planner matches
-    /// the text); the field's name was checked to be letters, digits and `_`.
+    /// The order's field in a row's JSON, as it sorts (``OfflineOrder/sortKey(_:)``), written as the
+    /// index writes it (the planner matches the text); the field's name was checked to be letters,
+    /// digits and `_`. (An index of an earlier version, on the field as it is, is dropped.)
     static func keyExpression(_ order: OfflineOrder) -> String {
-        "json_extract(json, '$.\(order.field)')"
+        OfflineOrder.sortKey("json_extract(json, '$.\(order.field)')")
     }
 }

@@ -36,7 +36,7 @@ extension OfflinePageCursor {
         let object = try JSONSerialization.jsonObject(with: APIClient.encode(resource)) as? [String: Any]
         switch object?[order.field] {
         case let text as String:
-            return .text(text)
+            return .text(OfflineOrder.sortKey(of: text))
         case let number as NSNumber:
             let value = number.doubleValue
             return value == value.rounded() && abs(value) < 9e15 ? .integer(Int64(value)) : .real(value)

@@ -13,16 +13,16 @@ struct OfflineCollectionPagesTests {
     let folder = TemporaryFolder("OfflineCollectionPagesTests")
 
     /// The JSON storage with its own pages left out: the default, sorted in memory.
-    struct SortedInMemory: OfflineStorage {
-        let base: JSONOfflineStorage<Task>
+    struct SortedInMemory<Resource: OfflineResource>: OfflineStorage {
+        let base: JSONOfflineStorage<Resource>
         var tables: FeatureDatabase { base.tables }
         var outbox: Outbox { base.outbox }
         var copyStamp: String { base.copyStamp }
-        func resources(in connection: Connection) throws -> [Task] { try base.resources(in: connection) }
-        func resource(id: String, in connection: Connection) throws -> (value: Task, deleted: Bool)? {
+        func resources(in connection: Connection) throws -> [Resource] { try base.resources(in: connection) }
+        func resource(id: String, in connection: Connection) throws -> (value: Resource, deleted: Bool)? {
             try base.resource(id: id, in: connection)
         }
-        func put(_ resource: Task, from origin: OfflineOrigin, in connection: Connection) throws {
+        func put(_ resource: Resource, from origin: OfflineOrigin, in connection: Connection) throws {
             try base.put(resource, from: origin, in: connection)
         }
         func markDeleted(id: String, in connection: Connection) throws {
@@ -31,7 +31,7 @@ struct OfflineCollectionPagesTests {
         func remove(id: String, from origin: OfflineOrigin?, in connection: Connection) throws {
             try base.remove(id: id, from: origin, in: connection)
         }
-        func replaceAPICopy(with fresh: [Task], in connection: Connection) throws {
+        func replaceAPICopy(with fresh: [Resource], in connection: Connection) throws {
             try base.replaceAPICopy(with: fresh, in: connection)
         }
     }
@@ -47,8 +47,8 @@ struct OfflineCollectionPagesTests {
             let note = number % 4 == 0 ? nil : "note \(number % 7)"
             _ = await PromiseExpectations.value(of: indexed.create(Task(title: "task \(number)", note: note)))
         }
-        let inMemory = OfflineCollection(
-            storage: SortedInMemory(
+        let inMemory = OfflineCollection<Task>(
+            storage: SortedInMemory<Task>(
                 base: JSONOfflineStorage(database: database, collection: "tasks", now: { Date() })),
             client: client, reachability: OfflineCollectionTests.Offline())
         return (indexed, inMemory)
@@ -138,7 +138,7 @@ struct OfflineCollectionPagesTests {
         // Then
         #expect(
             plan == [
-                "SEARCH offline_resources USING INDEX offline_resources_by_note (collection=? AND <expr><?)"
+                "SEARCH offline_resources USING INDEX offline_resources_ordered_by_note (collection=? AND <expr><?)"
             ])
     }
 

@@ -1,0 +1,66 @@
+import Foundation
+import PromiseMVPTesting
+import Promises
+import Testing
+
+@testable import Services
+
+/// Pages ordered by a date field: in time order, fractions of a second included, the dates read
+/// back as they were.
+@Suite("OfflineCollection pages by date")
+struct OfflineCollectionDatePagesTests {
+    struct Errand: OfflineResource, Equatable {
+        var id: String?
+        var version: String?
+        var due: Date
+    }
+
+    let folder = TemporaryFolder("OfflineCollectionDatePagesTests")
+
+    @Test(
+        "pages by a date come in time order, fractions included, and the dates read back equal",
+        arguments: [OfflineOrder.ascending("due"), .descending("due")])
+    func pagesByDateInTimeOrder(order: OfflineOrder) async throws {
+        // Given: errands due within the same seconds, written with 0 to 9 fractional digits
+        let database = try Database(at: folder.file("errands.sqlite"))
+        let client = APIClient(baseURL: try ClosedPort().baseURL, retry: .never)
+        let indexed = OfflineCollection<Errand>(
+            database: database, collection: "errands", client: client,
+            reachability: OfflineCollectionTests.Offline())
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let offsets: [Double] = [0, 0.5, 0.55, 0.05, 1, 1.5, 0.555, 0.9, 1.25, 0.125, 2, 0.000_001]
+        for offset in offsets.shuffled() {
+            _ = await PromiseExpectations.value(of: indexed.create(Errand(due: start + offset)))
+        }
+        let inMemory = OfflineCollection<Errand>(
+            storage: OfflineCollectionPagesTests.SortedInMemory<Errand>(
+                base: JSONOfflineStorage(database: database, collection: "errands", now: { Date() })),
+            client: client, reachability: OfflineCollectionTests.Offline())
+
+        // When: read 5 at a time, through the index and sorted in memory
+        var pages: [[Errand]] = []
+        var sortedInMemory: [[Errand]] = []
+        for (collection, into) in [(indexed, 0), (inMemory, 1)] {
+            var page = await PromiseExpectations.value(of: collection.page(limit: 5, order: order))
+            while let current = page, pages.count + sortedInMemory.count < 20 {
+                if into == 0 { pages.append(current.values) } else { sortedInMemory.append(current.values) }
+                guard let next = current.next else { break }
+                page = await PromiseExpectations.value(of: collection.page(after: next, limit: 5))
+            }
+        }
+
+        // Then: in time order, each date as it was written
+        let expected = offsets.sorted(by: order.descending ? (>) : (<)).map { start + $0 }
+        #expect(pages.flatMap { $0 }.map(\.due) == expected)
+        #expect(sortedInMemory == pages)
+    }
+
+    @Test("a date's sort key drops its Z alone; other text, or a Z that is not a date's, is kept")
+    func sortKeyOfDates() {
+        #expect(OfflineOrder.sortKey(of: "2027-01-15T08:00:00.55Z") == "2027-01-15T08:00:00.55")
+        #expect(OfflineOrder.sortKey(of: "2027-01-15T08:00:00Z") == "2027-01-15T08:00:00")
+        #expect(OfflineOrder.sortKey(of: "Zoe") == "Zoe")
+        #expect(
+            OfflineOrder.sortKey(of: "2027-01-15 was a Friday, said Z") == "2027-01-15 was a Friday, said Z")
+    }
+}
