@@ -73,7 +73,9 @@ struct FallbackOrdersStoreTests {
         #expect(kept?.email == created.email)
     }
 
-    @Test("offline with nothing cached, the listing rejects with noData")
+    @Test(
+        "offline with nothing cached, the listing is empty, saying nothing is saved yet; the copy alone is noData"
+    )
     func offlineWithoutCache() async throws {
         // Given
         let down = try ClosedPort()
@@ -83,9 +85,13 @@ struct FallbackOrdersStoreTests {
             cache: OrdersSQLiteStore(database: try Database.inMemory()))
 
         // When
-        let error = await PromiseExpectations.error(of: store.fetchOrders())
+        let listed = await PromiseExpectations.value(of: store.fetchOrdersWithSource())
+        let error = await PromiseExpectations.error(
+            of: store.fetchOrdersWithSource(policy: .cacheOnly, showingCopy: { _ in }))
 
-        // Then
+        // Then: orders can be made offline now; the copy alone has none
+        #expect(listed?.value == [])
+        #expect(listed?.source == .nothingSaved)
         #expect(error as? OrdersStoreError == OrdersStoreError(.fetchOrders, .storage(.noData)))
     }
 }

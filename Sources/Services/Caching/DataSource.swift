@@ -13,11 +13,16 @@ public enum DataSource: Sendable, Equatable {
     /// From the embedded database, saved at `savedAt`, because the read's ``CachePolicy`` asked for
     /// the copy (young enough, shown while refreshing, or the copy only), not because the API failed.
     case stored(savedAt: Date)
+    /// From the embedded database, which holds nothing from the API yet, because the API could not
+    /// be reached: what an ``OfflineCollection`` the user can add to lists on its first offline
+    /// read (this device's own changes, or nothing), instead of failing with
+    /// ``ServiceRequestError/noData``.
+    case nothingSaved
 
-    /// When the data was saved on the device; `nil` for fresh data.
+    /// When the data was saved on the device; `nil` for fresh data, and when nothing was saved.
     public var savedAt: Date? {
         switch self {
-        case .network: nil
+        case .network, .nothingSaved: nil
         case .cache(let savedAt, _), .stored(let savedAt): savedAt
         }
     }

@@ -83,7 +83,10 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     /// The resources as `policy` reads them, with this device's changes laid over the API's
     /// answer and each one's sync state, read as one snapshot. A listing only reads: the changes
     /// that wait are sent by ``sync()`` (or a ``SyncScheduler``), unless `sendingFirst` asks for
-    /// them to go before the listing.
+    /// them to go before the listing. Offline before anything was listed from the API, it is this
+    /// device's own resources (none, on a new device), from ``DataSource/nothingSaved``: the user
+    /// can add to the collection now. Only ``CachePolicy/cacheOnly`` rejects then
+    /// (``ServiceRequestError/noData``).
     ///
     /// - Parameters:
     ///   - policy: How the read uses the copy and the API; network first by default.
@@ -155,6 +158,13 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
             guard fetched.source == .network, fetched.cacheWriteError == nil, fetched.value.savedAt == nil
             else { return .value(fetched) }
             return local.snapshot().map(on: .inline) { snapshot in fetched.map { _ in snapshot } }
+        }
+        .recover(on: .inline) { error -> Promise<Fetched<OfflineSnapshot<Resource>>> in
+            // Offline with nothing from the API yet: a collection the user can add to lists what
+            // it holds (nothing, on a new device), not "no data". Asked for the copy alone, it
+            // says there is none.
+            guard policy != .cacheOnly, ServiceRequestError(error) == .noData else { throw error }
+            return local.snapshot().map(on: .inline) { Fetched(value: $0, source: .nothingSaved) }
         }
     }
 

@@ -77,6 +77,8 @@ public struct SourceNotice: Sendable {
             return "Showing \(noun) saved \(age(of: savedAt))."
         case .cache(let savedAt, let reason):
             return "\(why(reason)): showing \(noun) saved \(age(of: savedAt))."
+        case .nothingSaved:
+            return "Offline: no \(noun) saved on this device yet."
         }
     }
 

@@ -113,3 +113,28 @@ struct OfflineCollectionTests {
         #expect(await PromiseExpectations.value(of: tasks.status()) == .empty)
     }
 }
+
+extension OfflineCollectionTests {
+    @Test(
+        "the first listing offline is this device's resources, saying nothing is saved yet; the copy alone is noData"
+    )
+    func firstOfflineListingIsEmpty() async throws {
+        // Given: a new device, offline, its API down
+        let down = try ClosedPort()
+        let database = try Database(at: folder.file("tasks.sqlite"))
+        let collection = OfflineCollection<Task>(
+            database: database, collection: "tasks", client: APIClient(baseURL: down.baseURL, retry: .never))
+
+        // When: listed network first, then the copy alone
+        let listed = await PromiseExpectations.value(of: collection.list())
+        let copyOnly = await PromiseExpectations.error(of: collection.list(policy: .cacheOnly))
+
+        // Then: an empty snapshot the screen words as "nothing saved yet"; the copy alone has none
+        #expect(listed?.value.values == [])
+        #expect(listed?.source == .nothingSaved)
+        #expect(
+            SourceNotice(noun: "tasks").text(for: listed?.source ?? .network)
+                == "Offline: no tasks saved on this device yet.")
+        #expect(ServiceRequestError(copyOnly ?? APIError.notHTTP) == .noData)
+    }
+}
