@@ -31,6 +31,51 @@ extension OfflineCollection {
         return merging
     }
 
+    /// The same collection, deciding one field of a conflict with `decide` and leaving the others
+    /// to the field-by-field merge: for a field every edit changes (an `updatedAt`), which would
+    /// otherwise make every two edits a conflict, even of different fields.
+    ///
+    /// ```swift
+    /// let tasks = OfflineCollection<PlannedTask>(database: database, collection: "tasks", client: api)
+    ///     .merging(\.updatedAt) { mine, theirs in max(mine, theirs) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - field: The field.
+    ///   - decide: Mine and theirs, to the value both take.
+    /// - Returns: The collection with the rule; a rule given with ``merging(_:)`` goes first.
+    public func merging<Value>(
+        _ field: any WritableKeyPath<Resource, Value> & Sendable,
+        _ decide: @escaping @Sendable (_ mine: Value, _ theirs: Value) -> Value
+    ) -> OfflineCollection {
+        var merging = self
+        merging.fieldRules.append { mine, theirs in
+            let decided = decide(mine[keyPath: field], theirs[keyPath: field])
+            mine[keyPath: field] = decided
+            theirs[keyPath: field] = decided
+        }
+        return merging
+    }
+
+    /// What a sync settles a conflict with: the rule of ``merging(_:)`` first, then, with field
+    /// rules (``merging(_:_:)``), the field-by-field merge of mine and theirs once those fields
+    /// agree; `nil` leaves it to the plain field-by-field merge.
+    var conflictRule: Outbox.MergeRule? {
+        let (whole, fields) = (mergeRule, fieldRules)
+        guard !fields.isEmpty else { return whole }
+        return { base, mine, theirs in
+            if let merged = whole?(base, mine, theirs) { return merged }
+            guard let base, var decidedMine = try? APIClient.decode(Resource.self, from: mine),
+                var decidedTheirs = try? APIClient.decode(Resource.self, from: theirs)
+            else { return nil }
+            for rule in fields { rule(&decidedMine, &decidedTheirs) }
+            guard let mine = try? APIClient.encode(decidedMine),
+                let theirs = try? APIClient.encode(decidedTheirs)
+            else { return nil }
+            return JSONMerge.threeWay(base: base, mine: mine, theirs: theirs)
+        }
+    }
+
     /// The conflict of resource `id`, as the resource, if one waits for the user.
     ///
     /// - Parameter id: The resource's identifier.

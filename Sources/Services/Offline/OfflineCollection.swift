@@ -32,6 +32,9 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     let now: @Sendable () -> Date
     /// The collection's own merge rule, as JSON (``merging(_:)``).
     var mergeRule: Outbox.MergeRule?
+    /// The fields the collection decides itself in a conflict (``merging(_:_:)``), each setting
+    /// mine and theirs to one value before the field-by-field merge.
+    var fieldRules: [@Sendable (_ mine: inout Resource, _ theirs: inout Resource) -> Void] = []
     /// The API's change feed (``following(_:)``), asked by ``refresh()``.
     var feed: (@Sendable (String) -> Promise<ChangeFeedPage<Resource>>)?
 

@@ -20,8 +20,12 @@ public struct OfflineConflict<Resource: OfflineResource>: Error, Sendable, Servi
     /// The value both sides started from, when this device knew it.
     public let base: Resource?
     /// The fields whose values differ between mine and theirs (`id` and `version` aside), sorted
-    /// by name; empty when either side is missing.
+    /// by name; empty when either side is missing. A field only one side changed is among them:
+    /// ``changedOnBothSides`` are those to mark as conflicting.
     public let fields: [String]
+    /// Of ``fields``, those both sides changed from ``base``, to different values: what the user
+    /// must choose between; the others merge. All of ``fields`` when the base is not known.
+    public let changedOnBothSides: [String]
 
     /// Makes a conflict.
     ///
@@ -35,12 +39,23 @@ public struct OfflineConflict<Resource: OfflineResource>: Error, Sendable, Servi
     public init(
         id: String, mine: Resource?, theirs: Resource?, deletedThere: Bool, base: Resource?, fields: [String]
     ) {
+        self.init(
+            id: id, mine: mine, theirs: theirs, deletedThere: deletedThere, base: base, fields: fields,
+            changedOnBothSides: fields)
+    }
+
+    /// Makes a conflict whose fields changed on both sides are known.
+    init(
+        id: String, mine: Resource?, theirs: Resource?, deletedThere: Bool, base: Resource?, fields: [String],
+        changedOnBothSides: [String]
+    ) {
         self.id = id
         self.mine = mine
         self.theirs = theirs
         self.deletedThere = deletedThere
         self.base = base
         self.fields = fields
+        self.changedOnBothSides = changedOnBothSides
     }
 
     /// The conflict read from its JSON: bodies that do not decode as the resource are missing
@@ -51,10 +66,15 @@ public struct OfflineConflict<Resource: OfflineResource>: Error, Sendable, Servi
             value.id = id
             return value
         }
+        let fields = mine.flatMap { mine in theirs.map { JSONMerge.differingFields(mine, $0) } } ?? []
+        let both = base.flatMap { base in
+            mine.flatMap { mine in
+                theirs.flatMap { JSONMerge.conflictingFields(base: base, mine: mine, theirs: $0) }
+            }
+        }
         self.init(
             id: id, mine: decoded(mine), theirs: decoded(theirs), deletedThere: deletedThere,
-            base: decoded(base),
-            fields: mine.flatMap { mine in theirs.map { JSONMerge.differingFields(mine, $0) } } ?? [])
+            base: decoded(base), fields: fields, changedOnBothSides: both ?? fields)
     }
 
     /// The conflict held by `entry`, or `nil` when it holds none.

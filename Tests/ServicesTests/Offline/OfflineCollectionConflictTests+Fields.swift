@@ -1,0 +1,76 @@
+import Foundation
+import PromiseMVPTesting
+import Testing
+
+@testable import Services
+
+/// Conflicts field by field: which fields both sides changed, and a rule for one field (a stamp
+/// every edit changes) that leaves the others to the field-by-field merge.
+@Suite("OfflineCollection conflicts, field by field")
+struct OfflineCollectionFieldConflictTests {
+    struct Chore: OfflineResource, Equatable {
+        var id: String?
+        var version: String?
+        var title: String
+        var note: String
+        var stamp: String
+    }
+
+    let folder = TemporaryFolder("OfflineCollectionFieldConflictTests")
+    let api = TestResourceAPI(
+        collection: "chores", resources: [["id": "c1", "title": "Milk", "note": "", "stamp": "1"]])
+
+    func chores(_ server: TestHTTPServer, online: Bool) throws -> OfflineCollection<Chore> {
+        OfflineCollection<Chore>(
+            database: try Database(at: folder.file("chores.sqlite")), collection: "chores",
+            client: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never),
+            reachability: online ? AssumeReachable() : OfflineCollectionTests.Offline())
+    }
+
+    /// Given: the list loaded; here the title changed offline, there the note: each edit moves the
+    /// stamp.
+    func editsOfDifferentFields(_ server: TestHTTPServer, myStamp: String = "2") async throws {
+        _ = await PromiseExpectations.value(of: try chores(server, online: true).list())
+        _ = await PromiseExpectations.value(
+            of: try chores(server, online: false).update(
+                Chore(id: "c1", version: "1", title: "Oat milk", note: "", stamp: myStamp)))
+        api.edit("c1", ["note": "done", "stamp": "3"])
+    }
+
+    @Test("a conflict tells the fields both sides changed from those one side changed")
+    func fieldsChangedOnBothSides() async throws {
+        // Given
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        try await editsOfDifferentFields(server)
+        let chores = try chores(server, online: true)
+
+        // When: synced without a rule for the stamp
+        _ = await PromiseExpectations.value(of: chores.sync())
+        let conflict = try #require(await PromiseExpectations.value(of: chores.conflict(id: "c1")) ?? nil)
+
+        // Then: three fields differ; only the stamp was changed on both sides
+        #expect(conflict.fields == ["note", "stamp", "title"])
+        #expect(conflict.changedOnBothSides == ["stamp"])
+    }
+
+    @Test(
+        "a rule for the stamp decides it, and the other fields merge: no conflict",
+        arguments: ["2", "4"])
+    func fieldRuleLeavesTheRestToTheMerge(myStamp: String) async throws {
+        // Given: my stamp earlier than theirs (3), or later
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        try await editsOfDifferentFields(server, myStamp: myStamp)
+        let chores = try chores(server, online: true).merging(\.stamp) { mine, theirs in max(mine, theirs) }
+
+        // When
+        let report = await PromiseExpectations.value(of: chores.sync())
+
+        // Then: merged and sent: my title, their note, the later stamp
+        #expect(report?.merged.count == 1 && report?.conflicted.isEmpty == true)
+        #expect(api.field("title", of: "c1") == "Oat milk")
+        #expect(api.field("note", of: "c1") == "done")
+        #expect(api.field("stamp", of: "c1") == max(myStamp, "3"))
+    }
+}
