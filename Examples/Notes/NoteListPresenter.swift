@@ -52,9 +52,9 @@ public final class NoteListPresenter {
         reporting(notes.create(Note(title: title, text: text)).asVoid())
     }
 
-    /// Saves the user's edit of a note.
-    public func edit(_ note: Note) -> Promise<Void> {
-        reporting(notes.update(note).asVoid())
+    /// Saves the user's edit of a note, made to its latest value.
+    public func edit(id: String, _ change: @escaping @Sendable (inout Note) -> Void) -> Promise<Void> {
+        reporting(notes.update(id: id, change).asVoid())
     }
 
     /// Deletes a note.

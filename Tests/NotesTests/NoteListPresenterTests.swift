@@ -67,7 +67,7 @@ struct NoteListPresenterTests {
         // When
         _ = await PromiseExpectations.value(of: offline.add(title: "Ideas", text: "a"))
         _ = await PromiseExpectations.value(
-            of: offline.edit(Note(id: "n1", version: "1", title: "Groceries", text: "milk")))
+            of: offline.edit(id: "n1") { $0.title = "Groceries" })
         let waiting = await view.rows.next { $0.count == 2 && $0[0].hasPrefix("Groceries") }
         _ = await PromiseExpectations.value(of: online.send())
 
@@ -143,7 +143,7 @@ struct NoteListPresenterTests {
         _ = await PromiseExpectations.value(of: online.load())
         let (offline, _) = try presenter(server, online: false)
         _ = await PromiseExpectations.value(
-            of: offline.edit(Note(id: "n1", version: "1", title: "Mine", text: "milk")))
+            of: offline.edit(id: "n1") { $0.title = "Mine" })
         api.edit("n1", ["title": "Theirs"])
 
         // When
@@ -170,7 +170,7 @@ struct NoteListPresenterTests {
 
         // When
         let error = await PromiseExpectations.error(
-            of: online.edit(Note(id: "n1", version: "1", title: "Shopping", text: "eggs")))
+            of: online.edit(id: "n1") { $0.text = "eggs" })
 
         // Then
         let shown = await view.conflicts.next()?.first

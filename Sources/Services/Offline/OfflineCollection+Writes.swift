@@ -48,9 +48,46 @@ extension OfflineCollection {
     /// - Parameter resource: The resource as the user changed it.
     /// - Returns: A promise of the resource as kept.
     public func update(_ resource: Resource) -> Promise<Resource> {
+        put(resource, applying: nil)
+    }
+
+    /// Changes resource `id` with `change`, applied to its latest value here (not to a value a
+    /// screen showed earlier), sent as ``update(_:)`` sends a whole value. Changes of one resource
+    /// made through this collection go one after the other, each on the value the one before it
+    /// left, so two quick edits (a rename, then a tick) never undo each other; kept here and
+    /// queued, the change is applied in the transaction that queues it. An identifier the API
+    /// replaced finds the resource (``currentID(of:)``).
+    ///
+    /// ```swift
+    /// tasks.update(id: task.id) { $0.done = true }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - id: The resource's identifier.
+    ///   - change: Changes the value.
+    /// - Returns: A promise of the resource as kept; rejected with
+    ///   ``ServiceRequestError/noData`` when it is not kept here.
+    public func update(id: String, _ change: @escaping @Sendable (inout Resource) -> Void) -> Promise<
+        Resource
+    > {
+        let writes = self
+        return edits.run(id) {
+            writes.currentID(of: id).then(on: .inline) { writes.local($0) }.then(on: .inline) { current in
+                var changed = current
+                change(&changed)
+                return writes.put(changed, applying: change)
+            }
+        }
+        .recover(on: .inline, policy: .allErrors) { throw Self.reported($0) }
+    }
+
+    /// ``update(_:)`` of `resource`; queued, `change` is applied to the latest value instead.
+    func put(_ resource: Resource, applying change: (@Sendable (inout Resource) -> Void)?) -> Promise<
+        Resource
+    > {
         let (client, path, writes) = (client, path(of: resource.id ?? ""), self)
         return renamingReferences(resource).then(on: .inline) { resource in
-            writes.update(resource) { key in
+            writes.update(resource, applying: change) { key in
                 client.put(
                     path, body: resource, as: Resource.self,
                     headers: APIClient.writeHeaders(idempotencyKey: key, basedOn: resource.version))
@@ -70,13 +107,21 @@ extension OfflineCollection {
         _ resource: Resource,
         sending send: @escaping @Sendable (_ idempotencyKey: String) -> Promise<Resource>
     ) -> Promise<Resource> {
+        update(resource, applying: nil, sending: send)
+    }
+
+    /// ``update(_:sending:)``; queued, with `change` applied to the latest value instead.
+    func update(
+        _ resource: Resource, applying change: (@Sendable (inout Resource) -> Void)?,
+        sending send: @escaping @Sendable (_ idempotencyKey: String) -> Promise<Resource>
+    ) -> Promise<Resource> {
         let (writes, key) = (self, UUID().uuidString)
         return queued(resource.id ?? "") {
-            writes.queue(.put, resource, key: key, sent: false)
+            writes.queue(.put, resource, key: key, sent: false, applying: change)
         } orElse: {
             writes.waitsForParent(resource).then(on: .inline) { waits in
                 waits
-                    ? writes.queue(.put, resource, key: key, sent: false)
+                    ? writes.queue(.put, resource, key: key, sent: false, applying: change)
                     : writes.sent(.put, resource, key: key, by: send)
             }
         }
@@ -170,7 +215,8 @@ extension OfflineCollection {
     /// Writes `resource` here and queues its POST or PUT, in one transaction; a PUT is based on the
     /// copy kept here (its version and JSON).
     func queue(
-        _ method: HTTPMethod, _ resource: Resource, key: String, sent: Bool, conflict: Data?? = nil
+        _ method: HTTPMethod, _ resource: Resource, key: String, sent: Bool, conflict: Data?? = nil,
+        applying change: (@Sendable (inout Resource) -> Void)? = nil
     ) -> Promise<Resource> {
         let (collection, storage, makeID, path) = (collection, storage, makeID, path(of:))
         let account = client.credentials?.account
@@ -185,6 +231,11 @@ extension OfflineCollection {
                     throw ServiceRequestError.noData
                 }
                 base = try APIClient.encode(row.value)
+                if let change {
+                    // The latest value here, changed: not the one read before the transaction.
+                    kept = row.value
+                    change(&kept)
+                }
                 kept.version = row.value.version
             }
             let id = kept.id ?? ""

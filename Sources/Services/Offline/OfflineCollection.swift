@@ -35,6 +35,8 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     /// The fields the collection decides itself in a conflict (``merging(_:_:)``), each setting
     /// mine and theirs to one value before the field-by-field merge.
     var fieldRules: [@Sendable (_ mine: inout Resource, _ theirs: inout Resource) -> Void] = []
+    /// Edits of one resource through ``update(id:_:)``, one after the other.
+    let edits = Serial<String>()
     /// The API's change feed (``following(_:)``), asked by ``refresh()``.
     var feed: (@Sendable (String) -> Promise<ChangeFeedPage<Resource>>)?
 
