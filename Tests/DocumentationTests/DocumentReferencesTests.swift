@@ -12,7 +12,9 @@ struct DocumentReferencesTests {
         "ESRCH", "ECHILD", "EINTR", "WNOWAIT", "SUBPROCESSES", "PackageFrameworks", "Sendable", "CHANGELOG",
         "Added", "Changed", "Fixed",
         "Removed", "PMKCancel",
-        "PMKError", "PMKFinalizer", "Resolver", "CatchMixin", "FileManager", "ProcessInfo",
+        "PMKError", "PMKFinalizer", "Resolver", "CatchMixin", "FileManager", "ProcessInfo", "Future",
+        "Atomic",
+        "Date", "Mutex",
     ]
 
     /// Every type, protocol and alias the package declares, and the files that declare each.

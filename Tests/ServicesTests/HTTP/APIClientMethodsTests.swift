@@ -1,7 +1,6 @@
 import Foundation
 import PromiseMVPTesting
 import Promises
-import Synchronization
 import Testing
 
 @testable import Services
@@ -11,7 +10,7 @@ import Testing
 struct APIClientMethodsTests {
     /// What a request arrived with: method, path and the header this suite sends.
     final class Seen: Sendable {
-        private let lock = Mutex<[String]>([])
+        private let lock = Locked<[String]>([])
         var requests: [String] { lock.withLock { $0 } }
         func record(_ request: TestHTTPServer.Request) {
             lock.withLock {

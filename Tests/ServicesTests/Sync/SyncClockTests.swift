@@ -1,7 +1,6 @@
 import Foundation
 import PromiseMVPTesting
 import Promises
-import Synchronization
 import Testing
 
 @testable import Services
@@ -13,7 +12,7 @@ struct SyncClockTests {
     func laterWorkWaits() async {
         // Given
         let clock = SystemSyncClock()
-        let ran = Mutex(false)
+        let ran = Locked(false)
         let later = clock.schedule(after: 3_600) { ran.withLock { $0 = true } }
         defer { later.cancel() }
 
