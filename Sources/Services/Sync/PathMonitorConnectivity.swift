@@ -13,31 +13,45 @@
     /// scheduler's sync then fails once and backs off, as the rules say, rather than retrying in a
     /// loop.
     public final class PathMonitorConnectivity: ConnectivityMonitor, @unchecked Sendable {
-        // `@unchecked Sendable` is sound: `monitor` is only read or written while holding `lock`,
-        // and `NWPathMonitor` itself may be started and cancelled from any thread.
+        // `@unchecked Sendable` is sound: `monitor` and `reachability` are only read or written
+        // while holding `lock`, and `NWPathMonitor` itself may be started and cancelled from any
+        // thread.
         private let lock = NSLock()
         private var monitor: NWPathMonitor?
+        /// What the paths delivered so far say (the logic, tested on every platform).
+        private var reachability = PathReachability()
         private let queue = DispatchQueue(label: "PathMonitorConnectivity")
 
         /// Makes the monitor; it watches nothing until started.
         public init() {}
 
-        /// Whether the network path is satisfied; before the monitor is started, true.
+        /// Whether the last network path delivered was usable; before the first, true.
         public var isReachable: Bool {
-            lock.withLock { monitor }.map { $0.currentPath.status == .satisfied } ?? true
+            lock.withLock { reachability.isReachable }
         }
 
-        /// Starts watching the network path, telling `onChange` of every change, the current path
-        /// first.
+        /// Starts watching the network path, telling `onChange` of every change of reachability,
+        /// the first path's first.
         ///
         /// - Parameter onChange: Called on a private queue with each new state.
         public func start(_ onChange: @escaping @Sendable (Connectivity) -> Void) {
             let monitor = NWPathMonitor()
-            monitor.pathUpdateHandler = { path in
-                onChange(path.status == .satisfied ? .reachable : .unreachable)
+            monitor.pathUpdateHandler = { [weak self] path in
+                let status: PathReachability.Status =
+                    switch path.status {
+                    case .satisfied: .satisfied
+                    case .requiresConnection: .requiresConnection
+                    default: .unsatisfied
+                    }
+                guard let self else { return }
+                let changed = self.lock.withLock { self.reachability.update(status) }
+                if let changed { onChange(changed) }
             }
             let previous = lock.withLock { () -> NWPathMonitor? in
-                defer { self.monitor = monitor }
+                defer {
+                    self.monitor = monitor
+                    self.reachability = PathReachability()
+                }
                 return self.monitor
             }
             previous?.cancel()
