@@ -31,11 +31,28 @@
         }
 
         /// The attributes that find the item.
-        private var item: [String: Any] {
-            [
-                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
-                kSecAttrAccount as String: account, kSecUseDataProtectionKeychain as String: true,
-            ]
+        private var item: CFDictionary {
+            Self.dictionary(KeychainQuery.item(service: service, account: account))
+        }
+
+        /// `attributes` as the Security framework names them.
+        private static func dictionary(_ attributes: [KeychainQuery.Attribute]) -> CFDictionary {
+            var dictionary: [String: Any] = [:]
+            for attribute in attributes {
+                switch attribute {
+                case .genericPassword: dictionary[kSecClass as String] = kSecClassGenericPassword
+                case .service(let service): dictionary[kSecAttrService as String] = service
+                case .account(let account): dictionary[kSecAttrAccount as String] = account
+                case .dataProtectionKeychain: dictionary[kSecUseDataProtectionKeychain as String] = true
+                case .returningData: dictionary[kSecReturnData as String] = true
+                case .oneMatch: dictionary[kSecMatchLimit as String] = kSecMatchLimitOne
+                case .value(let data): dictionary[kSecValueData as String] = data
+                case .afterFirstUnlockThisDeviceOnly:
+                    dictionary[kSecAttrAccessible as String] =
+                        kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+                }
+            }
+            return dictionary as CFDictionary
         }
 
         /// The grant in the item, or `nil` when there is none.
@@ -43,11 +60,9 @@
         /// - Returns: The grant.
         /// - Throws: ``KeychainError`` when the Keychain refused, or the item's decoding error.
         public func load() throws -> TokenGrant? {
-            var query = item
-            query[kSecReturnData as String] = true
-            query[kSecMatchLimit as String] = kSecMatchLimitOne
+            let query = Self.dictionary(KeychainQuery.load(service: service, account: account))
             var found: CFTypeRef?
-            let status = SecItemCopyMatching(query as CFDictionary, &found)
+            let status = SecItemCopyMatching(query, &found)
             if status == errSecItemNotFound { return nil }
             guard status == errSecSuccess, let data = found as? Data else {
                 throw KeychainError(status: status)
@@ -61,13 +76,11 @@
         /// - Throws: ``KeychainError`` when the Keychain refused.
         public func save(_ grant: TokenGrant) throws {
             let data = try JSONEncoder().encode(grant)
-            let updated = SecItemUpdate(item as CFDictionary, [kSecValueData as String: data] as CFDictionary)
+            let updated = SecItemUpdate(item, Self.dictionary(KeychainQuery.update(data)))
             if updated == errSecSuccess { return }
             guard updated == errSecItemNotFound else { throw KeychainError(status: updated) }
-            var new = item
-            new[kSecValueData as String] = data
-            new[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
-            let added = SecItemAdd(new as CFDictionary, nil)
+            let added = SecItemAdd(
+                Self.dictionary(KeychainQuery.add(service: service, account: account, data)), nil)
             guard added == errSecSuccess else { throw KeychainError(status: added) }
         }
 
@@ -75,7 +88,7 @@
         ///
         /// - Throws: ``KeychainError`` when the Keychain refused.
         public func erase() throws {
-            let status = SecItemDelete(item as CFDictionary)
+            let status = SecItemDelete(item)
             guard status == errSecSuccess || status == errSecItemNotFound else {
                 throw KeychainError(status: status)
             }
