@@ -32,7 +32,7 @@ extension OfflineCollection {
     /// - Returns: A promise of the identifier to use.
     public func currentID(of id: String) -> Promise<String> {
         let collection = collection
-        return storage.tables.read { try OutboxTable.apiID(of: id, feature: collection, $0) ?? id }
+        return storage.tables.read { try OutboxTable.renamed(id, feature: collection, $0) ?? id }
     }
 
     /// `resource` naming the API's identifiers of the resources it refers to, where given.

@@ -25,7 +25,7 @@ struct OfflineReferences<Resource: OfflineResource>: Sendable {
         for reference in all {
             var found: [String: String] = [:]
             for id in reference.ids(resource) {
-                if let apiID = try OutboxTable.apiID(of: id, feature: reference.collection, connection) {
+                if let apiID = try OutboxTable.renamed(id, feature: reference.collection, connection) {
                     found[id] = apiID
                 }
             }
@@ -36,6 +36,20 @@ struct OfflineReferences<Resource: OfflineResource>: Sendable {
         return changed
     }
 
+    /// The first resource `resource` names whose create was discarded here, as `collection/id`:
+    /// the API never had it, and a change naming it must not be sent.
+    func parentDiscarded(for resource: Resource, _ connection: Connection) throws -> String? {
+        for reference in all {
+            for id in reference.ids(resource)
+            where try OutboxTable.apiID(of: id, feature: reference.collection, connection)
+                == OutboxTable.discarded
+            {
+                return "\(reference.collection)/\(id)"
+            }
+        }
+        return nil
+    }
+
     /// `resource` as `rename(_:_:)` makes it, for reading.
     func renamed(_ resource: Resource, _ connection: Connection) throws -> Resource {
         var renamed = resource
@@ -44,15 +58,23 @@ struct OfflineReferences<Resource: OfflineResource>: Sendable {
     }
 
     /// Readies an entry of `storage`'s outbox for sending: passed over (`nil`) while a resource its
-    /// body names waits for its create; otherwise its body, and the row here, name the API's
-    /// identifiers, written back in the same transaction. A delete, or a body that is not the
-    /// resource, goes as it is.
+    /// body names waits for its create, and refused (held for the user, never sent) when that
+    /// create was discarded; otherwise its body, and the row here, name the API's identifiers,
+    /// written back in the same transaction. A delete, or a body that is not the resource, goes as
+    /// it is.
     func preparing(_ storage: AnyOfflineStorage<Resource>) -> Outbox.Preparation {
         { entry, connection in
             guard entry.method != .delete, let body = entry.body,
                 var value = try? APIClient.decode(Resource.self, from: body)
             else { return entry }
             if try parentWaiting(for: value, connection) != nil { return nil }
+            if let parent = try parentDiscarded(for: value, connection) {
+                try OutboxTable.refuse(
+                    entry,
+                    reason: "It names \(parent), which was discarded on this device: the API never had it.",
+                    connection)
+                return nil
+            }
             guard try rename(&value, connection) else { return entry }
             var ready = entry
             ready.body = try APIClient.encode(value)

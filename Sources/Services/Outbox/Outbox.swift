@@ -220,6 +220,11 @@ public struct Outbox: Sendable {
             try reverting(entries.filter { !$0.isDamaged }, connection)
             try connection.execute(
                 "DELETE FROM outbox WHERE feature = ? AND local_id = ?", [.text(feature), .text(localID)])
+            // A create dropped: the resource never reaches the API, and a change that names it
+            // (a related record) must not be sent naming it.
+            if entries.contains(where: { $0.method == .post }) {
+                try OutboxTable.remember(localID, became: OutboxTable.discarded, feature: feature, connection)
+            }
             return entries
         }
     }

@@ -17,8 +17,12 @@ extension OutboxTable {
             [.text(feature), .text(localID), .text(apiID)])
     }
 
+    /// What the table keeps for a resource created here whose create was discarded: it has no
+    /// identifier at the API, and never will.
+    static let discarded = ""
+
     /// The API's identifier of resource `localID` of `feature`, when it was created here and the
-    /// API answered with another; `nil` otherwise.
+    /// API answered with another; ``discarded`` when its create was discarded; `nil` otherwise.
     static func apiID(of localID: String, feature: String, _ connection: Connection) throws -> String? {
         guard
             case .text(let apiID)? = try connection.scalar(
@@ -26,6 +30,12 @@ extension OutboxTable {
                 [.text(feature), .text(localID)])
         else { return nil }
         return apiID
+    }
+
+    /// The API's identifier of resource `localID` of `feature`, when the API gave it one other
+    /// than `localID`; `nil` otherwise (a discarded create included).
+    static func renamed(_ localID: String, feature: String, _ connection: Connection) throws -> String? {
+        try apiID(of: localID, feature: feature, connection).flatMap { $0 == discarded ? nil : $0 }
     }
 
     /// Whether the create of resource `localID` of `feature` still waits here (queued, held, or

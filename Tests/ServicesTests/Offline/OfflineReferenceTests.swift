@@ -183,6 +183,35 @@ struct OfflineReferenceTests {
         #expect(api.tasks.applied.isEmpty)
     }
 
+    @Test("a project discarded after the API refused it: its tasks are held, saying so, never sent")
+    func discardedParentHoldsChildren() async throws {
+        // Given: a project the API refused, with two tasks, and the user discarding the project
+        let api = try API()
+        defer { api.server.stop() }
+        let file = folder.file("app.sqlite")
+        let localID = await projectWithTwoTasks(try device(file, api, online: false))
+        api.projects.refuse("POST /projects", status: 422, body: #"{"error": "name taken"}"#)
+        let online = try device(file, api, online: true)
+        _ = await PromiseExpectations.value(of: online.projects.sync())
+        _ = await PromiseExpectations.value(of: online.projects.discard(id: localID ?? ""))
+
+        // When: the tasks sync
+        let sent = await PromiseExpectations.value(of: online.tasks.sync())
+        let entries = await PromiseExpectations.value(of: online.tasks.outbox.entries())
+
+        // Then: nothing sent; both held, each saying which project was discarded
+        #expect(sent?.sent.isEmpty == true)
+        #expect(api.tasks.applied.isEmpty)
+        #expect(entries?.count == 2)
+        for entry in entries ?? [] {
+            guard case .refused(let reason) = entry.state else {
+                Issue.record("not held: \(entry.state)")
+                continue
+            }
+            #expect(reason.contains("projects/\(localID ?? "")") && reason.contains("discarded"))
+        }
+    }
+
     @Test("a sub-task made offline under a task made offline goes after it, naming its API id")
     func selfReference() async throws {
         // Given: a task and a sub-task of it, made offline
