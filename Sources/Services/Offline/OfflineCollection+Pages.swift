@@ -1,3 +1,4 @@
+import Foundation
 public import Promises
 
 /// A long collection a page at a time, in an order the feature declares.
@@ -10,7 +11,8 @@ extension OfflineCollection {
     ///   - limit: At most how many resources; at least 1.
     ///   - order: The field the pages are sorted by, ties broken by identifier.
     /// - Returns: A promise of the page; rejected with ``ServiceRequestError/storageFailed(reason:)``
-    ///   when the field's name is not letters, digits and `_`.
+    ///   when the field's name is not letters, digits and `_`, or no resource has that field (a
+    ///   misspelt name would otherwise give a page in identifier order).
     public func page(limit: Int, order: OfflineOrder) -> Promise<OfflinePage<Resource>> {
         guard order.isValid else {
             return Promise(
@@ -35,6 +37,24 @@ extension OfflineCollection {
         read(cursor.order, after: cursor, limit: limit)
     }
 
+    /// Throws unless the resources have `order`'s field: one of the first page has a value for it,
+    /// or the resource declares a property of that name, or any resource kept has it. A collection
+    /// with nothing in it has nothing to check.
+    private static func requireField(
+        _ order: OfflineOrder, _ rows: [(value: Resource, key: SQLValue)],
+        _ storage: AnyOfflineStorage<Resource>,
+        _ connection: Connection
+    ) throws {
+        guard let first = rows.first?.value, rows.allSatisfy({ $0.key == .null }),
+            !Mirror(reflecting: first).children.contains(where: { $0.label == order.field }),
+            try storage.resources(in: connection).allSatisfy({
+                try OfflinePageCursor.key(of: $0, order) == .null
+            })
+        else { return }
+        throw ServiceRequestError.storageFailed(
+            reason: "\"\(order.field)\" cannot order pages: no \(Resource.self) has a field of that name")
+    }
+
     /// One page and the status, read in one transaction.
     private func read(_ order: OfflineOrder, after cursor: OfflinePageCursor?, limit: Int)
         -> Promise<OfflinePage<Resource>>
@@ -42,6 +62,7 @@ extension OfflineCollection {
         let (storage, limit) = (storage, max(1, limit))
         return storage.tables.read { connection in
             let rows = try storage.page(order, after: cursor, limit: limit + 1, in: connection)
+            if cursor == nil { try Self.requireField(order, rows, storage, connection) }
             let status = try storage.outbox.status(
                 in: connection, changedHere: try storage.idsChangedHere(in: connection))
             let shown = rows.prefix(limit)

@@ -158,4 +158,25 @@ struct OfflineCollectionPagesTests {
         }
         #expect(reason.contains("note'); DROP"))
     }
+
+    @Test(
+        "an order by a field no resource has (a misspelt name) is refused, naming it; an optional field never set is not"
+    )
+    func unknownFieldIsRefused() async throws {
+        // Given: tasks with a title and some with a note
+        let (indexed, _) = try await collections()
+
+        // When
+        let misspelt = await PromiseExpectations.error(of: indexed.page(limit: 5, order: .ascending("titel")))
+        let declared = await PromiseExpectations.value(
+            of: indexed.page(limit: 5, order: .ascending("version")))
+
+        // Then: the misspelt field is named; a declared field nobody set orders by identifier
+        guard case .storageFailed(let reason)? = misspelt as? ServiceRequestError else {
+            Issue.record("not refused as expected: \(String(describing: misspelt))")
+            return
+        }
+        #expect(reason.contains("titel"))
+        #expect(declared?.values.count == 5)
+    }
 }
