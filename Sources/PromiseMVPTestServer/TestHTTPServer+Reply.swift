@@ -46,6 +46,21 @@ extension TestHTTPServer {
         public let body: Data
         /// The header fields, names in lower case (`idempotency-key`).
         public let headers: [String: String]
+
+        /// Makes a request, for a responder that hands one on changed (a nested route answered by
+        /// the collection's ``TestResourceAPI``, say).
+        ///
+        /// - Parameters:
+        ///   - method: The method.
+        ///   - path: The path.
+        ///   - body: The body.
+        ///   - headers: The header fields, names in lower case.
+        public init(method: String, path: String, body: Data = Data(), headers: [String: String] = [:]) {
+            self.method = method
+            self.path = path
+            self.body = body
+            self.headers = headers
+        }
     }
 }
 

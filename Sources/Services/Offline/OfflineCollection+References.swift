@@ -25,6 +25,30 @@ extension OfflineCollection {
         return referencing
     }
 
+    /// The same collection, creating each resource at the path `path` gives for it: for an API that
+    /// creates a child under its parent (`POST projects/{id}/tasks`). A create queued here is sent
+    /// to the path made from the resource as it is sent, so with its parent's identifier from the
+    /// API (``referencing(_:)``).
+    ///
+    /// ```swift
+    /// let tasks = OfflineCollection<PlannedTask>(database: database, collection: "tasks", client: api)
+    ///     .referencing(.field(\.projectID, to: projects))
+    ///     .creating { "projects/\(APIClient.pathSegment($0.projectID ?? ""))/tasks" }
+    /// ```
+    ///
+    /// - Parameter path: The path of a create, relative to the API's base URL.
+    /// - Returns: The collection with the path.
+    public func creating(at path: @escaping @Sendable (Resource) -> String) -> OfflineCollection {
+        var creating = self
+        creating.createPath = path
+        return creating
+    }
+
+    /// The path a create of `resource` is POSTed to.
+    func creationPath(of resource: Resource) -> String {
+        createPath?(resource) ?? collection
+    }
+
     /// The identifier resource `id` has now: the API's, when it was created here under `id` and the
     /// API named it otherwise; `id` itself otherwise.
     ///

@@ -9,7 +9,8 @@ extension OfflineCollection {
     public func sync() -> Promise<OutboxSyncReport> {
         let (outbox, storage, now) = (outbox, storage, now)
         return outbox.sync(
-            with: client, merging: conflictRule, preparing: storage.references?.preparing(storage)
+            with: client, merging: conflictRule,
+            preparing: storage.references?.preparing(storage, createPath: createPath)
         ) {
             entry, answer, connection in
             let newID = try Self.delivered(entry, answer, storage, connection)

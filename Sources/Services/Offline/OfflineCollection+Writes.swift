@@ -9,12 +9,13 @@ extension OfflineCollection {
     /// - Parameter resource: The new resource.
     /// - Returns: A promise of the resource as kept (with the API's identifier, or a local one).
     public func create(_ resource: Resource) -> Promise<Resource> {
-        let (client, collection, writes) = (client, collection, self)
+        let (client, writes) = (client, self)
         return renamingReferences(resource).then(on: .inline) { resource in
             var draft = resource
             draft.id = nil
+            let path = writes.creationPath(of: resource)
             return writes.create(resource) { [draft] key in
-                client.post(collection, body: draft, as: Resource.self, headers: ["Idempotency-Key": key])
+                client.post(path, body: draft, as: Resource.self, headers: ["Idempotency-Key": key])
             }
         }
         .recover(on: .inline, policy: .allErrors) { throw Self.reported($0) }
@@ -218,7 +219,7 @@ extension OfflineCollection {
         _ method: HTTPMethod, _ resource: Resource, key: String, sent: Bool, conflict: Data?? = nil,
         applying change: (@Sendable (inout Resource) -> Void)? = nil
     ) -> Promise<Resource> {
-        let (collection, storage, makeID, path) = (collection, storage, makeID, path(of:))
+        let (storage, makeID, path, creationPath) = (storage, makeID, path(of:), creationPath(of:))
         let account = client.credentials?.account
         return storage.tables.write { connection in
             var kept = resource
@@ -244,7 +245,8 @@ extension OfflineCollection {
             var body = kept
             if method == .post { body.id = nil }  // the API names it, as online
             try storage.outbox.record(
-                method, method == .post ? collection : path(id), json: body, localID: id, idempotencyKey: key,
+                method, method == .post ? creationPath(kept) : path(id), json: body, localID: id,
+                idempotencyKey: key,
                 mayHaveArrived: sent, baseVersion: kept.version, base: base, account: account, in: connection)
             try Self.hold(id, theirs: conflict, storage, connection)
             return kept

@@ -35,6 +35,8 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     /// The fields the collection decides itself in a conflict (``merging(_:_:)``), each setting
     /// mine and theirs to one value before the field-by-field merge.
     var fieldRules: [@Sendable (_ mine: inout Resource, _ theirs: inout Resource) -> Void] = []
+    /// Where a create is POSTed, when not to ``collection`` (``creating(at:)``).
+    var createPath: (@Sendable (Resource) -> String)?
     /// Edits of one resource through ``update(id:_:)``, one after the other.
     let edits = Serial<String>()
     /// The API's change feed (``following(_:)``), asked by ``refresh()``.

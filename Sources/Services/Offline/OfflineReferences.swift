@@ -62,7 +62,9 @@ struct OfflineReferences<Resource: OfflineResource>: Sendable {
     /// create was discarded; otherwise its body, and the row here, name the API's identifiers,
     /// written back in the same transaction. A delete, or a body that is not the resource, goes as
     /// it is.
-    func preparing(_ storage: AnyOfflineStorage<Resource>) -> Outbox.Preparation {
+    func preparing(
+        _ storage: AnyOfflineStorage<Resource>, createPath: (@Sendable (Resource) -> String)?
+    ) -> Outbox.Preparation {
         { entry, connection in
             guard entry.method != .delete, let body = entry.body,
                 var value = try? APIClient.decode(Resource.self, from: body)
@@ -78,7 +80,8 @@ struct OfflineReferences<Resource: OfflineResource>: Sendable {
             guard try rename(&value, connection) else { return entry }
             var ready = entry
             ready.body = try APIClient.encode(value)
-            try OutboxTable.rewrite(entry, body: ready.body ?? body, connection)
+            if entry.method == .post, let createPath { ready.path = createPath(value) }
+            try OutboxTable.rewrite(entry, body: ready.body ?? body, path: ready.path, connection)
             if let row = try storage.resource(id: entry.localID, in: connection), !row.deleted {
                 var kept = row.value
                 if try rename(&kept, connection) { try storage.put(kept, from: .device, in: connection) }

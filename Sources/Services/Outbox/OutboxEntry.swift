@@ -37,7 +37,7 @@ public struct OutboxEntry: Sendable, Equatable {
     /// The HTTP method.
     public let method: HTTPMethod
     /// The resource, relative to the API's base URL, such as `orders/abc123`.
-    public let path: String
+    public internal(set) var path: String
     /// The JSON body, or `nil`.
     public internal(set) var body: Data?
     /// Sent as the `Idempotency-Key` header, the same on every attempt, so that the API can tell

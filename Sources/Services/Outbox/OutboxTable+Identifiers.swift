@@ -46,9 +46,11 @@ extension OutboxTable {
             [.text(feature), .text(localID)]) != nil
     }
 
-    /// Replaces the body of `entry`, which names resources by the identifiers the API gave them.
-    static func rewrite(_ entry: OutboxEntry, body: Data, _ connection: Connection) throws {
+    /// Replaces the body and path of `entry`, which name resources by the identifiers the API gave
+    /// them.
+    static func rewrite(_ entry: OutboxEntry, body: Data, path: String, _ connection: Connection) throws {
         try connection.execute(
-            "UPDATE outbox SET body = ? WHERE sequence = ?", [.blob(body), .integer(entry.sequence)])
+            "UPDATE outbox SET body = ?, path = ? WHERE sequence = ?",
+            [.blob(body), .text(path), .integer(entry.sequence)])
     }
 }

@@ -183,6 +183,52 @@ struct OfflineReferenceTests {
         #expect(api.tasks.applied.isEmpty)
     }
 
+    @Test("nested route: a task made offline in a project made offline is POSTed under the project's API id")
+    func nestedRoute() async throws {
+        // Given: an API that creates tasks only under their project, refusing an unknown one
+        let projects = TestResourceAPI(collection: "projects")
+        let tasks = TestResourceAPI(collection: "tasks")
+        let nested = Locked<[String]>([])
+        let server = try TestHTTPServer { request in
+            let parts = request.path.split(separator: "/")
+            guard request.method == "POST", parts.count == 3, parts[0] == "projects", parts[2] == "tasks"
+            else {
+                return projects.respond(request)
+            }
+            nested.withLock { $0.append(request.path) }
+            guard projects.resource(String(parts[1])) != nil else { return .status(400, body: "{}") }
+            return tasks.respond(
+                TestHTTPServer.Request(
+                    method: "POST", path: "/tasks", body: request.body, headers: request.headers))
+        }
+        defer { server.stop() }
+        let file = folder.file("app.sqlite")
+        func device(online: Bool) throws -> (OfflineCollection<Project>, OfflineCollection<PlannedTask>) {
+            let app = ProjectsAndTasks(
+                database: try Database(at: file),
+                client: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never),
+                reachability: online ? .assumeReachable : Offline())
+            return (
+                app.projects,
+                app.tasks.creating { "projects/\(APIClient.pathSegment($0.projectID ?? ""))/tasks" }
+            )
+        }
+        let (offlineProjects, offlineTasks) = try device(online: false)
+        let project = await PromiseExpectations.value(of: offlineProjects.create(Project(name: "House")))
+        _ = await PromiseExpectations.value(
+            of: offlineTasks.create(PlannedTask(title: "Paint", projectID: project?.id)))
+
+        // When: the projects sync, then the tasks
+        let (onlineProjects, onlineTasks) = try device(online: true)
+        _ = await PromiseExpectations.value(of: onlineProjects.sync())
+        let sent = await PromiseExpectations.value(of: onlineTasks.sync())
+
+        // Then: one POST, under the project's API id
+        #expect(sent?.sent.count == 1)
+        #expect(nested.withLock { $0 } == ["/projects/projects-1/tasks"])
+        #expect(tasks.resources(as: PlannedTask.self).map(\.projectID) == ["projects-1"])
+    }
+
     @Test("a project discarded after the API refused it: its tasks are held, saying so, never sent")
     func discardedParentHoldsChildren() async throws {
         // Given: a project the API refused, with two tasks, and the user discarding the project
