@@ -229,6 +229,38 @@ struct OfflineReferenceTests {
         #expect(tasks.resources(as: PlannedTask.self).map(\.projectID) == ["projects-1"])
     }
 
+    @Test("a task shown with its project's name offline, updated when the project changes or gets its API id")
+    func joinedReadFollowsBoth() async throws {
+        // Given: a project and two tasks made offline, watched joined
+        let api = try API()
+        defer { api.server.stop() }
+        let file = folder.file("app.sqlite")
+        let offline = try device(file, api, online: false)
+        let localID = await projectWithTwoTasks(offline)
+        let seen = DeliveryRecorder<[String]>()
+        let observation = offline.tasks.observe(joining: offline.projects, on: \.projectID, on: .inline) {
+            result in
+            guard case .success(let joined) = result else { return }
+            seen.record(joined.map { "\($0.item.value.title) in \($0.parent?.name ?? "?")" })
+        }
+        defer { observation.cancel() }
+        let first = await seen.next()
+
+        // When: the project renamed here, then sent by another process
+        _ = await PromiseExpectations.value(
+            of: offline.projects.update(id: localID ?? "") { $0.name = "Home" })
+        let renamed = await seen.next { $0 == ["Paint in Home", "Sweep in Home"] }
+        _ = await PromiseExpectations.value(of: try device(file, api, online: true).projects.sync())
+        let joined = await PromiseExpectations.value(
+            of: offline.tasks.snapshot(joining: offline.projects, on: \.projectID))
+
+        // Then: each read shows the project's fields, before and after it has the API's id
+        #expect(first == ["Paint in House", "Sweep in House"])
+        #expect(renamed != nil)
+        #expect(joined?.map { $0.parent?.id } == ["projects-1", "projects-1"])
+        #expect(joined?.map { $0.parent?.name } == ["Home", "Home"])
+    }
+
     @Test("a project discarded after the API refused it: its tasks are held, saying so, never sent")
     func discardedParentHoldsChildren() async throws {
         // Given: a project the API refused, with two tasks, and the user discarding the project
