@@ -13,11 +13,10 @@ write) is code of its own and is not checked.
 
 Usage: async-waits.py FOLDER...   (exit 1 and one line per finding when any)
 """
-import pathlib
 import re
 import sys
 
-from swift_text import blank
+from swift_text import blank, check
 
 CONTROL = re.compile(r"(?:^|[\s}])(if|guard|else|for|while|do|switch|catch|defer|repeat)\b[^{]*$")
 ASYNC_SIGNATURE = re.compile(r"\b(func\s+\w+|init)\s*(<[^>]*>)?\s*\((?:[^()]|\([^()]*\))*\)\s*async\b[^{]*\{")
@@ -43,12 +42,5 @@ def findings(path):
             i += 1
 
 
-def main(folders):
-    found = [f for folder in folders for path in sorted(pathlib.Path(folder).rglob("*.swift")) for f in findings(path)]
-    for finding in found:
-        print(finding)
-    return 1 if found else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:] or ["Sources", "Tests", "Examples"]))
+    sys.exit(check(findings, sys.argv[1:] or ["Sources", "Tests", "Examples"]))

@@ -11,11 +11,10 @@ Code in an `#if os(Linux)` (or `canImport(Glibc)`) branch is not checked: Apple 
 
 Usage: availability.py FOLDER...   (exit 1 and one line per finding when any)
 """
-import pathlib
 import re
 import sys
 
-from swift_text import blank
+from swift_text import blank, check
 
 # (pattern, what it is, the first releases that have it); a pattern marked `combine` counts only
 # in a file that imports Combine.
@@ -96,12 +95,5 @@ def findings(path):
             yield f"{path}:{line}: {what} needs {since}, newer than the package's minimums: use it under #available"
 
 
-def main(folders):
-    found = [f for folder in folders for path in sorted(pathlib.Path(folder).rglob("*.swift")) for f in findings(path)]
-    for finding in found:
-        print(finding)
-    return 1 if found else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:] or ["Sources", "Tests", "Examples"]))
+    sys.exit(check(findings, sys.argv[1:] or ["Sources", "Tests", "Examples"]))

@@ -1,4 +1,6 @@
-"""Reading Swift source for the checks in .ci: the text with comments and strings blanked."""
+"""Reading Swift source for the checks in .ci: the text with comments and strings blanked, and
+the run over folders that prints each finding."""
+import pathlib
 
 
 def blank(text):
@@ -28,3 +30,11 @@ def blank(text):
                 out[k] = " "
         i = j
     return "".join(out)
+
+
+def check(findings, folders):
+    """Prints what `findings(path)` yields for every Swift file under `folders`; 1 when any."""
+    found = [f for folder in folders for path in sorted(pathlib.Path(folder).rglob("*.swift")) for f in findings(path)]
+    for finding in found:
+        print(finding)
+    return 1 if found else 0
