@@ -25,9 +25,9 @@ struct ClaimHolder: Equatable, Sendable {
     let host: String
 
     /// This process, read once. The machine's name comes from `gethostname(2)`, the same call on
-    /// every platform and never a lookup: Foundation's `ProcessInfo.hostName` is `gethostname` on
-    /// Linux but a reverse DNS lookup on Apple platforms (`NSHost`), which can block for tens of
-    /// seconds, and it was read inside the write transaction that takes the claim.
+    /// every platform and never a lookup: Foundation's host name of `ProcessInfo` is `gethostname`
+    /// on Linux but a reverse DNS lookup on Apple platforms (`NSHost`), which can block for tens
+    /// of seconds, and it was read inside the write transaction that takes the claim.
     static let current = ClaimHolder(pid: Int64(getpid()), host: machineName())
 
     /// The name `gethostname(2)` gives, or "" when it fails (a claim then counts as another

@@ -15,7 +15,9 @@ public import Promises
 /// An entry that is refused, stuck or damaged (its row cannot be read) is *held*: it, and every
 /// later entry of the same resource, wait for the user; other resources' entries still go, so no
 /// change overtakes one of its own resource that the user has not dealt with, and no change
-/// blocks the changes of other resources forever.
+/// blocks the changes of other resources forever. A change that names a resource whose create
+/// has not been answered (related records, ``OfflineCollection/referencing(_:)``) is passed over
+/// the same way until it has been, and every later change of its resource waits behind it.
 ///
 /// Changes of one resource not sent yet are merged when recorded (see ``Recorded``): a create and
 /// an update are one create with the latest body, two updates one update, an update and a delete
