@@ -47,15 +47,6 @@ enum OutboxTable {
         + " WHERE feature = ?1 AND sequence > ?2 AND refusal IS NULL AND stuck = 0 AND conflict = 0"
         + " AND (account IS NULL OR account = ?3) ORDER BY sequence LIMIT 1"
 
-    /// Whether an earlier entry of `entry`'s resource is still queued: held (refused, stuck,
-    /// conflicted or damaged), waiting for a resource it names, or another account's. Then `entry`
-    /// waits behind it, so that no change overtakes one of its own resource.
-    static func isBehind(_ entry: OutboxEntry, _ feature: String, _ connection: Connection) throws -> Bool {
-        try connection.scalar(
-            "SELECT 1 FROM outbox WHERE feature = ? AND local_id = ? AND sequence < ? LIMIT 1",
-            [.text(feature), .text(entry.localID), .integer(entry.sequence)]) != nil
-    }
-
     /// How many entries of `feature` wait to be sent (held ones not counted).
     static func waiting(_ feature: String, _ connection: Connection) throws -> Int {
         try entries(feature, nil, connection).filter { !$0.isHeld }.count
