@@ -45,7 +45,7 @@ public final class DeliveryRecorder<Value: Sendable>: @unchecked Sendable {
     ///   - timeout: How long to wait, in seconds.
     ///   - sourceLocation: Where a failure is reported.
     /// - Returns: The delivery, or `nil`.
-    public func next(timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) async -> Value?
+    public func next(timeout: Double = 60, sourceLocation: SourceLocation = #_sourceLocation) async -> Value?
     {
         let (promise, seal) = Promise<Value>.pending()
         lock.withLock {
@@ -68,7 +68,7 @@ public final class DeliveryRecorder<Value: Sendable>: @unchecked Sendable {
     ///   - condition: What the delivery waited for satisfies.
     /// - Returns: The delivery, or `nil`.
     public func next(
-        timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
+        timeout: Double = 60, sourceLocation: SourceLocation = #_sourceLocation,
         where condition: @Sendable (Value) -> Bool
     ) async -> Value? {
         while let value = await next(timeout: timeout, sourceLocation: sourceLocation) {

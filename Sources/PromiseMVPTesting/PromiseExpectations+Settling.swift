@@ -28,7 +28,7 @@ extension PromiseExpectations {
     /// presenter's chain any further: call it right after starting the fetch, as the example does.
     @MainActor
     public static func seenWhenSettled<Value, Seen: Sendable>(
-        _ promise: Promise<Value>, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
+        _ promise: Promise<Value>, timeout: Double = 60, sourceLocation: SourceLocation = #_sourceLocation,
         _ read: @escaping @MainActor @Sendable () -> Seen
     ) async -> Seen? {
         let (seen, seal) = Promise<Seen>.pending()

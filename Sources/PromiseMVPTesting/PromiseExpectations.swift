@@ -21,7 +21,7 @@ public enum PromiseExpectations {
     /// - Returns: The value, or `nil` after recording the failure.
     public static func value<Value>(
         of promise: Promise<Value>,
-        timeout: Double = 10,
+        timeout: Double = 60,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async -> Value? {
         let outcome = await PromiseOutcome.of(promise, timeout: timeout)
@@ -42,7 +42,7 @@ public enum PromiseExpectations {
     /// - Returns: The value, or `nil` after recording the failure.
     public static func value<Value>(
         of guarantee: Guarantee<Value>,
-        timeout: Double = 10,
+        timeout: Double = 60,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async -> Value? {
         await value(of: guarantee.asPromise(), timeout: timeout, sourceLocation: sourceLocation)
@@ -58,7 +58,7 @@ public enum PromiseExpectations {
     /// - Returns: The error, or `nil` after recording the failure.
     public static func error<Value>(
         of promise: Promise<Value>,
-        timeout: Double = 10,
+        timeout: Double = 60,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async -> (any Error)? {
         let outcome = await PromiseOutcome.of(promise, timeout: timeout)

@@ -16,7 +16,7 @@ extension XCTestCase {
     /// - Returns: The value, or `nil` after failing the test.
     public func waitForValue<Value>(
         of promise: Promise<Value>,
-        timeout: Double = 10,
+        timeout: Double = 60,
         file: StaticString = #filePath,
         line: UInt = #line
     ) -> Value? {
@@ -38,7 +38,7 @@ extension XCTestCase {
     /// - Returns: The value, or `nil` after failing the test.
     public func waitForValue<Value>(
         of guarantee: Guarantee<Value>,
-        timeout: Double = 10,
+        timeout: Double = 60,
         file: StaticString = #filePath,
         line: UInt = #line
     ) -> Value? {
@@ -56,7 +56,7 @@ extension XCTestCase {
     /// - Returns: The error, or `nil` after failing the test.
     public func waitForError<Value>(
         of promise: Promise<Value>,
-        timeout: Double = 10,
+        timeout: Double = 60,
         file: StaticString = #filePath,
         line: UInt = #line
     ) -> (any Error)? {
@@ -80,7 +80,7 @@ extension XCTestCase {
     /// - Returns: The value, or `nil` after failing the test.
     nonisolated(nonsending) public func value<Value>(
         of promise: Promise<Value>,
-        timeout: Double = 10,
+        timeout: Double = 60,
         file: StaticString = #filePath,
         line: UInt = #line
     ) async -> Value? {
@@ -102,7 +102,7 @@ extension XCTestCase {
     /// - Returns: The value, or `nil` after failing the test.
     nonisolated(nonsending) public func value<Value>(
         of guarantee: Guarantee<Value>,
-        timeout: Double = 10,
+        timeout: Double = 60,
         file: StaticString = #filePath,
         line: UInt = #line
     ) async -> Value? {
@@ -120,7 +120,7 @@ extension XCTestCase {
     /// - Returns: The error, or `nil` after failing the test.
     nonisolated(nonsending) public func error<Value>(
         of promise: Promise<Value>,
-        timeout: Double = 10,
+        timeout: Double = 60,
         file: StaticString = #filePath,
         line: UInt = #line
     ) async -> (any Error)? {
