@@ -20,6 +20,11 @@ enum Screens {
     static func orders(
         _ app: App, _ arguments: Arguments, _ terminal: Terminal
     ) async -> Int32 {
+        // Another account's orders are shown to nobody: say whose they are, not "sign in".
+        if let whose = await SignInScreen.ownerMessage(app) {
+            terminal.printError("demo: \(whose)")
+            return 1
+        }
         let (worker, formatter) = (app.worker, app.formatter)
         let view = TerminalOrdersView(terminal: terminal, api: arguments.api)
         view.sample = await Seeding.ordersAreSample(app.database)
@@ -32,7 +37,6 @@ enum Screens {
         var cursor: OrdersPage.Cursor?
         repeat {
             guard let page = try? await presenter.fetchOrdersPage(after: cursor, limit: 1_000).value else {
-                if let whose = await SignInScreen.ownerMessage(app) { terminal.printError("demo: \(whose)") }
                 return 1
             }
             cursor = page.next

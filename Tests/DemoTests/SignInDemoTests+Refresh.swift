@@ -65,6 +65,7 @@ import Testing
                 #expect(!run.output.contains("@example.com"), "\(run.output)")
                 #expect(run.error.contains("sign in as amy"), "\(run.error)")
             }
+            #expect(!bob.error.contains("Sign in to continue"), "bob is signed in: \(bob.error)")
             #expect(again.output == amys.output, "\(again.output) \(again.error)")
         }
     }
