@@ -123,7 +123,8 @@ let package = Package(
         ),
         .testTarget(
             name: "OrdersTests",
-            dependencies: ["Orders", "OrdersTesting"],
+            // Notes too: one test holds both features to the same outcome for the same event.
+            dependencies: ["Orders", "OrdersTesting", "Notes"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

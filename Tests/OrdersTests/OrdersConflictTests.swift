@@ -180,7 +180,7 @@ struct OrdersConflictTests {
         #expect(status?.state(of: "shop-amy") == .conflicted(theirs: nil, deletedOnServer: true))
     }
 
-    @Test("online, an update of a copy the shop changed since is refused as a conflict, not an overwrite")
+    @Test("online, an update of a copy the shop changed since is a conflict kept to settle, not an overwrite")
     func onlineUpdateOfStaleCopy() async throws {
         // Given
         let device = try await deviceWithCopy()
@@ -188,14 +188,23 @@ struct OrdersConflictTests {
 
         // When
         let error = await PromiseExpectations.error(of: device.online.updateOrder(renamedAmy(last: "Mine")))
+        let held = await PromiseExpectations.value(of: device.online.syncStatus())
+        let shopBefore = device.shop.storedOrders.first { $0.id == "shop-amy" }?.lastName
+        _ = await PromiseExpectations.value(of: device.online.resolve(id: "shop-amy", keeping: .mine))
 
-        // Then
+        // Then: refused as a conflict with the shop's side, kept (as an offline edit's would be),
+        // and keeping mine sends it over the shop's version
         guard case .conflict(let theirs)? = (error as? OrdersStoreError)?.reason else {
             Issue.record("not a conflict: \(String(describing: error))")
             return
         }
         #expect(theirs?.lastName == "Theirs")
-        #expect(device.shop.storedOrders.first { $0.id == "shop-amy" }?.lastName == "Theirs")
-        #expect(await PromiseExpectations.value(of: device.online.syncStatus()) == .empty)
+        #expect(shopBefore == "Theirs")
+        guard case .conflicted(let kept?, false)? = held?.state(of: "shop-amy") else {
+            Issue.record("the conflict was not kept: \(String(describing: held))")
+            return
+        }
+        #expect(try APIClient.decode(Order.self, from: kept).lastName == "Theirs")
+        #expect(device.shop.storedOrders.first { $0.id == "shop-amy" }?.lastName == "Mine")
     }
 }

@@ -11,7 +11,7 @@ extension FallbackOrdersStore {
     /// - Returns: A promise fulfilled once the copy holds the shop's orders.
     public func refresh() -> Promise<Void> {
         let api = api
-        return orders.refresh { api.fetchOrders(ifChangedSince: $0) }.asVoid().failing(as: .fetchOrders)
+        return orders.refresh { api.getOrders(ifChangedSince: $0) }.asVoid().failing(as: .fetchOrders, id: "")
     }
 
     /// Sends the changes that wait, in order, each exactly once; see `Outbox`. (Orders that an
@@ -75,7 +75,7 @@ extension FallbackOrdersStore {
             guard count > 0 else { throw OrdersStoreError(.updateOrder, .notFound(id: id)) }
             return store.sync()
         }
-        .failing(as: .updateOrder)
+        .failing(as: .updateOrder, id: id)
     }
 }
 

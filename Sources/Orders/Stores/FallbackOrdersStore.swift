@@ -62,10 +62,10 @@ public struct FallbackOrdersStore: OrdersStore {
         let (api, orders) = (api, orders)
         return orders.list(
             policy: policy, sendingFirst: true, showingCopy: { showingCopy($0.map(\.values)) },
-            fetchingConditionally: { api.fetchOrders(ifChangedSince: $0) }
+            fetchingConditionally: { api.getOrders(ifChangedSince: $0) }
         )
         .map(on: .inline) { $0.map(\.values) }
-        .failing(as: .fetchOrders)
+        .failing(as: .fetchOrders, id: "")
     }
 
     /// One order: as changed here while a change of it waits, else from the API, or from the
@@ -76,7 +76,7 @@ public struct FallbackOrdersStore: OrdersStore {
     /// - Returns: A promise of the order, or rejected with `notFound`.
     public func fetchOrder(id: String) -> Promise<Order> {
         let api = api
-        return orders.fetch(id: id) { api.fetchOrder(id: id) }.failing(as: .fetchOrder, id: id)
+        return orders.fetch(id: id) { api.getOrder(id: id) }.failing(as: .fetchOrder, id: id)
     }
 
     /// Sends a new order to the API and keeps it in the offline copy; when the API cannot be
@@ -89,9 +89,9 @@ public struct FallbackOrdersStore: OrdersStore {
         let (api, orders) = (api, orders)
         return firstly {
             try order.validateForStore(.createOrder)
-            return orders.create(Self.kept(order)) { key in api.createOrder(order, idempotencyKey: key) }
+            return orders.create(Self.kept(order)) { key in api.sendCreate(order, idempotencyKey: key) }
         }
-        .failing(as: .createOrder)
+        .failing(as: .createOrder, id: "")
     }
 
     /// Replaces an order in the API and in the database; when the API cannot be reached, or the
@@ -103,7 +103,7 @@ public struct FallbackOrdersStore: OrdersStore {
         let (api, orders) = (api, orders)
         return firstly {
             try order.validateForStore(.updateOrder)
-            return orders.update(Self.kept(order)) { key in api.updateOrder(order, idempotencyKey: key) }
+            return orders.update(Self.kept(order)) { key in api.sendUpdate(order, idempotencyKey: key) }
         }
         .failing(as: .updateOrder, id: order.id ?? "")
     }
@@ -116,7 +116,7 @@ public struct FallbackOrdersStore: OrdersStore {
     public func deleteOrder(id: String) -> Promise<Order> {
         let api = api
         return orders.delete(id: id) { key, version in
-            api.deleteOrder(id: id, idempotencyKey: key, version: version).map(on: .inline) { Optional($0) }
+            api.sendDelete(id: id, idempotencyKey: key, version: version).map(on: .inline) { Optional($0) }
         }
         .map(on: .inline) { deleted in
             guard let deleted else { throw ServiceRequestError.noData }
@@ -136,14 +136,11 @@ public struct FallbackOrdersStore: OrdersStore {
 }
 
 extension Promise {
-    /// Rejects with an ``OrdersStoreError`` of `operation`; an order kept neither here nor in the
-    /// API (`ServiceRequestError/noData`) is `notFound`.
+    /// Rejects with an ``OrdersStoreError`` of `operation`, as ``OrdersAPI`` classifies the
+    /// failure: the kit's and the API's errors are classified there, once.
     func failing(as operation: OrdersStoreError.Operation, id: String) -> Promise<Value> {
         recover(on: .inline, policy: .allErrors) { error -> Promise<Value> in
-            if error as? ServiceRequestError == .noData {
-                throw OrdersStoreError(operation, .notFound(id: id))
-            }
-            throw OrdersStoreError.wrapping(error, operation)
+            throw OrdersAPI.storeError(error, operation, id: id)
         }
     }
 }

@@ -36,12 +36,18 @@ public struct OrdersAPI: OrdersStore {
     /// - Parameter validators: What the copy's answer said of its version; `nil` for none.
     /// - Returns: A promise of the orders and their validators, or that they did not change.
     public func fetchOrders(ifChangedSince validators: CacheValidators?) -> Promise<ConditionalGet<[Order]>> {
+        getOrders(ifChangedSince: validators)
+            .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .fetchOrders, id: "") }
+    }
+
+    /// ``fetchOrders(ifChangedSince:)`` with its failure as the client gave it (`APIError`), for
+    /// the offline kit to classify.
+    func getOrders(ifChangedSince validators: CacheValidators?) -> Promise<ConditionalGet<[Order]>> {
         client.get("orders", as: [Order].self, ifChangedSince: validators)
             .map(on: .inline) { answer -> ConditionalGet<[Order]> in
                 guard case .changed(let orders, let validators) = answer else { return .notModified }
                 return .changed(orders.sorted { $0.date > $1.date }, validators: validators)
             }
-            .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .fetchOrders, id: "") }
     }
 
     /// One order.
@@ -49,8 +55,13 @@ public struct OrdersAPI: OrdersStore {
     /// - Parameter id: The order's identifier.
     /// - Returns: A promise of the order, or rejected with `notFound`.
     public func fetchOrder(id: String) -> Promise<Order> {
-        client.get("orders/\(APIClient.pathSegment(id))", as: Order.self)
+        getOrder(id: id)
             .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .fetchOrder, id: id) }
+    }
+
+    /// ``fetchOrder(id:)`` with its failure as the client gave it.
+    func getOrder(id: String) -> Promise<Order> {
+        client.get(Self.path(of: id), as: Order.self)
     }
 
     /// Sends a new order; the API gives it its identifier.
@@ -71,13 +82,18 @@ public struct OrdersAPI: OrdersStore {
     public func createOrder(_ order: Order, idempotencyKey: String) -> Promise<Order> {
         firstly { () -> Promise<Order> in
             try order.validateForStore(.createOrder)
-            var draft = order
-            draft.id = nil
-            draft.total = order.computedTotal
-            return client.post(
-                "orders", body: draft, as: Order.self, headers: ["Idempotency-Key": idempotencyKey])
+            return sendCreate(order, idempotencyKey: idempotencyKey)
         }
         .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .createOrder, id: "") }
+    }
+
+    /// The POST of a checked order; its failure as the client gave it (`APIError`), for the
+    /// offline kit to classify.
+    func sendCreate(_ order: Order, idempotencyKey: String) -> Promise<Order> {
+        var draft = order
+        draft.id = nil
+        draft.total = order.computedTotal
+        return client.post("orders", body: draft, as: Order.self, headers: ["Idempotency-Key": idempotencyKey])
     }
 
     /// Replaces an order.
@@ -96,17 +112,21 @@ public struct OrdersAPI: OrdersStore {
     ///   - idempotencyKey: The key; the same for every attempt at this change.
     /// - Returns: A promise of the order as the API stored it, or rejected with `notFound`.
     public func updateOrder(_ order: Order, idempotencyKey: String) -> Promise<Order> {
-        let id = order.id ?? ""
-        return firstly { () -> Promise<Order> in
+        firstly { () -> Promise<Order> in
             try order.validateForStore(.updateOrder)
-            var sent = order
-            sent.total = order.computedTotal
-            // Made on top of the shop's version it was read at: another change meanwhile is a 412.
-            return client.put(
-                "orders/\(APIClient.pathSegment(id))", body: sent, as: Order.self,
-                headers: APIClient.writeHeaders(idempotencyKey: idempotencyKey, basedOn: order.version))
+            return sendUpdate(order, idempotencyKey: idempotencyKey)
         }
-        .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .updateOrder, id: id) }
+        .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .updateOrder, id: order.id ?? "") }
+    }
+
+    /// The PUT of a checked order, made on top of the shop's version it was read at (another
+    /// change meanwhile is a 412); its failure as the client gave it.
+    func sendUpdate(_ order: Order, idempotencyKey: String) -> Promise<Order> {
+        var sent = order
+        sent.total = order.computedTotal
+        return client.put(
+            Self.path(of: order.id ?? ""), body: sent, as: Order.self,
+            headers: APIClient.writeHeaders(idempotencyKey: idempotencyKey, basedOn: order.version))
     }
 
     /// Deletes an order.
@@ -124,14 +144,15 @@ public struct OrdersAPI: OrdersStore {
     ///   - idempotencyKey: The key; the same for every attempt at this delete.
     /// - Returns: A promise of the deleted order, or rejected with `notFound`.
     public func deleteOrder(id: String, idempotencyKey: String) -> Promise<Order> {
-        deleteOrder(id: id, idempotencyKey: idempotencyKey, version: nil)
+        sendDelete(id: id, idempotencyKey: idempotencyKey, version: nil)
+            .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .deleteOrder, id: id) }
     }
 
     /// Deletes an order read at `version` (`If-Match`): a change of it in the shop since is a
-    /// conflict, not a silent delete. Without a version, the shop's current one.
-    func deleteOrder(id: String, idempotencyKey: String, version: String?) -> Promise<Order> {
-        let client = client
-        let path = "orders/\(APIClient.pathSegment(id))"
+    /// conflict, not a silent delete. Without a version, the shop's current one. Its failure as
+    /// the client gave it.
+    func sendDelete(id: String, idempotencyKey: String, version: String?) -> Promise<Order> {
+        let (client, path) = (client, Self.path(of: id))
         return client.get(path, as: Order.self)
             .then(on: .inline) { order in
                 client.delete(
@@ -141,17 +162,30 @@ public struct OrdersAPI: OrdersStore {
                 )
                 .map(on: .inline) { order }
             }
-            .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .deleteOrder, id: id) }
+    }
+
+    /// Where order `id` is, relative to the API's base: the one place the path is built.
+    static func path(of id: String) -> String {
+        "orders/\(APIClient.pathSegment(id))"
     }
 
     private struct FieldErrors: Decodable {
         let errors: [OrderFieldError]
     }
 
+    /// What a failure of the API, or of the offline kit over it, means for an order: the one
+    /// place errors become ``OrdersStoreError``s.
     static func storeError(
         _ error: any Error, _ operation: OrdersStoreError.Operation, id: String
     ) -> OrdersStoreError {
         if let error = error as? OrdersStoreError { return error }
+        if let conflict = error as? OfflineConflict<Order> {
+            return OrdersStoreError(operation, .conflict(theirs: conflict.deletedThere ? nil : conflict.theirs))
+        }
+        // One order (an `id`) kept neither here nor in the API.
+        if !id.isEmpty, error as? ServiceRequestError == .noData {
+            return OrdersStoreError(operation, .notFound(id: id))
+        }
         if case .httpStatus(_, let body) = error as? APIError {
             let failure = FailureClass(error)
             if failure.isConflict {
