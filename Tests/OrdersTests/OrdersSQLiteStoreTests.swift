@@ -52,6 +52,30 @@ struct OrdersSQLiteStoreTests {
         #expect(await PromiseExpectations.value(of: store.load())??.savedAt == listedAt)
     }
 
+    @Test("orders written through the SQLite store are the fallback store's offline writes: sent once, then synced")
+    func writesReachTheShop() async throws {
+        // Given: an order created, and Amy's updated and Bob's deleted, through the device store
+        let device = try DeviceAndShop()
+        let listed = await device.listing(device.online)
+        let created = try #require(await PromiseExpectations.value(of: device.cache.createOrder(validOrder())))
+        var amy = try #require(listed["shop-amy"])
+        amy.lastName = "Edited"
+        _ = await PromiseExpectations.value(of: device.cache.updateOrder(amy))
+        let deleted = await PromiseExpectations.value(of: device.cache.deleteOrder(id: "shop-bob"))
+
+        // When
+        let report = await PromiseExpectations.value(of: device.online.sync())
+
+        // Then: the shop has each change once, and nothing waits or stays marked as changed here
+        #expect(deleted?.id == "shop-bob")
+        #expect(report?.sent.count == 3, "\(String(describing: report))")
+        #expect(device.shop.storedOrders.contains { $0.email == created.email && $0.id != created.id })
+        #expect(device.shop.storedOrders.first { $0.id == "shop-amy" }?.lastName == "Edited")
+        #expect(!device.shop.storedOrders.contains { $0.id == "shop-bob" })
+        #expect(await PromiseExpectations.value(of: device.online.syncStatus()) == .empty)
+        #expect(await device.rowsChangedHere() == 0)
+    }
+
     @Test("creates from many threads at once lose nothing")
     func concurrentCreates() async throws {
         // Given

@@ -12,13 +12,19 @@ public import Services
 ///
 /// Its tables are those of every store of orders on the database: the ``FallbackOrdersStore``
 /// keeps the offline copy of the API's orders in them, with the changes that wait in ``outbox``.
-/// ``save(_:at:)`` fills that copy as a listing would (a seed, a test) and ``load()`` reads it back.
+/// One role, whichever store writes: ``createOrder(_:)``, ``updateOrder(_:)`` and
+/// ``deleteOrder(id:)`` are the fallback store's writes made offline, each kept here with its
+/// change queued, so a fallback store on the same database sends them at its next sync. (An app
+/// with no API never syncs, and its changes stay queued beside the orders.)
+/// ``save(_:at:)`` fills the copy as a listing would (a seed, a test) and ``load()`` reads it back.
 public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     /// The changes made on this device that wait for the API, in the same file.
     public var outbox: Outbox { storage.outbox }
     /// The tables, as every store of orders on this database keeps them.
     let storage: OrdersOfflineStorage
     let makeID: @Sendable () -> String
+    /// The orders as the offline kit keeps them, never reaching an API: every write is queued.
+    let offline: OfflineCollection<Order>
 
     /// Makes the store and brings its tables up to date.
     ///
@@ -34,6 +40,11 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     ) {
         self.makeID = makeID
         storage = OrdersOfflineStorage(database: database, retry: retry, now: now)
+        // The client is never asked: its address only makes the collection (the queued changes'
+        // paths are relative, sent with the fallback store's client).
+        offline = OfflineCollection(
+            storage: storage, client: APIClient(baseURL: URL(fileURLWithPath: "/")), reachability: NeverReachable(),
+            makeID: makeID, now: now)
     }
 
     /// All orders, newest first.
@@ -62,16 +73,12 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     /// - Parameter order: The order; its `id` and `total` are ignored.
     /// - Returns: A promise of the order as stored.
     public func createOrder(_ order: Order) -> Promise<Order> {
-        let makeID = makeID
-        return write { connection in
+        let offline = offline
+        return firstly {
             try order.validateForStore(.createOrder)
-            var created = order
-            created.id = makeID()
-            created.total = order.computedTotal
-            try OrderRows.insert(created, connection, origin: .device)
-            return OrderRows.asStored(created)
+            return offline.create(FallbackOrdersStore.kept(order))
         }
-        .failing(as: .createOrder)
+        .failing(as: .createOrder, id: "")
     }
 
     /// Replaces an order, recomputing its total.
@@ -79,19 +86,12 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     /// - Parameter order: The order, with the `id` of the one to replace.
     /// - Returns: A promise of the order as stored, or rejected with `notFound`.
     public func updateOrder(_ order: Order) -> Promise<Order> {
-        write { connection in
+        let offline = offline
+        return firstly {
             try order.validateForStore(.updateOrder)
-            guard let id = order.id,
-                try connection.execute("DELETE FROM orders WHERE id = ? AND deleted = 0", [.text(id)]) == 1
-            else {
-                throw OrdersStoreError(.updateOrder, .notFound(id: order.id ?? ""))
-            }
-            var updated = order
-            updated.total = order.computedTotal
-            try OrderRows.insert(updated, connection, origin: .device)
-            return OrderRows.asStored(updated)
+            return offline.update(FallbackOrdersStore.kept(order))
         }
-        .failing(as: .updateOrder)
+        .failing(as: .updateOrder, id: order.id ?? "")
     }
 
     /// Deletes an order.
@@ -99,14 +99,12 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     /// - Parameter id: The order's identifier.
     /// - Returns: A promise of the deleted order, or rejected with `notFound`.
     public func deleteOrder(id: String) -> Promise<Order> {
-        write { connection in
-            guard let order = try OrderRows.orders(connection, .id(id)).first else {
-                throw OrdersStoreError(.deleteOrder, .notFound(id: id))
+        offline.delete(id: id) { _, _ in Promise(error: ServiceRequestError.noNetwork) }
+            .map(on: .inline) { deleted in
+                guard let deleted else { throw ServiceRequestError.noData }
+                return deleted
             }
-            try connection.execute("DELETE FROM orders WHERE id = ?", [.text(id)])
-            return order
-        }
-        .failing(as: .deleteOrder)
+            .failing(as: .deleteOrder, id: id)
     }
 
     /// Replaces the offline copy with `value`, as fetched from the API, in one transaction. Orders
@@ -159,4 +157,9 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
     func write<Value: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Value) -> Promise<Value> {
         storage.tables.write(body)
     }
+}
+
+/// The network as an `OrdersSQLiteStore` sees it: never there, so every write is queued.
+private struct NeverReachable: ConnectivityMonitor {
+    var isReachable: Bool { false }
 }
