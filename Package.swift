@@ -105,6 +105,19 @@ let package = Package(
             dependencies: ["Notes", "PromiseMVPTesting"],
             swiftSettings: upcomingFeatures
         ),
+        // The Tasks screen a new user builds from the articles alone: paged by date, merging by
+        // field, sent and refreshed by itself.
+        .target(
+            name: "Tasks",
+            dependencies: ["Promises", "Services"],
+            path: "Examples/Tasks",
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "TasksTests",
+            dependencies: ["Tasks", "PromiseMVPTesting"],
+            swiftSettings: upcomingFeatures
+        ),
         .executableTarget(
             name: "Demo",
             dependencies: ["Promises", "Services", "Melodies", "Orders"],

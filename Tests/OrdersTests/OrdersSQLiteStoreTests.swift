@@ -52,12 +52,15 @@ struct OrdersSQLiteStoreTests {
         #expect(await PromiseExpectations.value(of: store.load())??.savedAt == listedAt)
     }
 
-    @Test("orders written through the SQLite store are the fallback store's offline writes: sent once, then synced")
+    @Test(
+        "orders written through the SQLite store are the fallback store's offline writes: sent once, then synced"
+    )
     func writesReachTheShop() async throws {
         // Given: an order created, and Amy's updated and Bob's deleted, through the device store
         let device = try DeviceAndShop()
         let listed = await device.listing(device.online)
-        let created = try #require(await PromiseExpectations.value(of: device.cache.createOrder(validOrder())))
+        let created = try #require(
+            await PromiseExpectations.value(of: device.cache.createOrder(validOrder())))
         var amy = try #require(listed["shop-amy"])
         amy.lastName = "Edited"
         _ = await PromiseExpectations.value(of: device.cache.updateOrder(amy))

@@ -27,7 +27,8 @@ struct OrdersSchemaUpgradeTests {
         // Given: an order written as earlier versions wrote offline creates, with no entry
         let device = try DeviceAndShop()
         let kept = try #require(await PromiseExpectations.value(of: device.cache.createOrder(validOrder())))
-        _ = await PromiseExpectations.value(of: device.database.write { try $0.execute("DELETE FROM outbox") })
+        _ = await PromiseExpectations.value(
+            of: device.database.write { try $0.execute("DELETE FROM outbox") })
         let notUpgraded = await PromiseExpectations.value(of: device.online.sync())
 
         // When

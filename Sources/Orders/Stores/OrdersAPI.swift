@@ -93,7 +93,8 @@ public struct OrdersAPI: OrdersStore {
         var draft = order
         draft.id = nil
         draft.total = order.computedTotal
-        return client.post("orders", body: draft, as: Order.self, headers: ["Idempotency-Key": idempotencyKey])
+        return client.post(
+            "orders", body: draft, as: Order.self, headers: ["Idempotency-Key": idempotencyKey])
     }
 
     /// Replaces an order.
@@ -116,7 +117,9 @@ public struct OrdersAPI: OrdersStore {
             try order.validateForStore(.updateOrder)
             return sendUpdate(order, idempotencyKey: idempotencyKey)
         }
-        .recover(on: .inline, policy: .allErrors) { throw Self.storeError($0, .updateOrder, id: order.id ?? "") }
+        .recover(on: .inline, policy: .allErrors) {
+            throw Self.storeError($0, .updateOrder, id: order.id ?? "")
+        }
     }
 
     /// The PUT of a checked order, made on top of the shop's version it was read at (another
@@ -180,7 +183,8 @@ public struct OrdersAPI: OrdersStore {
     ) -> OrdersStoreError {
         if let error = error as? OrdersStoreError { return error }
         if let conflict = error as? OfflineConflict<Order> {
-            return OrdersStoreError(operation, .conflict(theirs: conflict.deletedThere ? nil : conflict.theirs))
+            return OrdersStoreError(
+                operation, .conflict(theirs: conflict.deletedThere ? nil : conflict.theirs))
         }
         // One order (an `id`) kept neither here nor in the API.
         if !id.isEmpty, error as? ServiceRequestError == .noData {

@@ -43,7 +43,8 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
         // The client is never asked: its address only makes the collection (the queued changes'
         // paths are relative, sent with the fallback store's client).
         offline = OfflineCollection(
-            storage: storage, client: APIClient(baseURL: URL(fileURLWithPath: "/")), reachability: NeverReachable(),
+            storage: storage, client: APIClient(baseURL: URL(fileURLWithPath: "/")),
+            reachability: NeverReachable(),
             makeID: makeID, now: now)
     }
 
