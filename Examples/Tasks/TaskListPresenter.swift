@@ -76,9 +76,9 @@ public final class TaskListPresenter {
         reporting(tasks.delete(id: id))
     }
 
-    /// Settles a task's conflict (mine, theirs, or merged); the scheduler sends it.
+    /// Settles a task's conflict (mine, theirs, or merged), then sends it.
     public func resolve(id: String, with resolution: OfflineResolution<PlannedTask>) -> Promise<Void> {
-        reporting(tasks.resolve(id: id, with: resolution).asVoid())
+        reporting(tasks.resolve(id: id, with: resolution).then { _ in self.tasks.sync() }.asVoid())
     }
 
     /// Stops sending and refreshing.

@@ -41,17 +41,22 @@ struct Unreachable: ConnectivityMonitor {
 struct NoteListPresenterTests {
     let folder = TemporaryFolder("NotesTests")
     let api = TestResourceAPI(
-        collection: "notes", resources: [["id": "n1", "title": "Shopping", "text": "milk"]])
+        collection: "notes", resources: [Note(id: "n1", title: "Shopping", text: "milk")])
+
+    /// The notes on the test's file, at the app's model.
+    func notes(_ server: TestHTTPServer, online: Bool) throws -> OfflineCollection<Note> {
+        OfflineCollection<Note>(
+            database: try Database(at: folder.file("notes.sqlite")), collection: "notes",
+            client: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never),
+            reachability: online ? AssumeReachable() : Unreachable()
+        ).model(version: Note.model.version, steps: Note.model.steps)
+    }
 
     func presenter(_ server: TestHTTPServer, online: Bool) throws -> (
         NoteListPresenter, RecordingNoteListView
     ) {
-        let notes = OfflineCollection<Note>(
-            database: try Database(at: folder.file("notes.sqlite")), collection: "notes",
-            client: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never),
-            reachability: online ? AssumeReachable() : Unreachable())
         let view = RecordingNoteListView()
-        return (NoteListPresenter(notes: notes, view: view), view)
+        return (NoteListPresenter(notes: try notes(server, online: online), view: view), view)
     }
 
     @Test("notes added and edited offline are shown waiting, then reach the API once, in order")
@@ -116,11 +121,8 @@ struct NoteListPresenterTests {
         _ = await view.rows.next { $0.count == 2 }
 
         // When
-        let id = await PromiseExpectations.value(
-            of: OfflineCollection<Note>(
-                database: try Database(at: folder.file("notes.sqlite")), collection: "notes",
-                client: APIClient(baseURL: server.baseURL), reachability: Unreachable()
-            ).snapshot())?.values.first { $0.title == "Draft" }?.id
+        let id = await PromiseExpectations.value(of: try notes(server, online: false).snapshot())?
+            .values.first { $0.title == "Draft" }?.id
         _ = await PromiseExpectations.value(of: offline.delete(id: id ?? ""))
         _ = await PromiseExpectations.value(of: online.send())
 
@@ -177,5 +179,39 @@ struct NoteListPresenterTests {
         #expect(error is OfflineConflict<Note>)
         #expect(shown?.mine?.text == "eggs" && shown?.theirs?.text == "bread" && shown?.fields == ["text"])
         #expect(api.field("text", of: "n1") == "bread")
+    }
+
+    /// The first version of the app's note, before `pinned`.
+    struct FirstNote: OfflineResource {
+        var id: String?
+        var version: String?
+        var title: String
+        var text: String
+    }
+
+    @Test("a note the first version of the app saved offline is sent, unpinned, by the second")
+    func noteFromTheFirstVersionIsSent() async throws {
+        // Given: the first version saved a note offline, in its shape; the API takes the second's only
+        let api = TestResourceAPI(
+            collection: "notes", resources: [Note(id: "n1", title: "Shopping", text: "milk")],
+            accepting: { body in
+                let note = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+                return note?["pinned"] as? Bool == false ? body : nil
+            })
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let first = OfflineCollection<FirstNote>(
+            database: try Database(at: folder.file("notes.sqlite")), collection: "notes",
+            client: APIClient(baseURL: server.baseURL), reachability: Unreachable())
+        _ = await PromiseExpectations.value(of: first.create(FirstNote(title: "Ideas", text: "a")))
+
+        // When: the second version starts, and sends it
+        let (online, view) = try presenter(server, online: true)
+        _ = await PromiseExpectations.value(of: online.load())
+        _ = await PromiseExpectations.value(of: online.send())
+
+        // Then
+        #expect(await view.rows.next { Set($0) == ["Ideas", "Shopping"] } != nil)
+        #expect(api.applied == ["POST /notes"] && api.ids.count == 2)
     }
 }

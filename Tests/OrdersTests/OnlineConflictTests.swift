@@ -22,12 +22,13 @@ struct OnlineConflictTests {
         // and the notes listed online, then note n1 changed elsewhere
         let folder = TemporaryFolder("OnlineConflictTests")
         let api = TestResourceAPI(
-            collection: "notes", resources: [["id": "n1", "title": "Shopping", "text": "milk"]])
+            collection: "notes", resources: [Note(id: "n1", title: "Shopping", text: "milk")])
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
         let notes = OfflineCollection<Note>(
             database: try Database(at: folder.file("notes.sqlite")), collection: "notes",
-            client: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never))
+            client: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
+        ).model(version: Note.model.version, steps: Note.model.steps)
         _ = await PromiseExpectations.value(of: notes.list())
         api.edit("n1", ["text": "bread"])
 

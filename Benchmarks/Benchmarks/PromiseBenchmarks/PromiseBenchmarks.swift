@@ -195,6 +195,7 @@ let benchmarks: @Sendable () -> Void = {
     scaleBenchmarks()
     observationBenchmarks()
     refreshBenchmarks()
+    modelUpgradeBenchmarks()
 }
 
 /// The countdown baseline's results, only touched on the benchmark's serial queue.

@@ -23,6 +23,15 @@ public struct FeatureDatabase: Sendable {
     /// Fulfilled once the feature's tables are up to date (and whatever it waits for is ready);
     /// rejected with why they could not be made.
     public let ready: Promise<Void>
+    /// What runs once after ``ready`` and before the feature's first read or write, when something
+    /// does (an offline collection's model upgrade: ``OfflineCollection/model(version:steps:)``).
+    var gate: OnceReady?
+
+    /// ``ready``, then the ``gate``: when the feature's work may run.
+    var opened: Promise<Void> {
+        guard let gate else { return ready }
+        return ready.then(on: .inline) { gate.promise() }
+    }
 
     /// Brings the feature's tables up to date, at once and in the background.
     ///
@@ -49,7 +58,7 @@ public struct FeatureDatabase: Sendable {
         _ body: @escaping @Sendable (Connection) throws -> Value
     ) -> Promise<Value> {
         let database = database
-        return ready.then(on: .inline) { database.read(body) }
+        return opened.then(on: .inline) { database.read(body) }
     }
 
     /// Runs `body` in one transaction once the tables are ready (see ``Database/write(_:)``).
@@ -60,6 +69,6 @@ public struct FeatureDatabase: Sendable {
         _ body: @escaping @Sendable (Connection) throws -> Value
     ) -> Promise<Value> {
         let database = database
-        return ready.then(on: .inline) { database.write(body) }
+        return opened.then(on: .inline) { database.write(body) }
     }
 }

@@ -1,8 +1,11 @@
 /// Any ``OfflineStorage`` of `Resource`, for an ``OfflineCollection`` to hold whatever storage it
 /// was made with (a constrained `any OfflineStorage<Resource>` needs iOS 16 / macOS 13 at run time).
 struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
-    let tables: FeatureDatabase
-    let outbox: Outbox
+    var tables: FeatureDatabase
+    var outbox: Outbox
+    /// The collection's name in the shared JSON table, when it is kept there
+    /// (``JSONOfflineStorage``): the rows a model upgrade brings over.
+    let jsonRows: String?
     let copyStamp: String
     let observedTables: Set<String>
     private let all: @Sendable (Connection) throws -> [Resource]
@@ -29,6 +32,7 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
         self.owner = owner
         tables = storage.tables
         outbox = storage.outbox
+        jsonRows = (storage as? JSONOfflineStorage<Resource>)?.collection
         copyStamp = storage.copyStamp
         observedTables = storage.observedTables
         all = { try storage.resources(in: $0) }

@@ -35,7 +35,9 @@ extension OfflineCollection {
     ) -> Promise<Resource> {
         let (writes, key) = (self, UUID().uuidString)
         guard reachability.isReachable else { return writes.queue(.post, resource, key: key, sent: false) }
-        return waitsForParent(resource).then(on: .inline) { waits in
+        // Nothing is sent before the stored data is at the collection's model.
+        return storage.tables.opened.then(on: .inline) { writes.waitsForParent(resource) }.then(on: .inline) {
+            waits in
             waits
                 ? writes.queue(.post, resource, key: key, sent: false)
                 : writes.sent(.post, resource, key: key, by: send)

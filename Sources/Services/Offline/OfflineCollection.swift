@@ -22,7 +22,7 @@ public import Promises
 /// ```
 public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     /// The changes made here that wait for the API.
-    public let outbox: Outbox
+    public internal(set) var outbox: Outbox
     /// The first path segment of the resources, such as `notes`; also the outbox's feature name.
     public let collection: String
     let client: APIClient
@@ -85,6 +85,9 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
         self.now = now
         outbox = storage.outbox
         collection = storage.outbox.feature
+        // Version 1 unless `model(version:steps:)` says otherwise: a file a newer app wrote is
+        // refused rather than written over.
+        gate(version: 1, steps: [])
     }
 
     /// The resources as `policy` reads them, with this device's changes laid over the API's
@@ -147,10 +150,14 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
             @escaping @Sendable (CacheValidators?) -> Promise<ConditionalGet<[Resource]>>
     ) -> Promise<Fetched<OfflineSnapshot<Resource>>> {
         let fallback = NetworkFallback(cache: OfflineCopy(self), reachability: reachability, now: now)
-        let sent: Promise<Void> =
-            sendingFirst && reachability.isReachable && policy != .cacheOnly
-            ? sync().asVoid().recover(on: .inline) { _ in Guarantee.value(()) }.asPromise() : .value(())
         let local = self
+        let sends = sendingFirst && reachability.isReachable && policy != .cacheOnly
+        // Nothing is asked of the API before the stored data is at the collection's model.
+        let sent = storage.tables.opened.then(on: .inline) { () -> Promise<Void> in
+            sends
+                ? local.sync().asVoid().recover(on: .inline) { _ in Guarantee.value(()) }.asPromise()
+                : .value(())
+        }
         return sent.then(on: .inline) {
             fallback.fetch(policy: policy, showingCopy: showingCopy) { validators in
                 fetch(validators).map(on: .inline) { answer -> ConditionalGet<OfflineSnapshot<Resource>> in

@@ -89,5 +89,14 @@ extension Outbox {
                     feature TEXT NOT NULL, local_id TEXT NOT NULL, api_id TEXT NOT NULL,
                     PRIMARY KEY (feature, local_id)) WITHOUT ROWID
                 """),
+        // Models that change between app versions: the version each collection's stored JSON
+        // is at (none: 1), and, for a change its upgrade could not bring to the current version,
+        // why: it is then damaged, never sent (`OfflineModelUpgrade`).
+        Migration(
+            version: 11,
+            sql: """
+                CREATE TABLE offline_models (feature TEXT PRIMARY KEY, version INTEGER NOT NULL);
+                ALTER TABLE outbox ADD COLUMN damage TEXT;
+                """),
     ]
 }

@@ -51,7 +51,7 @@ public struct Outbox: Sendable {
     public let feature: String
     /// Fulfilled once the table exists; work issued through the outbox waits for it.
     public var ready: Promise<Void> { table.ready }
-    let table: FeatureDatabase
+    var table: FeatureDatabase
     let now: @Sendable () -> Date
     private let retryPolicy: RetryPolicy
     /// What this process saw of other syncs' claims, shared by its syncs (see ``OutboxClaim``).
@@ -175,7 +175,7 @@ public struct Outbox: Sendable {
             retry: retryPolicy, now: now,
             claim: OutboxClaim(feature: feature, lease: client.timeout + 30, watch: claimWatch),
             prepare: preparing)
-        let ready = ready
+        let ready = table.opened
         return running.join(feature) {
             ready.then(on: .inline) { replay.run() }
                 .recover(on: .inline) { error -> Promise<OutboxSyncReport> in throw ServiceRequestError(error)

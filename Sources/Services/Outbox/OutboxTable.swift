@@ -5,7 +5,7 @@ enum OutboxTable {
     /// The start of every read of entries: the columns an entry is made of.
     private static let select = """
         SELECT sequence, local_id, method, path, body, idempotency_key, refusal, created_at, failures,
-            last_error, not_before, stuck, base_version, base, conflict, theirs, account
+            last_error, not_before, stuck, base_version, base, conflict, theirs, account, damage
         FROM outbox
         """
 
@@ -209,7 +209,9 @@ enum OutboxTable {
             throw DatabaseError(kind: .typeMismatch, message: "it names no resource", path: connection.path)
         }
         let state: OutboxEntry.State =
-            if let reason = try row.optionalString("refusal") {
+            if let damage = try row.optionalString("damage") {
+                .damaged(reason: damage)
+            } else if let reason = try row.optionalString("refusal") {
                 .refused(reason: reason)
             } else if case let conflict = try row.int("conflict"), conflict != 0 {
                 .conflicted(theirs: blob(row["theirs"]), deletedOnServer: conflict == 2)
