@@ -189,9 +189,14 @@ struct SharedSignInTests {
         let error = await PromiseExpectations.error(of: watch.accessToken())
         #expect(error is AuthenticationError)
         #expect(watch.account == nil)
+        #expect(watch.signedOutReason == "Signed out on this device.")
+        // and a process that never signed in has no sign-out to explain
+        #expect(subject.process().signedOutReason == nil)
     }
 
-    @Test("signing in as bob over amy's sign-in replaces it, in this process and the others")
+    @Test(
+        "signing in as bob over amy's sign-in replaces it, in this process and the others; a refresh is no sign-in"
+    )
     func anotherAccountOverASignIn() async throws {
         // Given
         let subject = try subject()
@@ -202,13 +207,18 @@ struct SharedSignInTests {
         let signedIn = SignIns()
         let observation = watch.observeSignIns { signedIn.add($0) }
         defer { observation.cancel() }
+        // and amy's token refreshed by the other process, which the watch follows: not a sign-in
+        let first = await PromiseExpectations.value(of: login.accessToken()) ?? ""
+        subject.authority.expireTokens()
+        _ = await PromiseExpectations.value(of: login.refresh(replacing: first))
+        _ = await PromiseExpectations.value(of: watch.accessToken())
 
         // When
         _ = await PromiseExpectations.value(of: login.signIn(user: "bob", password: "battery"))
 
         // Then
         #expect(login.account == "bob")
-        #expect(watch.account == "bob")
+        #expect(watch.account == "bob" && watch.signedOutReason == nil)
         #expect(signedIn.all == ["bob"])
         #expect(try FileTokenKeeper(url: subject.file).load()?.account == "bob")
     }
