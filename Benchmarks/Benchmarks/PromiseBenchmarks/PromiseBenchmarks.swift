@@ -196,6 +196,7 @@ let benchmarks: @Sendable () -> Void = {
     observationBenchmarks()
     refreshBenchmarks()
     modelUpgradeBenchmarks()
+    relatedRecordsBenchmarks()
 }
 
 /// The countdown baseline's results, only touched on the benchmark's serial queue.

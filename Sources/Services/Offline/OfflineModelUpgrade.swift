@@ -138,7 +138,7 @@ enum OfflineModelUpgrade {
             return .blob(data)
         }
         for step in steps { try step.apply(&object) }
-        return .blob(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+        return .blob(try JSONSerialization.data(withJSONObject: object))
     }
 
     private static func reason(_ error: any Error, _ version: Int) -> String {
