@@ -33,17 +33,14 @@ let package = Package(
         // The 4-byte futex lock that guards a promise on Linux (see Locked.swift); C, because the
         // futex system call is not reachable from Swift.
         .target(name: "CPromiseLock"),
-        // SQLite on Linux: the system's libsqlite3. Apple platforms use their SDK's SQLite3 module
-        // instead (the seam is at the top of each Services file that calls SQLite), never a
-        // library that pkg-config finds (Homebrew's, with macOS paths in an iOS build).
-        .systemLibrary(
-            name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
-        ),
+        // SQLite, the one module every platform imports: its map includes <sqlite3.h> and links
+        // `sqlite3`, found where the platform keeps them (the SDK on Apple platforms, the system's
+        // libsqlite3 on Linux). No pkg-config: it would find Homebrew's library on a Mac, with
+        // macOS paths in an iOS build.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(
             name: "Services",
-            dependencies: ["Promises", .target(name: "CSQLite", condition: .when(platforms: [.linux]))],
+            dependencies: ["Promises", "CSQLite"],
             swiftSettings: upcomingFeatures
         ),
         .target(

@@ -2,13 +2,7 @@
 // system library through `CSQLite` (pkg-config `sqlite3`, Package.swift).
 import Foundation
 
-#if canImport(Darwin)
-    import SQLite3
-#elseif os(Linux)
-    import CSQLite
-#else
-    #error("The database is built on Apple's SQLite3 module and on Linux's libsqlite3")
-#endif
+import CSQLite  // SQLite, on every platform: Package.swift says how
 
 /// The current row of a query, read column by column straight from SQLite, without copying the row
 /// first: what ``Connection/query(_:_:map:)`` hands its `map` closure.

@@ -1,14 +1,6 @@
 import Foundation
 
-// The SQLite seam: Apple platforms link the SDK's own SQLite (its `SQLite3` module); Linux the
-// system library through `CSQLite` (pkg-config `sqlite3`, Package.swift).
-#if canImport(Darwin)
-    import SQLite3
-#elseif os(Linux)
-    import CSQLite
-#else
-    #error("The database is built on Apple's SQLite3 module and on Linux's libsqlite3")
-#endif
+import CSQLite  // SQLite, on every platform: Package.swift says how
 
 /// `SQLITE_TRANSIENT`: tells SQLite to copy text and blobs while binding them. The C macro casts -1
 /// to a destructor pointer, which Swift does not import, so it is spelled out here, once.

@@ -1,13 +1,7 @@
 import Dispatch
 import Promises
 
-#if canImport(Darwin)
-    import SQLite3
-#elseif os(Linux)
-    import CSQLite
-#else
-    #error("Services reads SQLite from the SDK (Apple platforms) or the system's libsqlite3 (Linux) only")
-#endif
+import CSQLite  // SQLite, on every platform: Package.swift says how
 
 /// Group commit: writes that arrive while none of them has started share one transaction, and
 /// one durable commit (one flush of the WAL), instead of one each.

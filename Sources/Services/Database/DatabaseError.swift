@@ -1,12 +1,4 @@
-// The SQLite seam: Apple platforms link the SDK's own SQLite (its `SQLite3` module); Linux the
-// system library through `CSQLite` (pkg-config `sqlite3`, Package.swift).
-#if canImport(Darwin)
-    import SQLite3
-#elseif os(Linux)
-    import CSQLite
-#else
-    #error("The database is built on Apple's SQLite3 module and on Linux's libsqlite3")
-#endif
+import CSQLite  // SQLite, on every platform: Package.swift says how
 
 #if canImport(Glibc)
     import Glibc

@@ -3,11 +3,7 @@ import Testing
 
 @testable import Services
 
-#if canImport(Darwin)
-    import SQLite3
-#elseif os(Linux)
-    import CSQLite
-#endif
+import CSQLite  // SQLite, on every platform: Package.swift says how
 
 #if canImport(Glibc)
     import Glibc
