@@ -1,8 +1,7 @@
+import CSQLite  // SQLite, on every platform: Package.swift says how
 // The SQLite seam: Apple platforms link the SDK's own SQLite (its `SQLite3` module); Linux the
 // system library through `CSQLite` (pkg-config `sqlite3`, Package.swift).
 import Foundation
-
-import CSQLite  // SQLite, on every platform: Package.swift says how
 
 /// The current row of a query, read column by column straight from SQLite, without copying the row
 /// first: what ``Connection/query(_:_:map:)`` hands its `map` closure.

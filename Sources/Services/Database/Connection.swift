@@ -1,6 +1,5 @@
-import Foundation
-
 import CSQLite  // SQLite, on every platform: Package.swift says how
+import Foundation
 
 /// `SQLITE_TRANSIENT`: tells SQLite to copy text and blobs while binding them. The C macro casts -1
 /// to a destructor pointer, which Swift does not import, so it is spelled out here, once.

@@ -1,7 +1,6 @@
+import CSQLite  // SQLite, on every platform: Package.swift says how
 import Dispatch
 import Promises
-
-import CSQLite  // SQLite, on every platform: Package.swift says how
 
 /// Group commit: writes that arrive while none of them has started share one transaction, and
 /// one durable commit (one flush of the WAL), instead of one each.

@@ -1,7 +1,6 @@
+import CSQLite  // SQLite, on every platform: Package.swift says how
 public import Foundation
 public import Promises
-
-import CSQLite  // SQLite, on every platform: Package.swift says how
 
 /// The app's embedded SQLite database: one file (or memory), one connection, all work serialised
 /// on a private queue so that it is safe from any thread, and every result a promise.

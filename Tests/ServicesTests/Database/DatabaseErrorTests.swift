@@ -1,9 +1,8 @@
+import CSQLite  // SQLite, on every platform: Package.swift says how
 import Foundation
 import Testing
 
 @testable import Services
-
-import CSQLite  // SQLite, on every platform: Package.swift says how
 
 #if canImport(Glibc)
     import Glibc
