@@ -57,14 +57,20 @@ struct TaskListPresenterTests {
         return (presenter, view)
     }
 
+    /// The screen loaded online, showing the API's one task.
+    func loadedOnline(_ server: TestHTTPServer) async throws -> (TaskListPresenter, RecordingTaskListView) {
+        let (presenter, view) = try presenter(server)
+        _ = await PromiseExpectations.value(of: presenter.load())
+        _ = await view.rows.next { $0 == ["Pay rent"] }
+        return (presenter, view)
+    }
+
     @Test("tasks added, renamed and completed offline are shown waiting, then sent by themselves once online")
     func offlineEditsAreSentByThemselves() async throws {
         // Given: the list loaded online, then the network gone
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
-        let (presenter, view) = try presenter(server)
-        _ = await PromiseExpectations.value(of: presenter.load())
-        _ = await view.rows.next { $0 == ["Pay rent"] }
+        let (presenter, view) = try await loadedOnline(server)
         network.set(.unreachable)
 
         // When
@@ -112,9 +118,7 @@ struct TaskListPresenterTests {
         // Given
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
-        let (presenter, view) = try presenter(server)
-        _ = await PromiseExpectations.value(of: presenter.load())
-        _ = await view.rows.next { $0 == ["Pay rent"] }
+        let (presenter, view) = try await loadedOnline(server)
         network.set(.unreachable)
         _ = await PromiseExpectations.value(of: presenter.edit(id: "t1") { $0.title = "Pay the rent" })
         api.edit("t1", as: PlannedTask.self) {
@@ -144,9 +148,7 @@ struct TaskListPresenterTests {
         // Given: the same field changed on both sides
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
-        let (presenter, view) = try presenter(server)
-        _ = await PromiseExpectations.value(of: presenter.load())
-        _ = await view.rows.next { $0 == ["Pay rent"] }
+        let (presenter, view) = try await loadedOnline(server)
         network.set(.unreachable)
         _ = await PromiseExpectations.value(of: presenter.edit(id: "t1") { $0.title = "Mine" })
         api.edit("t1", ["title": "Theirs"])
@@ -173,9 +175,7 @@ struct TaskListPresenterTests {
         // Given
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
-        let (presenter, view) = try presenter(server)
-        _ = await PromiseExpectations.value(of: presenter.load())
-        _ = await view.rows.next { $0 == ["Pay rent"] }
+        let (presenter, view) = try await loadedOnline(server)
 
         // When: another device renames the task; the refresh is due
         api.edit("t1", ["title": "Pay rent today"])

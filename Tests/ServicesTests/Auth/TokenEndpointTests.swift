@@ -12,14 +12,20 @@ struct TokenEndpointTests {
     let folder = TemporaryFolder("TokenEndpointTests")
     static let token = #"{"access_token":"a1","token_type":"Bearer","expires_in":3600,"refresh_token":"r1"}"#
 
-    @Test("the client's id goes with every grant request, as a form field")
-    func clientIDIsSent() async throws {
-        // Given
+    /// A token endpoint that grants every request and records each request's form.
+    static func recordingGrants() throws -> (DeliveryRecorder<String>, TestHTTPServer) {
         let bodies = DeliveryRecorder<String>()
         let server = try TestHTTPServer { request in
             bodies.record(String(decoding: request.body, as: UTF8.self))
             return .status(200, body: Self.token)
         }
+        return (bodies, server)
+    }
+
+    @Test("the client's id goes with every grant request, as a form field")
+    func clientIDIsSent() async throws {
+        // Given
+        let (bodies, server) = try Self.recordingGrants()
         defer { server.stop() }
         let credentials = OAuthCredentials(
             tokenURL: server.baseURL.appendingPathComponent("oauth/token"), clientID: "notes-app")
@@ -94,11 +100,7 @@ struct TokenEndpointTests {
     @Test("a token with exactly the refresh margin left (5 s) is refreshed before it is used")
     func refreshedAtTheMargin() async throws {
         // Given: signed in at the clock's start, the token good for an hour
-        let bodies = DeliveryRecorder<String>()
-        let server = try TestHTTPServer { request in
-            bodies.record(String(decoding: request.body, as: UTF8.self))
-            return .status(200, body: Self.token)
-        }
+        let (bodies, server) = try Self.recordingGrants()
         defer { server.stop() }
         let clock = TestClock()
         let credentials = OAuthCredentials(
