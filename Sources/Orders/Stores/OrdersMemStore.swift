@@ -3,11 +3,8 @@ public import Promises
 import Services
 
 /// Orders kept in memory: for tests, previews and demos. Safe to use from any thread.
-public final class OrdersMemStore: OrdersStore, @unchecked Sendable {
-    // `@unchecked Sendable` is sound: `orders` is the only mutable state and it is only read or
-    // written while holding `lock`.
-    private let lock = NSLock()
-    private var orders: [Order]
+public final class OrdersMemStore: OrdersStore, Sendable {
+    private let orders: Locked<[Order]>
     private let makeID: @Sendable () -> String
 
     /// Makes a store holding `orders`.
@@ -19,7 +16,7 @@ public final class OrdersMemStore: OrdersStore, @unchecked Sendable {
         orders: [Order] = [],
         makeID: @escaping @Sendable () -> String = { UUID().uuidString }
     ) {
-        self.orders = orders
+        self.orders = Locked(orders)
         self.makeID = makeID
     }
 
@@ -27,7 +24,7 @@ public final class OrdersMemStore: OrdersStore, @unchecked Sendable {
     ///
     /// - Returns: A promise of the orders.
     public func fetchOrders() -> Promise<[Order]> {
-        .value(lock.withLock { orders.sorted { $0.date > $1.date } })
+        .value(orders.withLock { orders in orders.sorted { $0.date > $1.date } })
     }
 
     /// One order.
@@ -36,7 +33,10 @@ public final class OrdersMemStore: OrdersStore, @unchecked Sendable {
     /// - Returns: A promise of the order, or rejected with `notFound`.
     public func fetchOrder(id: String) -> Promise<Order> {
         Promise { seal in
-            guard let order = lock.withLock({ orders.first { ($0.id ?? "").isSameIdentifier(as: id) } })
+            guard
+                let order = orders.withLock({ orders in
+                    orders.first { ($0.id ?? "").isSameIdentifier(as: id) }
+                })
             else {
                 throw OrdersStoreError(.fetchOrder, .notFound(id: id))
             }
@@ -54,7 +54,7 @@ public final class OrdersMemStore: OrdersStore, @unchecked Sendable {
             var created = order
             created.id = makeID()
             created.total = order.computedTotal
-            lock.withLock { orders.append(created) }
+            orders.withLock { $0.append(created) }
             seal.fulfill(created)
         }
     }
@@ -68,7 +68,7 @@ public final class OrdersMemStore: OrdersStore, @unchecked Sendable {
             try order.validateForStore(.updateOrder)
             var updated = order
             updated.total = order.computedTotal
-            let replaced = lock.withLock { () -> Bool in
+            let replaced = orders.withLock { orders -> Bool in
                 guard
                     let index = orders.firstIndex(where: {
                         ($0.id ?? "").isSameIdentifier(as: order.id ?? "")
@@ -88,7 +88,7 @@ public final class OrdersMemStore: OrdersStore, @unchecked Sendable {
     /// - Returns: A promise of the deleted order, or rejected with `notFound`.
     public func deleteOrder(id: String) -> Promise<Order> {
         Promise { seal in
-            let deleted = lock.withLock { () -> Order? in
+            let deleted = orders.withLock { orders -> Order? in
                 guard let index = orders.firstIndex(where: { ($0.id ?? "").isSameIdentifier(as: id) }) else {
                     return nil
                 }
