@@ -10,29 +10,30 @@ public import Testing
 /// let observation = database.observe(tables: ["notes"], on: .inline, read: titles) { values.record($0) }
 /// #expect(await values.next() == ["first"])
 /// ```
-public final class DeliveryRecorder<Value: Sendable>: @unchecked Sendable {
-    // `@unchecked Sendable` is sound: `values`, `taken` and `waiter` are only read or written while
-    // holding `lock`; the waiter is resolved outside it.
-    private let lock = NSLock()
-    private var values: [Value] = []
-    private var taken = 0
-    private var waiter: Seal<Value>?
+public final class DeliveryRecorder<Value: Sendable>: Sendable {
+    private struct State {
+        var values: [Value] = []
+        var taken = 0
+        var waiter: Seal<Value>?
+    }
+    /// The waiter is resolved outside the lock.
+    private let state = Locked(State())
 
     /// Makes an empty recorder.
     public init() {}
 
     /// Everything delivered so far, in order.
-    public var all: [Value] { lock.withLock { values } }
+    public var all: [Value] { state.withLock { $0.values } }
 
     /// Keeps `value`, handing it to a test waiting for it.
     ///
     /// - Parameter value: What was delivered.
     public func record(_ value: Value) {
-        let waiting = lock.withLock { () -> Seal<Value>? in
-            values.append(value)
-            guard let waiter else { return nil }
-            self.waiter = nil
-            taken += 1
+        let waiting = state.withLock { state -> Seal<Value>? in
+            state.values.append(value)
+            guard let waiter = state.waiter else { return nil }
+            state.waiter = nil
+            state.taken += 1
             return waiter
         }
         waiting?.fulfill(value)
@@ -48,12 +49,12 @@ public final class DeliveryRecorder<Value: Sendable>: @unchecked Sendable {
     public func next(timeout: Double = 60, sourceLocation: SourceLocation = #_sourceLocation) async -> Value?
     {
         let (promise, seal) = Promise<Value>.pending()
-        lock.withLock {
-            if taken < values.count {
-                seal.fulfill(values[taken])
-                taken += 1
+        state.withLock { state in
+            if state.taken < state.values.count {
+                seal.fulfill(state.values[state.taken])
+                state.taken += 1
             } else {
-                waiter = seal
+                state.waiter = seal
             }
         }
         return await PromiseExpectations.value(of: promise, timeout: timeout, sourceLocation: sourceLocation)

@@ -5,36 +5,40 @@ public import Services
 /// waits after a failure, a cache's age): `Outbox(database:feature:now: { clock.now })`, and for
 /// anything that waits on a `SyncClock` (a `SyncScheduler`, an `APIProbe`): work scheduled on it
 /// runs when the test moves the clock past its time, never by itself.
-public final class TestClock: SyncClock, @unchecked Sendable {
-    // `@unchecked Sendable` is sound: `current`, `scheduled` and `nextID` are only read or written
-    // while holding `lock`; scheduled work runs outside it.
-    private let lock = NSLock()
-    private var current: Date
-    private var scheduled: [(id: Int, due: Date, work: @Sendable () -> Void)] = []
-    private var nextID = 0
+public final class TestClock: SyncClock, Sendable {
+    private struct State {
+        var current: Date
+        var scheduled: [(id: Int, due: Date, work: @Sendable () -> Void)] = []
+        var nextID = 0
+    }
+    /// Scheduled work runs outside the lock, so that it may schedule more.
+    private let state: Locked<State>
 
     /// Makes a clock that shows `start`.
     ///
     /// - Parameter start: The time it shows until it is moved; 2027-01-15 08:00 UTC by default.
     public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        current = start
+        state = Locked(State(current: start))
     }
 
     /// The time it shows.
-    public var now: Date { lock.withLock { current } }
+    public var now: Date { state.withLock { $0.current } }
 
     /// When the scheduled work not run yet is due, soonest first.
-    public var wakeUps: [Date] { lock.withLock { scheduled.map(\.due).sorted() } }
+    public var wakeUps: [Date] { state.withLock { $0.scheduled.map(\.due).sorted() } }
 
     /// Moves the clock on (or back, for a negative value), then runs the work that became due, in
     /// the order of its times.
     ///
     /// - Parameter seconds: How far.
     public func advance(_ seconds: TimeInterval) {
-        let due = lock.withLock { () -> [@Sendable () -> Void] in
-            current.addTimeInterval(seconds)
-            let due = scheduled.filter { $0.due <= current }.sorted { ($0.due, $0.id) < ($1.due, $1.id) }
-            scheduled.removeAll { $0.due <= current }
+        let due = state.withLock { state -> [@Sendable () -> Void] in
+            state.current.addTimeInterval(seconds)
+            let current = state.current
+            let due = state.scheduled.filter { $0.due <= current }.sorted {
+                ($0.due, $0.id) < ($1.due, $1.id)
+            }
+            state.scheduled.removeAll { $0.due <= current }
             return due.map(\.work)
         }
         for work in due { work() }
@@ -48,13 +52,13 @@ public final class TestClock: SyncClock, @unchecked Sendable {
     /// - Returns: What cancels it.
     public func schedule(after seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) -> ScheduledWork
     {
-        let id = lock.withLock { () -> Int in
-            nextID += 1
-            scheduled.append((nextID, current.addingTimeInterval(max(0, seconds)), work))
-            return nextID
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            state.scheduled.append((state.nextID, state.current.addingTimeInterval(max(0, seconds)), work))
+            return state.nextID
         }
         return ScheduledWork { [weak self] in
-            self?.lock.withLock { self?.scheduled.removeAll { $0.id == id } }
+            self?.state.withLock { $0.scheduled.removeAll { $0.id == id } }
         }
     }
 }
