@@ -11,20 +11,20 @@ import Foundation
 /// let authority = TestTokenAuthority(users: ["amy": "apple", "bob": "battery"]) { notes[$0]?.respond }
 /// let server = try TestHTTPServer(responder: authority.respond)
 /// ```
-public final class TestTokenAuthority: @unchecked Sendable {
-    // `@unchecked Sendable` is sound: every stored `var` is only read or written while holding
-    // `lock`; the `let`s are `Sendable` values or `@Sendable` closures.
-    private let lock = NSLock()
-    private var passwords: [String: String]
-    private var accessTokens: [String: String] = [:]
-    private var refreshTokens: [String: String] = [:]
-    private var refreshCount = 0
-    private var grantCount = 0
-    private var refusedCount = 0
-    private var seen: [String] = []
-    private var tokenReply: TestHTTPServer.Reply?
-    private var refusingAll = false
-    private var rotating = false
+public final class TestTokenAuthority: Sendable {
+    private struct State {
+        var passwords: [String: String]
+        var accessTokens: [String: String] = [:]
+        var refreshTokens: [String: String] = [:]
+        var refreshCount = 0
+        var grantCount = 0
+        var refusedCount = 0
+        var seen: [String] = []
+        var tokenReply: TestHTTPServer.Reply?
+        var refusingAll = false
+        var rotating = false
+    }
+    private let state: Locked<State>
     private let lifetime: Int
     private let api: @Sendable (String) -> (@Sendable (TestHTTPServer.Request) -> TestHTTPServer.Reply)?
 
@@ -38,24 +38,24 @@ public final class TestTokenAuthority: @unchecked Sendable {
         users: [String: String], lifetime: Int = 3600,
         api: @escaping @Sendable (String) -> (@Sendable (TestHTTPServer.Request) -> TestHTTPServer.Reply)?
     ) {
-        passwords = users
+        state = Locked(State(passwords: users))
         self.lifetime = lifetime
         self.api = api
     }
 
     /// How many refresh-token grants were answered with a token.
-    public var refreshes: Int { lock.withLock { refreshCount } }
+    public var refreshes: Int { state.withLock { $0.refreshCount } }
     /// How many grants of any kind were answered with a token.
-    public var grants: Int { lock.withLock { grantCount } }
+    public var grants: Int { state.withLock { $0.grantCount } }
     /// How many requests were answered `401`.
-    public var refused: Int { lock.withLock { refusedCount } }
+    public var refused: Int { state.withLock { $0.refusedCount } }
     /// `user method path` of every request let through, in order.
-    public var requests: [String] { lock.withLock { seen } }
+    public var requests: [String] { state.withLock { $0.seen } }
 
     /// Every access token granted so far stops being accepted, as if it had expired; refresh tokens
     /// still work.
     public func expireTokens() {
-        lock.withLock { accessTokens.removeAll() }
+        state.withLock { $0.accessTokens.removeAll() }
     }
 
     /// Changes a user's password: their refresh tokens are refused from now on (`invalid_grant`).
@@ -64,23 +64,23 @@ public final class TestTokenAuthority: @unchecked Sendable {
     ///   - user: The user.
     ///   - password: The new password.
     public func changePassword(of user: String, to password: String) {
-        lock.withLock {
-            passwords[user] = password
-            refreshTokens = refreshTokens.filter { $0.value != user }
-            accessTokens = accessTokens.filter { $0.value != user }
+        state.withLock { state in
+            state.passwords[user] = password
+            state.refreshTokens = state.refreshTokens.filter { $0.value != user }
+            state.accessTokens = state.accessTokens.filter { $0.value != user }
         }
     }
 
     /// From now on each refresh token is spent by the grant it gets, as APIs that rotate them do: a
     /// second use is refused with `invalid_grant`.
     public func rotateRefreshTokens() {
-        lock.withLock { rotating = true }
+        state.withLock { $0.rotating = true }
     }
 
     /// Refuses every request with `401` from now on, even with a token it just granted: a storm
     /// that no refresh ends.
     public func refuseEveryToken() {
-        lock.withLock { refusingAll = true }
+        state.withLock { $0.refusingAll = true }
     }
 
     /// Answers every grant with `reply` (a page, garbage, a token without expiry) instead of a
@@ -88,7 +88,7 @@ public final class TestTokenAuthority: @unchecked Sendable {
     ///
     /// - Parameter reply: The reply.
     public func answerGrants(with reply: TestHTTPServer.Reply?) {
-        lock.withLock { tokenReply = reply }
+        state.withLock { $0.tokenReply = reply }
     }
 
     /// Answers one request; hand it to ``TestHTTPServer/init(_:port:keepsConnectionsOpen:responder:)``.
@@ -97,15 +97,15 @@ public final class TestTokenAuthority: @unchecked Sendable {
     /// - Returns: The reply.
     public func respond(_ request: TestHTTPServer.Request) -> TestHTTPServer.Reply {
         if request.method == "POST", request.path == "/oauth/token" { return grant(request) }
-        let user = lock.withLock { () -> String? in
+        let user = state.withLock { state -> String? in
             let header = request.headers["authorization"] ?? ""
-            guard !refusingAll, header.hasPrefix("Bearer "),
-                let user = accessTokens[String(header.dropFirst(7))]
+            guard !state.refusingAll, header.hasPrefix("Bearer "),
+                let user = state.accessTokens[String(header.dropFirst(7))]
             else {
-                refusedCount += 1
+                state.refusedCount += 1
                 return nil
             }
-            seen.append("\(user) \(request.method) \(request.path)")
+            state.seen.append("\(user) \(request.method) \(request.path)")
             return user
         }
         guard let user else {
@@ -118,26 +118,26 @@ public final class TestTokenAuthority: @unchecked Sendable {
 
     /// The token endpoint.
     private func grant(_ request: TestHTTPServer.Request) -> TestHTTPServer.Reply {
-        let form = Self.form(request.body)
-        return lock.withLock {
-            if let tokenReply { return tokenReply }
+        let (form, lifetime) = (Self.form(request.body), lifetime)
+        return state.withLock { state in
+            if let tokenReply = state.tokenReply { return tokenReply }
             let user: String?
             switch form["grant_type"] {
             case "password":
                 let name = form["username"] ?? ""
-                user = passwords[name] != nil && passwords[name] == form["password"] ? name : nil
+                user = state.passwords[name] != nil && state.passwords[name] == form["password"] ? name : nil
             case "refresh_token":
-                user = refreshTokens[form["refresh_token"] ?? ""]
-                if user != nil { refreshCount += 1 }
-                if rotating { refreshTokens[form["refresh_token"] ?? ""] = nil }
+                user = state.refreshTokens[form["refresh_token"] ?? ""]
+                if user != nil { state.refreshCount += 1 }
+                if state.rotating { state.refreshTokens[form["refresh_token"] ?? ""] = nil }
             default:
                 return .status(400, body: #"{"error": "unsupported_grant_type"}"#)
             }
             guard let user else { return .status(400, body: #"{"error": "invalid_grant"}"#) }
-            grantCount += 1
+            state.grantCount += 1
             let (access, refresh) = (UUID().uuidString, UUID().uuidString)
-            accessTokens[access] = user
-            refreshTokens[refresh] = user
+            state.accessTokens[access] = user
+            state.refreshTokens[refresh] = user
             return .status(
                 200,
                 body:
