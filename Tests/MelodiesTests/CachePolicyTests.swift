@@ -41,7 +41,7 @@ struct CachePolicyTests {
 
         // When
         let fromCopy = await PromiseExpectations.value(
-            of: young.getMelodies(policy: .cacheFirst(maxAge: 60)) { _ in })
+            of: young.getMelodies(policy: .cacheFirst(maxAge: 3_600)) { _ in })
         let fromAPI = await PromiseExpectations.value(
             of: young.getMelodies(policy: .cacheFirst(maxAge: 5)) { _ in })
 
