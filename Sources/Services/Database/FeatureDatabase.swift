@@ -23,14 +23,14 @@ public struct FeatureDatabase: Sendable {
     /// Fulfilled once the feature's tables are up to date (and whatever it waits for is ready);
     /// rejected with why they could not be made.
     public let ready: Promise<Void>
-    /// What runs once after ``ready`` and before the feature's first read or write, when something
-    /// does (an offline collection's model upgrade: ``OfflineCollection/model(version:steps:)``).
+    /// What runs once before the feature's first read or write, when something does (an offline
+    /// collection's model upgrade: ``OfflineCollection/model(version:steps:)``); its work waits for
+    /// ``ready`` itself, so that its one promise is all a read or write waits for.
     var gate: OnceReady?
 
-    /// ``ready``, then the ``gate``: when the feature's work may run.
+    /// When the feature's work may run: the ``gate``'s promise, else ``ready``.
     var opened: Promise<Void> {
-        guard let gate else { return ready }
-        return ready.then(on: .inline) { gate.promise() }
+        gate?.promise() ?? ready
     }
 
     /// Brings the feature's tables up to date, at once and in the background.

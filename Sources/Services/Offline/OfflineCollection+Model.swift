@@ -1,3 +1,5 @@
+import Promises
+
 /// Models that change between app versions.
 extension OfflineCollection {
     /// The collection at model `version`, brought there from any earlier one by `steps` (the first
@@ -28,8 +30,8 @@ extension OfflineCollection {
     /// before, which then never runs).
     mutating func gate(version: Int, steps: [OfflineModelStep]) {
         let gate = OfflineModelUpgrade.gate(
-            storage.tables.database, feature: collection, rows: storage.jsonRows, version: version,
-            steps: steps)
+            storage.tables.database, after: [storage.tables.ready, outbox.ready],
+            feature: collection, rows: storage.jsonRows, version: version, steps: steps)
         storage.tables.gate = gate
         storage.outbox.table.gate = gate
         outbox.table.gate = gate

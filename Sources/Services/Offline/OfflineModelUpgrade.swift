@@ -14,13 +14,17 @@ enum OfflineModelUpgrade {
     /// Rows read at a time: memory stays bounded whatever the collection's size.
     static let pageSize = 500
 
-    /// The gate a collection's tables and outbox wait for: a read of the stored version, and a
-    /// write transaction only when there is something to bring over.
+    /// The gate a collection's tables and outbox wait for: once `ready` (their tables made), a read
+    /// of the stored version, and a write transaction only when there is something to bring over.
+    /// Nothing is waited for until the gate is first asked.
     static func gate(
-        _ database: Database, feature: String, rows: String?, version: Int, steps: [OfflineModelStep]
+        _ database: Database, after ready: [Promise<Void>], feature: String, rows: String?, version: Int,
+        steps: [OfflineModelStep]
     ) -> OnceReady {
         OnceReady {
-            database.read { try stored(feature, $0) }.then(on: .inline) { stored -> Promise<Void> in
+            let tablesMade = when(fulfilled: ready)
+            let read = tablesMade.then(on: .inline) { _ in database.read { try stored(feature, $0) } }
+            return read.then(on: .inline) { stored -> Promise<Void> in
                 guard stored != version else { return .value(()) }
                 return database.write { try run(feature, rows: rows, version: version, steps: steps, $0) }
             }
