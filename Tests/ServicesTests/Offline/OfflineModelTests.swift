@@ -105,9 +105,12 @@ struct OfflineModelTests {
         #expect(copy?.values.allSatisfy { !$0.pinned } == true)
     }
 
-    @Test("a change a step cannot bring over is damaged with the reason, never sent; the others go")
-    func failedStepDamagesOneChange() async throws {
-        // Given: two notes created offline at model 1, one the step cannot read
+    @Test(
+        "a change a step cannot bring over is damaged with the reason, never sent; the others go",
+        arguments: [true, false])
+    func failedStepDamagesOneChange(rowFailsToo: Bool) async throws {
+        // Given: two notes created offline at model 1, one the step cannot read: its queued
+        // change (a create's body has no id) and, or not, its row here
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
         let offline = try version1(server, online: false)
@@ -115,7 +118,7 @@ struct OfflineModelTests {
             await PromiseExpectations.value(of: offline.create(NoteV1(title: "Bad", text: "unreadable"))))
         _ = await PromiseExpectations.value(of: offline.create(NoteV1(title: "Good", text: "fine")))
         let picky = OfflineModelStep { object in
-            if object["text"] as? String == "unreadable" {
+            if object["text"] as? String == "unreadable", rowFailsToo || object["id"] == nil {
                 throw OfflineModelError.unreadable("no text to read")
             }
             try Self.steps[0].apply(&object)
