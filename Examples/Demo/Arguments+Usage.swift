@@ -27,23 +27,28 @@ extension Arguments {
             usage: demo melodies [watch] [options]
                    demo orders [\(verbs)
                    demo orders create \(synopsis)
+                   demo customers [list] | customers create --name NAME --email EMAIL
+                   demo sync [options]
                    demo login --user NAME | logout [--erase] | whoami
                    demo export-sample-api FOLDER
 
             Shows melodies or orders from the API, or from the local database when the API cannot be
             reached. An order created, changed or deleted while the API cannot be reached is saved in
             the local database and sent when it can: at the next online listing, or with 'orders sync'
-            (exit 1 when the shop refused a change). 'orders retry ID' sends a refused or waiting change now,
-            'orders discard ID' drops it. 'orders watch' (and 'melodies watch') stays on, shows each
-            change as it is saved, here or by another demo, and sends waiting changes by itself when
-            the API is back; Ctrl-C or a closed input ends it. 'orders update ID' changes the parts of
-            an order its options name (those of 'orders create'). A change the shop's copy moved on
-            from meanwhile is merged when the two changed different fields, else a conflict: 'orders
-            show ID' puts both side by side, 'orders resolve ID --keep-mine | --keep-theirs' settles
-            it. 'export-sample-api FOLDER' writes a sample API to serve with 'python3 -m http.server'.
+            (exit 1 while a change still waits or is held). 'orders retry ID' sends a refused or stuck
+            change again now, 'orders discard ID' drops it. 'orders watch' (and 'melodies watch') stays
+            on, shows each change as it is saved, here or by another demo, and sends waiting changes by
+            itself when the API is back; Ctrl-C or a closed input ends it. 'orders update ID' changes
+            the parts of an order its options name (those of 'orders create'). A change the shop's copy
+            moved on from meanwhile is merged when the two changed different fields, else a conflict:
+            'orders show ID' puts both side by side, 'orders resolve ID --keep-mine | --keep-theirs'
+            settles it. 'customers create' adds a customer, offline too; an order names one with
+            --customer ID (an ID 'customers' shows, sent or not) and is sent after it, naming the shop's
+            ID. 'sync' sends every change that waits, customers before the orders that name them.
+            'export-sample-api FOLDER' writes a sample API to serve with 'python3 -m http.server'.
             'login' signs in to a shop that wants it (the password is read from standard input, not
-            echoed), and every command then uses that account; 'logout' keeps its orders and changes
-            for its next sign-in, or with --erase removes them from this device.
+            echoed), and every command then uses that account; 'logout' keeps its orders and changes for
+            its next sign-in, or with --erase removes them from this device.
 
             options:
             \(options.joined(separator: "\n"))

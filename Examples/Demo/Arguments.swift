@@ -25,6 +25,9 @@ struct Arguments {
         case syncOrders
         case retryOrder(id: String)
         case discardOrder(id: String)
+        case listCustomers
+        case createCustomer(Customer)
+        case syncAll
         case exportSampleAPI(folder: String)
         case login(user: String)
         case logout(erase: Bool)
@@ -123,6 +126,9 @@ struct Arguments {
     }
 
     private static func command(_ positional: [String], _ values: [String: [String]]) throws -> Command {
+        if values["--name"] != nil, positional != ["customers", "create"] {
+            throw UsageError(message: "--name only goes with 'customers create'")
+        }
         let command: Command
         switch positional {
         case ["melodies"]: command = .melodies
@@ -130,6 +136,9 @@ struct Arguments {
         case ["orders"]: command = .listOrders
         case ["whoami"]: command = .whoami
         case ["orders", "create"]: return .createOrder(try order(values))
+        case ["customers"], ["customers", "list"]: command = .listCustomers
+        case ["customers", "create"]: return .createCustomer(try customer(values))
+        case ["sync"]: command = .syncAll
         case let words where words.count == 3 && words[0] == "orders" && words[1] == "update":
             return .updateOrder(
                 id: try id(words), changes: values.filter { Option.named($0.key)?.isOrderPart == true })
@@ -143,13 +152,10 @@ struct Arguments {
             case (true, 2): throw UsageError(message: "say which order: demo orders \(verb.verb) ID")
             default: throw UsageError(message: "unknown command '\(words.joined(separator: " "))'")
             }
-        case []: throw UsageError(message: "say what to show: melodies or orders")
+        case []: throw UsageError(message: "say what to show: melodies, orders or customers")
         default: throw UsageError(message: "unknown command '\(positional.joined(separator: " "))'")
         }
-        let orderParts = Option.all.filter(\.isOrderPart).map(\.name)
-        if let option = orderParts.first(where: { values[$0] != nil }) {
-            throw UsageError(message: "\(option) only goes with 'orders create' or 'orders update'")
-        }
+        try refuseOrderParts(values)
         return command
     }
 

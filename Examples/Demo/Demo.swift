@@ -68,15 +68,23 @@ struct Demo {
             }
         case .showOrder(let id):
             return await withApp(arguments, terminal) { app in
-                await Screens.order(id, app.worker, app.formatter, terminal)
+                await Screens.order(id, app, terminal)
             }
         case .createOrder(let order):
             return await withApp(arguments, terminal) { app in
-                await Screens.create(order, app.worker, app.formatter, terminal)
+                await Screens.create(order, app, terminal)
             }
         case .updateOrder(let id, let changes):
             return await withApp(arguments, terminal) { app in
-                await Screens.update(id, changes, app.worker, app.formatter, terminal)
+                await Screens.update(id, changes, app, terminal)
+            }
+        case .listCustomers:
+            return await withApp(arguments, terminal) { app in
+                await CustomersScreen.list(app.orders.customers, arguments, terminal)
+            }
+        case .createCustomer(let customer):
+            return await withApp(arguments, terminal) { app in
+                await CustomersScreen.create(customer, app.orders.customers, terminal)
             }
         case .resolveOrder(let id, let keeping):
             return await withApp(arguments, terminal) { app in
@@ -86,11 +94,14 @@ struct Demo {
             return await withApp(arguments, terminal) { app in
                 await Screens.delete(id, app.worker, app.formatter, terminal)
             }
-        case .syncOrders:
+        case .syncOrders, .syncAll:
             return await withApp(arguments, terminal) { app in
                 if let signedOut = await SignInScreen.signedOutMessage(app) {
                     terminal.printError("demo: \(signedOut)")
                     return 1
+                }
+                if case .syncAll = arguments.command {
+                    return await SyncScreen.sync(app.orders, all: true, arguments, terminal)
                 }
                 return await SyncScreen.sync(app.orders, arguments, terminal)
             }

@@ -63,6 +63,9 @@ struct Option: Sendable {
             name: "--keep-theirs", value: "", use: .flag, help: "with 'orders resolve': keep the shop's copy"),
         Option(name: "--user", value: "NAME", use: .setting, help: "with 'login': the account that signs in"),
         Option(
+            name: "--name", value: "NAME", use: .setting, help: "with 'customers create': the customer's name"
+        ),
+        Option(
             name: "--erase", value: "", use: .flag,
             help: "with 'logout': erase the account's orders and unsent changes from this device"),
         Option(name: "--help", value: "", use: .flag, help: "show this help"),
@@ -79,6 +82,8 @@ struct Option: Sendable {
         order("--item", "NAME:QUANTITY:PRICE", .items, repeats: true) { $0.items.append(try item($1)) },
         order("--state", "STATE", nil, required: false) { $0.setAddress(\.state, $1) },
         order("--phone", "PHONE", nil, required: false) { $0.phone = $1 },
+        // Any customer this device shows (`demo customers`), sent to the shop or not; empty for none.
+        order("--customer", "ID", nil, required: false) { $0.customerID = $1.isEmpty ? nil : $1 },
         order("--shipping", "standard|two-day|one-day", nil, required: false) {
             $0.shipmentMethod = ShipmentMethod(speed: try speed($1))
         },

@@ -5,13 +5,14 @@ import Services
 
 /// `orders update ID` and the conflict part of `orders show ID`.
 extension Screens {
-    static func update(
-        _ id: String, _ changes: [String: [String]], _ worker: OrdersWorker, _ formatter: OrderFormatter,
-        _ terminal: Terminal
-    ) async -> Int32 {
+    static func update(_ id: String, _ changes: [String: [String]], _ app: App, _ terminal: Terminal) async
+        -> Int32
+    {
+        let (worker, formatter) = (app.worker, app.formatter)
         do {
             var order = try await worker.fetchOrder(id: id).value
             try Arguments.apply(changes, to: &order)
+            guard await knowsCustomer(of: order, app, terminal) else { return 1 }
             let updated = try await worker.updateOrder(order).value
             terminal.print(
                 "Updated order \(updated.id ?? id) (\(formatter.name(updated)), \(formatter.currency(updated.total)))"

@@ -44,9 +44,8 @@ enum Screens {
         return 0
     }
 
-    static func order(_ id: String, _ worker: OrdersWorker, _ formatter: OrderFormatter, _ terminal: Terminal)
-        async -> Int32
-    {
+    static func order(_ id: String, _ app: App, _ terminal: Terminal) async -> Int32 {
+        let (worker, formatter) = (app.worker, app.formatter)
         do {
             let order = try await worker.fetchOrder(id: id).value
             terminal.print("Order \(order.id ?? id)", style: .bold)
@@ -70,6 +69,13 @@ enum Screens {
                 )
             }
             terminal.print("  \("Total".padding(to: 9)) \(formatter.currency(order.total))")
+            if let customer = order.customerID {
+                let named = await CustomersScreen.describe(customer, app.orders.customers)
+                terminal.print("  \("Customer".padding(to: 9)) \(named)")
+                if let wait = try? await app.orders.waitingCustomer(of: id).value {
+                    terminal.print(CustomersScreen.holding(wait, named: named), style: .yellow)
+                }
+            }
             conflict(of: order, await worker.syncState(of: id).value, formatter, terminal)
             return 0
         } catch {
@@ -78,9 +84,9 @@ enum Screens {
         }
     }
 
-    static func create(
-        _ order: Order, _ worker: OrdersWorker, _ formatter: OrderFormatter, _ terminal: Terminal
-    ) async -> Int32 {
+    static func create(_ order: Order, _ app: App, _ terminal: Terminal) async -> Int32 {
+        let (worker, formatter) = (app.worker, app.formatter)
+        guard await knowsCustomer(of: order, app, terminal) else { return 1 }
         let view = TerminalOrdersView(terminal: terminal, api: nil)
         let presenter = CreateOrderPresenter(worker: worker, output: view, formatter: formatter)
         view.createPresenter = presenter
@@ -115,6 +121,16 @@ enum Screens {
     }
 
     /// 0 once `promise` is fulfilled, 1 once it is rejected: the view has shown why by then.
+    /// Whether the customer `order` names, if any, is one this device shows (or the shop has);
+    /// says so when not.
+    static func knowsCustomer(of order: Order, _ app: App, _ terminal: Terminal) async -> Bool {
+        guard let id = order.customerID, !(await CustomersScreen.exists(id, app.orders.customers)) else {
+            return true
+        }
+        terminal.printError("demo: no customer \(id) on this device or in the shop (see 'demo customers')")
+        return false
+    }
+
     private static func exitCode<Value>(of promise: Promise<Value>) async -> Int32 {
         do {
             _ = try await promise.value

@@ -7,14 +7,15 @@ import Services
 /// that wait for the shop.
 @MainActor
 enum SyncScreen {
-    static func sync(_ store: FallbackOrdersStore, _ arguments: Arguments, _ terminal: Terminal) async
-        -> Int32
-    {
+    static func sync(
+        _ store: FallbackOrdersStore, all: Bool = false, _ arguments: Arguments, _ terminal: Terminal
+    ) async -> Int32 {
         if arguments.offline {
-            return await report(nil, store, terminal)
+            return await report(nil, store, all: all, terminal)
         }
         do {
-            return await report(try await store.sync().value, store, terminal)
+            let report = try await (all ? store.syncAll() : store.sync()).value
+            return await Self.report(report, store, all: all, terminal)
         } catch {
             terminal.printError("demo: \(Screens.message(for: error))")
             return 1
@@ -66,10 +67,8 @@ enum SyncScreen {
     /// sync stopped, or ran offline) or waits for the user (refused, stuck, damaged): a script can
     /// tell "all sent" by the exit code alone.
     private static func report(
-        _ report: OutboxSyncReport?, _ store: FallbackOrdersStore, _ terminal: Terminal
-    )
-        async -> Int32
-    {
+        _ report: OutboxSyncReport?, _ store: FallbackOrdersStore, all: Bool = false, _ terminal: Terminal
+    ) async -> Int32 {
         if let report {
             for entry in report.sent {
                 let newID = report.newIDs[entry.localID].map { ", now \($0)" } ?? ""
@@ -108,7 +107,14 @@ enum SyncScreen {
             return 1
         }
         terminal.print(OrdersSyncWording.list(status) ?? OrdersSyncWording.nothingWaits)
-        return status.waiting == 0 && status.held == 0 ? 0 : 1
+        guard all else { return status.waiting == 0 && status.held == 0 ? 0 : 1 }
+        // `demo sync`: the customers' changes count as well.
+        guard let customers = try? await store.customers.syncStatus().value else {
+            terminal.printError("demo: the changes saved on this device cannot be read")
+            return 1
+        }
+        if let waiting = OrdersSyncWording.list(customers) { terminal.print("Customers: \(waiting)") }
+        return status.waiting + status.held + customers.waiting + customers.held == 0 ? 0 : 1
     }
 
     /// When a stopped sync may try again, as the user reads it: the time of day when it is today,
@@ -124,11 +130,12 @@ enum SyncScreen {
     }
 
     private static func describe(_ entry: OutboxEntry) -> String {
+        let noun = entry.path.hasPrefix("customers") ? "customer" : "order"
         switch entry.method {
-        case .post: "create order \(entry.localID)"
-        case .put: "update order \(entry.localID)"
-        case .delete: "delete order \(entry.localID)"
-        case .get: "read order \(entry.localID)"
+        case .post: return "create \(noun) \(entry.localID)"
+        case .put: return "update \(noun) \(entry.localID)"
+        case .delete: return "delete \(noun) \(entry.localID)"
+        case .get: return "read \(noun) \(entry.localID)"
         }
     }
 }

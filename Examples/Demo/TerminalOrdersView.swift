@@ -109,7 +109,7 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
     }
 
     /// The "Shop" column: whether the shop has the order as shown.
-    private static func label(_ state: SyncState, sample: Bool) -> String {
+    static func label(_ state: SyncState, sample: Bool = false) -> String {
         switch state {
         case .synced: sample ? "sample" : "synced"
         case .pending: "waiting"

@@ -3,11 +3,13 @@
 
     python3 Examples/api/server.py [PORT]        (port 8080 by default)
 
-GET /melodies answers melodies.json. /orders is a small REST API kept in memory and started from
-orders.json: GET and POST /orders, GET, PUT and DELETE /orders/ID. A write sent with an
-Idempotency-Key header that was already seen is not applied again: the first answer is sent again.
-Every order carries a "version" ("1", then one more per change) and single answers an ETag with it;
-a PUT or DELETE with an If-Match naming another version is answered 412 with the current order.
+GET /melodies answers melodies.json. /orders and /customers are small REST APIs kept in memory,
+the orders started from orders.json, the customers empty: GET and POST /orders, GET, PUT and DELETE
+/orders/ID, the same for /customers. Each POST names the new resource with an id of the server's.
+A write sent with an Idempotency-Key header that was already seen is not applied again: the first
+answer is sent again. Every resource carries a "version" ("1", then one more per change) and single
+answers an ETag with it; a PUT or DELETE with an If-Match naming another version is answered 412
+with the current resource. An order whose "customerId" names no customer here is answered 400.
 Restarting the server forgets what was written. `swift run demo export-sample-api Examples/api` rewrites the two JSON files.
 
 With DEMO_USERS="amy:apple pie,bob:battery" in its environment it wants a signed-in user: POST
@@ -34,21 +36,29 @@ LOCK = threading.Lock()
 
 
 class Shop:
-    """One user's orders (everyone's when nobody signs in). `revision` moves on with every change:
-    the listing's ETag, so an unchanged listing is a 304, and its Sync-Token, from which GET
-    /orders?since=rev-N answers what changed (410 for a token this server never gave). `touched`
-    keeps each order's last change, deletions included; `answered` maps an Idempotency-Key to the
-    (status, value) of the write that first used it."""
+    """One user's orders and customers (everyone's when nobody signs in), by collection.
+    `revision` moves on with every change: a listing's ETag, so an unchanged listing is a 304, and
+    its Sync-Token, from which GET /orders?since=rev-N answers what changed (410 for a token this
+    server never gave). `touched` keeps each resource's last change, deletions included, by
+    (collection, id); `answered` maps an Idempotency-Key to the (status, value) of the write that
+    first used it."""
 
     def __init__(self):
-        self.orders = {order["id"]: dict(order, version="1") for order in SEED}
+        self.items = {"orders": {order["id"]: dict(order, version="1") for order in SEED}, "customers": {}}
         self.revision = 0
         self.touched = {}
         self.answered = {}
 
-    def touch(self, ident):
+    def touch(self, collection, ident):
         self.revision += 1
-        self.touched[ident] = self.revision
+        self.touched[(collection, ident)] = self.revision
+
+    def refusal(self, collection, value):
+        """Why the shop refuses `value` for `collection`, or None: an order naming no customer here."""
+        customer = value.get("customerId") if collection == "orders" else None
+        if customer is not None and customer not in self.items["customers"]:
+            return {"errors": [{"field": "customerId", "message": "The shop has no customer %s." % customer}]}
+        return None
 
 
 SHOPS = {}  # user ("" when nobody signs in) -> Shop
@@ -103,15 +113,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def query(self):
         return dict(urllib.parse.parse_qsl(self.path.partition("?")[2]))
 
-    def send_feed(self, token):
-        """What changed after `token`: {"changes", "deleted", "next", "more"}, or 410."""
+    def send_feed(self, collection, token):
+        """What changed in `collection` after `token`: {"changes", "deleted", "next", "more"}, or 410."""
         shop = self.shop()
         since = int(token[4:]) if token.startswith("rev-") and token[4:].isdigit() else -1
         if since < 0 or since > shop.revision:
             return self.send_json(410, {"error": "the token is not known: list again"})
-        touched = [ident for ident, revision in sorted(shop.touched.items(), key=lambda item: item[1]) if revision > since]
-        changes = [shop.orders[ident] for ident in touched if ident in shop.orders]
-        deleted = [ident for ident in touched if ident not in shop.orders]
+        touched = [ident for (kind, ident), revision in sorted(shop.touched.items(), key=lambda item: item[1])
+                   if kind == collection and revision > since]
+        items = shop.items[collection]
+        changes = [items[ident] for ident in touched if ident in items]
+        deleted = [ident for ident in touched if ident not in items]
         return self.send_json(
             200, {"changes": changes, "deleted": deleted, "next": "rev-%d" % shop.revision, "more": False})
 
@@ -172,18 +184,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
             shop = self.shop()
             if (collection, depth) == ("melodies", 1):
                 return self.send_json(200, MELODIES)
-            if (collection, depth) == ("orders", 1) and "since" in self.query():
-                return self.send_feed(self.query()["since"])
-            if (collection, depth) == ("orders", 1):
-                tag = '"orders-%d"' % shop.revision
+            items = shop.items.get(collection)
+            if items is not None and depth == 1 and "since" in self.query():
+                return self.send_feed(collection, self.query()["since"])
+            if items is not None and depth == 1:
+                tag = '"%s-%d"' % (collection, shop.revision)
                 if self.headers.get("If-None-Match") == tag:
                     self.send_response(304)
                     self.send_header("ETag", tag)
                     self.end_headers()
                     return None
-                return self.send_json(200, list(shop.orders.values()), etag=tag, token="rev-%d" % shop.revision)
-            if (collection, depth) == ("orders", 2) and ident in shop.orders:
-                return self.send_json(200, shop.orders[ident])
+                return self.send_json(200, list(items.values()), etag=tag, token="rev-%d" % shop.revision)
+            if items is not None and depth == 2 and ident in items:
+                return self.send_json(200, items[ident])
         self.send_json(404, {"error": "not found"})
 
     def repeated(self):
@@ -201,7 +214,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return status, value
 
     def stale(self, current):
-        """Answers 412 with the current order when If-Match names another version; False otherwise."""
+        """Answers 412 with the current resource when If-Match names another version; False otherwise."""
         tag = (self.headers.get("If-Match") or "").strip()
         if tag.startswith("W/"):
             tag = tag[2:]
@@ -218,41 +231,48 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not self.signed_in():
             return None
         collection, _, depth = self.route()
-        order = self.read_json()
-        if (collection, depth) != ("orders", 1):
-            return self.send_json(404, {"error": "not found"})
-        if order is None:
-            return self.send_json(400, {"errors": []})
+        value = self.read_json()
         with LOCK:
+            items = self.shop().items.get(collection)
+            if items is None or depth != 1:
+                return self.send_json(404, {"error": "not found"})
+            if value is None:
+                return self.send_json(400, {"errors": []})
             if self.repeated():
                 return None
-            order["id"] = uuid.uuid4().hex[:8]
-            order["version"] = "1"
-            self.shop().orders[order["id"]] = order
-            self.shop().touch(order["id"])
-            answer = self.remember(201, order)
+            refusal = self.shop().refusal(collection, value)
+            if refusal is not None:
+                return self.send_json(400, refusal)
+            value["id"] = uuid.uuid4().hex[:8]
+            value["version"] = "1"
+            items[value["id"]] = value
+            self.shop().touch(collection, value["id"])
+            answer = self.remember(201, value)
         self.send_json(*answer)
 
     def do_PUT(self):
         if not self.signed_in():
             return None
         collection, ident, depth = self.route()
-        order = self.read_json()
+        value = self.read_json()
         with LOCK:
             if self.repeated():
                 return None
-            orders = self.shop().orders
-            if (collection, depth) != ("orders", 2) or ident not in orders:
+            items = self.shop().items.get(collection)
+            if items is None or depth != 2 or ident not in items:
                 return self.send_json(404, {"error": "not found"})
-            if order is None:
+            if value is None:
                 return self.send_json(400, {"errors": []})
-            if self.stale(orders[ident]):
+            if self.stale(items[ident]):
                 return None
-            order["id"] = ident
-            order["version"] = str(int(orders[ident].get("version", "0")) + 1)
-            orders[ident] = order
-            self.shop().touch(ident)
-            answer = self.remember(200, order)
+            refusal = self.shop().refusal(collection, value)
+            if refusal is not None:
+                return self.send_json(400, refusal)
+            value["id"] = ident
+            value["version"] = str(int(items[ident].get("version", "0")) + 1)
+            items[ident] = value
+            self.shop().touch(collection, ident)
+            answer = self.remember(200, value)
         self.send_json(*answer)
 
     def do_DELETE(self):
@@ -262,13 +282,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with LOCK:
             if self.repeated():
                 return None
-            orders = self.shop().orders
-            if (collection, depth) != ("orders", 2) or ident not in orders:
+            items = self.shop().items.get(collection)
+            if items is None or depth != 2 or ident not in items:
                 return self.send_json(404, {"error": "not found"})
-            if self.stale(orders[ident]):
+            if self.stale(items[ident]):
                 return None
-            del orders[ident]
-            self.shop().touch(ident)
+            del items[ident]
+            self.shop().touch(collection, ident)
             answer = self.remember(204)
         self.send_json(*answer)
 

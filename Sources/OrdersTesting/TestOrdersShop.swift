@@ -18,12 +18,18 @@ public typealias TestOrdersShop = TestResourceAPI
 extension TestResourceAPI {
     /// Makes a shop holding `orders` (each with its `id`, at its `version` or version 1).
     ///
-    /// - Parameter orders: The orders it starts with.
-    public convenience init(orders: [Order] = []) {
+    /// - Parameters:
+    ///   - orders: The orders it starts with.
+    ///   - customers: The shop's customers API, when it checks them: an order naming a customer
+    ///     `customers` does not hold is refused with `400`, as a shop that checks references does.
+    public convenience init(orders: [Order] = [], customers: TestResourceAPI? = nil) {
         self.init(
             collection: "orders", resources: orders, naming: { "srv-\($0)" },
             accepting: { body in
                 guard var order = try? APIClient.decode(Order.self, from: body) else { return nil }
+                if let customer = order.customerID, let customers, customers.resource(customer) == nil {
+                    return nil
+                }
                 order.total = order.computedTotal
                 return try? APIClient.encode(order)
             })
@@ -49,5 +55,17 @@ extension TestResourceAPI {
     /// - Parameter id: The order's identifier.
     public func deleteOnServer(_ id: String) {
         delete(id)
+    }
+}
+
+extension TestResourceAPI {
+    /// The shop's customers API, `/customers`, naming what it creates `cus-1`, `cus-2`, …; put
+    /// it behind the same server as the orders (route by path) and give it to
+    /// ``init(orders:customers:)`` to have orders checked against it.
+    ///
+    /// - Parameter customers: The customers it starts with.
+    /// - Returns: The API.
+    public static func customers(_ customers: [Customer] = []) -> TestResourceAPI {
+        TestResourceAPI(collection: "customers", resources: customers, naming: { "cus-\($0)" })
     }
 }

@@ -34,6 +34,10 @@ public struct Order: Codable, Equatable, Hashable, Sendable {
     /// of it (`If-Match`), so that another device's change in between is never overwritten
     /// silently.
     public var version: String?
+    /// The identifier of the shop's customer who placed it (`customerId` in the shop's JSON), or
+    /// `nil`. It may name a customer created on this device and not sent yet: the order is then
+    /// sent after the customer, naming the identifier the shop gave it.
+    public var customerID: String?
 
     /// Makes an order; everything but the six fields every order has (id, date, email, names and
     /// total) defaults to empty.
@@ -52,11 +56,12 @@ public struct Order: Codable, Equatable, Hashable, Sendable {
     ///   - items: What was ordered.
     ///   - total: What the customer pays.
     ///   - version: The shop's version; `nil` by default.
+    ///   - customerID: The customer who placed it; `nil` by default.
     public init(
         id: String? = nil, date: Date, email: String, firstName: String, lastName: String, phone: String = "",
         billingAddress: Address = Address(), shipmentAddress: Address = Address(),
         paymentMethod: PaymentMethod = PaymentMethod(), shipmentMethod: ShipmentMethod = ShipmentMethod(),
-        items: [OrderItem] = [], total: Decimal, version: String? = nil
+        items: [OrderItem] = [], total: Decimal, version: String? = nil, customerID: String? = nil
     ) {
         self.id = id
         self.date = date
@@ -71,6 +76,7 @@ public struct Order: Codable, Equatable, Hashable, Sendable {
         self.items = items
         self.total = total
         self.version = version
+        self.customerID = customerID
     }
 
     /// The items' subtotals plus the shipment method's price: what a store saves as ``total``.
@@ -84,6 +90,7 @@ extension Order {
     enum CodingKeys: String, CodingKey {
         case id, date, email, firstName, lastName, phone, billingAddress, shipmentAddress, paymentMethod
         case shipmentMethod, items, total, version
+        case customerID = "customerId"
     }
 
     /// Decodes an order, refusing a negative total with a clear error: an amount an order cannot
@@ -107,6 +114,7 @@ extension Order {
             shipmentMethod: try container.decode(ShipmentMethod.self, forKey: .shipmentMethod),
             items: try container.decode([OrderItem].self, forKey: .items),
             total: try container.decodeNonNegative(Decimal.self, forKey: .total),
-            version: try container.decodeIfPresent(String.self, forKey: .version))
+            version: try container.decodeIfPresent(String.self, forKey: .version),
+            customerID: try container.decodeIfPresent(String.self, forKey: .customerID))
     }
 }

@@ -23,6 +23,27 @@ extension FallbackOrdersStore {
         orders.sync()
     }
 
+    /// Sends every change that waits in the database, the customers' before the orders' (an order
+    /// naming a customer created here waits for the customer's create in any order; this one
+    /// sends both in one go).
+    ///
+    /// - Returns: A promise of the two syncs' reports, combined.
+    public func syncAll() -> Promise<OutboxSyncReport> {
+        let store = self
+        return customers.sync().then(on: .inline) { customers in
+            store.sync().map(on: .inline) { OutboxSyncReport(combining: [customers, $0]) }
+        }
+    }
+
+    /// The customer whose create holds an order's changes back, and where that create stands
+    /// (refused, say): `nil` when the order waits for no customer.
+    ///
+    /// - Parameter id: The order's identifier.
+    /// - Returns: A promise of the customer's identifier and state, if one holds the order.
+    public func waitingCustomer(of id: String) -> Promise<OfflineParentWait?> {
+        orders.waitingParent(of: id)
+    }
+
     /// Each changed order's `SyncState` and how many changes wait or were refused.
     ///
     /// - Returns: A promise of the status.

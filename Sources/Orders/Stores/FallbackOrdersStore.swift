@@ -14,6 +14,8 @@ public struct FallbackOrdersStore: OrdersStore {
     let cache: OrdersSQLiteStore
     /// The orders as any resource kept offline: every rule of the table above is the collection's.
     let orders: OfflineCollection<Order>
+    /// The shop's customers, in the same database: an order naming one made here is sent after it.
+    public let customers: CustomersStore
     private let reachability: any ConnectivityMonitor
 
     /// Makes the store.
@@ -29,9 +31,13 @@ public struct FallbackOrdersStore: OrdersStore {
         self.cache = cache
         self.reachability = reachability
         // The shop's change feed, where it has one (`Sync-Token`): refreshes bring only what changed.
-        orders = OfflineCollection(
-            storage: cache.storage, client: api.client, reachability: reachability, makeID: cache.makeID
-        ).followingChanges()
+        orders =
+            OfflineCollection(
+                storage: cache.storage, client: api.client, reachability: reachability, makeID: cache.makeID
+            ).followingChanges().namingCustomers
+        customers = CustomersStore(
+            database: cache.storage.tables.database, client: api.client, reachability: reachability,
+            makeID: cache.makeID)
     }
 
     /// All orders, newest first, fresh or from the offline copy, with this device's changes.

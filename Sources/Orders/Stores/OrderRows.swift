@@ -11,8 +11,8 @@ enum OrderRows {
         INSERT INTO orders (id, date, email, first_name, last_name, phone,
             billing_street1, billing_street2, billing_city, billing_state, billing_zip,
             shipment_street1, shipment_street2, shipment_city, shipment_state, shipment_zip,
-            card_last4, card_expiration, shipment_speed, total, origin, version)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            card_last4, card_expiration, shipment_speed, total, origin, version, customer_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Writes `order` and its items under its `id`.
@@ -35,6 +35,7 @@ enum OrderRows {
                 SQLValue(order.shipmentMethod.speed.rawValue), .text("\(order.total)"),
                 .text(origin.rawValue),
                 order.version.map(SQLValue.text) ?? .null,
+                order.customerID.map(SQLValue.text) ?? .null,
             ])
         for (position, item) in order.items.enumerated() {
             try connection.execute(
@@ -158,7 +159,9 @@ enum OrderRows {
             shipmentMethod: ShipmentMethod(
                 speed: ShipmentMethod.ShippingSpeed(rawValue: try row.int("shipment_speed")) ?? .standard),
             items: items[IdentifierKey(id)] ?? [], total: try decimal(row, "total"),
-            version: try row.optionalString("version"))
+            version: try row.optionalString("version"),
+            // Schema 8's column: the upgrade to schema 5 reads orders before it exists.
+            customerID: row["customer_id"] == nil ? nil : try row.optionalString("customer_id"))
     }
 
     /// The orders changed on this device. `'device'` is written out, not bound: SQLite takes the

@@ -42,10 +42,12 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
         storage = OrdersOfflineStorage(database: database, retry: retry, now: now)
         // The client is never asked: its address only makes the collection (the queued changes'
         // paths are relative, sent with the fallback store's client).
-        offline = OfflineCollection(
-            storage: storage, client: APIClient(baseURL: URL(fileURLWithPath: "/")),
-            reachability: NeverReachable(),
-            makeID: makeID, now: now)
+        offline =
+            OfflineCollection(
+                storage: storage, client: APIClient(baseURL: URL(fileURLWithPath: "/")),
+                reachability: NeverReachable(),
+                makeID: makeID, now: now
+            ).namingCustomers
     }
 
     /// All orders, newest first.

@@ -34,6 +34,9 @@ enum OrdersSchema {
                     CREATE INDEX IF NOT EXISTS orders_listed ON orders (date DESC, id) WHERE deleted = 0;
                     DROP INDEX IF EXISTS orders_by_date;
                     """),
+            // The customer who placed each order (`Order.customerID`), as the shop or this device
+            // names it.
+            Migration(version: 8, sql: "ALTER TABLE orders ADD COLUMN customer_id TEXT"),
         ]
     }
 

@@ -71,3 +71,32 @@ extension OfflineCollection {
         return storage.tables.read { try references.parentWaiting(for: resource, $0) != nil }
     }
 }
+
+/// Why a change waits for its parent.
+extension OfflineCollection {
+    /// The resource whose create holds back the changes of resource `id`, and where it stands:
+    /// `nil` when nothing it names is waiting (its changes go at the next sync, or went).
+    ///
+    /// A child of a parent the API refused stays ``SyncState/pending`` itself, and goes once the
+    /// parent is sent (``retry(id:)`` on the parent's collection); a parent deleted here before
+    /// the API had it, or discarded, holds the child as refused, with a reason that names it.
+    ///
+    /// - Parameter id: The resource's identifier here.
+    /// - Returns: A promise of the parent that holds it, if any.
+    public func waitingParent(of id: String) -> Promise<OfflineParentWait?> {
+        guard let references = storage.references else { return .value(nil) }
+        let collection = collection
+        return storage.tables.read { connection -> OfflineParentWait? in
+            let entries = try OutboxTable.entries(collection, id, connection)
+            for entry in entries where entry.method != .delete && !entry.isHeld {
+                guard let body = entry.body, let value = try? APIClient.decode(Resource.self, from: body),
+                    let parent = try references.waitingParent(of: value, connection)
+                else { continue }
+                let creates = try OutboxTable.entries(parent.collection, parent.id, connection)
+                let state = OutboxStatus(entries: creates).state(of: parent.id)
+                return OfflineParentWait(collection: parent.collection, id: parent.id, state: state)
+            }
+            return nil
+        }
+    }
+}

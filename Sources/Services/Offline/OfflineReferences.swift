@@ -6,13 +6,19 @@ import Foundation
 struct OfflineReferences<Resource: OfflineResource>: Sendable {
     let all: [OfflineReference<Resource>]
 
-    /// The first resource `resource` names whose create still waits here, as `collection/id`;
-    /// `nil` when it names none (then it may be sent).
+    /// ``waitingParent(of:_:)`` as `collection/id`; `nil` when it names none (then it may be sent).
     func parentWaiting(for resource: Resource, _ connection: Connection) throws -> String? {
+        try waitingParent(of: resource, connection).map { "\($0.collection)/\($0.id)" }
+    }
+
+    /// The first resource `resource` names whose create still waits here; `nil` when none.
+    func waitingParent(of resource: Resource, _ connection: Connection) throws -> (
+        collection: String, id: String
+    )? {
         for reference in all {
             for id in reference.ids(resource)
             where try OutboxTable.createWaits(id, feature: reference.collection, connection) {
-                return "\(reference.collection)/\(id)"
+                return (reference.collection, id)
             }
         }
         return nil

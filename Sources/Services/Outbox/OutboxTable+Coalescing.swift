@@ -21,6 +21,9 @@ extension OutboxTable {
             return .merged(into: last.with(method: last.method, path: last.path, body: body))
         case (.post, .delete):
             try connection.execute("DELETE FROM outbox WHERE sequence = ?", [.integer(last.sequence)])
+            // Deleted before the API had it: a change naming it (a related record) is held with
+            // the reason, never sent naming a resource that does not exist.
+            try remember(localID, became: discarded, feature: feature, connection)
             return .cancelledOut
         case (.put, .delete):
             try connection.execute(

@@ -1,0 +1,122 @@
+import Foundation
+import OrdersTesting
+import Testing
+
+#if SUBPROCESSES  // where the demo is built: macOS and Linux (Package.swift)
+    @testable import Demo
+#endif
+
+// Runs the demo as a subprocess: compiled where tests can start one (Package.swift, `subprocesses`).
+#if SUBPROCESSES
+
+    /// Related records as a user meets them: a customer and orders naming it, made with the shop
+    /// out of reach, then sent with `demo sync` to a shop that refuses an order naming a customer
+    /// it does not have.
+    @Suite("demo: customers")
+    struct CustomersDemoTests {
+        /// The shop's orders and customers behind one loopback server.
+        final class Shop: Sendable {
+            let customers = TestResourceAPI.customers()
+            let orders: TestOrdersShop
+            let server: TestHTTPServer
+
+            init() throws {
+                let customers = customers
+                let orders = TestOrdersShop(orders: Order.samples, customers: customers)
+                self.orders = orders
+                server = try TestHTTPServer { request in
+                    request.path.hasPrefix("/customers")
+                        ? customers.respond(request) : orders.respond(request)
+                }
+            }
+
+            var api: [String] { ["--api", server.baseURL.absoluteString] }
+        }
+
+        /// Eve made offline with `customers create`, and her identifier as the demo printed it.
+        static func eve(_ demo: DemoRunner) async throws -> (DemoRunner.Run, String) {
+            let created = try await demo.run([
+                "customers", "create", "--name", "Eve Elder", "--email", "eve@example.com", "--offline",
+            ])
+            let id = created.output.split(separator: " ").dropFirst(2).first.map(String.init) ?? ""
+            return (created, id)
+        }
+
+        /// An order of Eve's made offline, naming customer `id`; its identifier.
+        static func order(_ demo: DemoRunner, customer id: String) async throws -> String {
+            let run = try await demo.run(
+                OfflineWritesDemoTests.createArguments + ["--customer", id, "--offline"])
+            return run.output.split(separator: "\n").first?.split(separator: " ").last.map(String.init) ?? ""
+        }
+
+        @Test(
+            "a customer and two orders made offline: demo sync sends the customer, then the orders naming its id"
+        )
+        func customerThenOrders() async throws {
+            // Given: Eve and two of her orders, made with the shop out of reach
+            let demo = DemoRunner()
+            let shop = try Shop()
+            defer { shop.server.stop() }
+            let (created, eve) = try await Self.eve(demo)
+            let first = try await Self.order(demo, customer: eve)
+            _ = try await Self.order(demo, customer: eve)
+            let before = try await demo.run(["orders", "show", first, "--offline"])
+
+            // When
+            let synced = try await demo.run(["sync"] + shop.api)
+            let after = try await demo.run(["orders", "show", first, "--offline"])
+            let listed = try await demo.run(["customers", "--offline"])
+
+            // Then: one customer at the shop, two orders naming the shop's id for her
+            #expect(created.status == 0 && created.output.hasPrefix("Created customer \(eve)"), "\(created)")
+            #expect(before.output.contains("Customer  Eve Elder (\(eve))"), "\(before.output)")
+            #expect(before.output.contains("Waiting for customer Eve Elder"), "\(before.output)")
+            #expect(synced.status == 0, "\(synced.output)\(synced.error)")
+            let customers = shop.customers.resources(as: Customer.self)
+            #expect(customers.map(\.name) == ["Eve Elder"])
+            let named = shop.orders.storedOrders.filter { $0.customerID != nil }
+            #expect(named.count == 2 && named.allSatisfy { $0.customerID == customers.first?.id })
+            #expect(after.output.contains("Customer  Eve Elder (cus-1)"), "\(after.output)")
+            #expect(!after.output.contains("Waiting for customer"), "\(after.output)")
+            #expect(listed.output.contains("cus-1") && listed.output.contains("synced"), "\(listed.output)")
+        }
+
+        @Test("orders sync alone passes over an order whose customer the shop does not have yet")
+        func ordersWaitForTheirCustomer() async throws {
+            // Given
+            let demo = DemoRunner()
+            let shop = try Shop()
+            defer { shop.server.stop() }
+            let (_, eve) = try await Self.eve(demo)
+            _ = try await Self.order(demo, customer: eve)
+
+            // When
+            let synced = try await demo.run(["orders", "sync"] + shop.api)
+            let all = try await demo.run(["sync"] + shop.api)
+
+            // Then: nothing refused, the order sent once its customer was
+            #expect(synced.status == 1 && synced.output.contains("1 change waiting"), "\(synced.output)")
+            #expect(!synced.output.contains("Refused"), "\(synced.output)")
+            #expect(
+                all.status == 0 && all.output.contains("create customer \(eve), now cus-1"), "\(all.output)")
+            #expect(shop.orders.storedOrders.filter { $0.customerID == "cus-1" }.count == 1)
+        }
+
+        @Test(
+            "a customer the command line cannot make, or an order naming no customer, is refused",
+            arguments: [
+                (["customers", "create", "--name", "Eve"], 2),
+                (["customers", "create", "--email", "e@x", "--name", " "], 2),
+                (["customers", "create", "--name", "Eve", "--email", "e@x", "--city", "Boston"], 2),
+                (["orders", "--name", "Eve"], 2),
+                (OfflineWritesDemoTests.createArguments + ["--customer", "nobody"], 1),
+            ] as [([String], Int32)])
+        func refused(arguments: [String], status: Int32) async throws {
+            // When
+            let run = try await DemoRunner().run(arguments + ["--offline"])
+
+            // Then
+            #expect(run.status == status, "\(run.output)\(run.error)")
+        }
+    }
+#endif
