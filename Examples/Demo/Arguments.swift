@@ -145,7 +145,9 @@ struct Arguments {
         case let words where words.count == 2 && words[0] == "export-sample-api":
             return .exportSampleAPI(folder: words[1])
         case let words where words.first == "orders" && words.count >= 2:
-            guard let verb = orderVerbs.first(where: { $0.verb == words[1] }) else { fallthrough }
+            guard let verb = orderVerbs.first(where: { $0.verb == words[1] }) else {
+                throw UsageError(message: "unknown command '\(words.joined(separator: " "))'")
+            }
             switch (verb.takesID, words.count) {
             case (false, 2): command = try orderCommand(verb.verb, id: "")
             case (true, 3): command = try orderCommand(verb.verb, id: try id(words))

@@ -88,6 +88,21 @@ import Testing
             #expect(error?.message == "\(option) only goes with 'orders create' or 'orders update'")
         }
 
+        @Test(
+            "an unknown command is named back, whatever its first word",
+            arguments: [
+                ["orders", "frobnicate"], ["customers", "frobnicate"], ["frobnicate"], ["sync", "now"],
+            ])
+        func unknownCommand(words: [String]) {
+            // When
+            let error = #expect(throws: UsageError.self) {
+                try Arguments.parse(words, environment: [:])
+            }
+
+            // Then
+            #expect(error?.message == "unknown command '\(words.joined(separator: " "))'")
+        }
+
         @Test("orders update changes only the parts its options name; items given replace the order's")
         func updateChangesNamedParts() throws {
             // Given
