@@ -80,6 +80,15 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
         try drop(id, origin, connection)
     }
 
+    /// Undoes resource `id`'s dropped changes `entries` here: one the API never had goes; one it
+    /// has comes back as the API has it at the next listing.
+    func undo(_ entries: [OutboxEntry], of id: String, in connection: Connection) throws {
+        let created = entries.contains { $0.method == .post }
+        try remove(id: id, from: created ? nil : .device, in: connection)
+        // The API's version of it is no longer here: the next listing must bring it whole.
+        if !created { try connection.forgetCacheValidators(copyStamp) }
+    }
+
     func replaceAPICopy(with fresh: [Resource], in connection: Connection) throws {
         try owner?.check(connection, claiming: true)
         try replace(fresh, connection)

@@ -43,10 +43,7 @@ extension OfflineCollection {
     public func discard(id: String) -> Promise<[OutboxEntry]> {
         let storage = storage
         return outbox.discard(localID: id) { entries, connection in
-            let created = entries.contains { $0.method == .post }
-            try storage.remove(id: id, from: created ? nil : .device, in: connection)
-            // The API's version of it is no longer here: the next listing must bring it whole.
-            if !created { try connection.forgetCacheValidators(storage.copyStamp) }
+            try storage.undo(entries, of: id, in: connection)
         }
         .then(on: .inline) { dropped -> Promise<[OutboxEntry]> in
             guard dropped.isEmpty else { return .value(dropped) }

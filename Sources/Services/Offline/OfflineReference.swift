@@ -15,6 +15,35 @@ public struct OfflineReference<Resource: OfflineResource>: Sendable {
     let ids: @Sendable (_ resource: Resource) -> [String]
     /// `resource` with each identifier of the field replaced by what `rename` gives for it.
     let renaming: @Sendable (_ resource: inout Resource, _ rename: (String) -> String) -> Void
+    /// What becomes of a change naming a parent the API will never have; see ``whenParentGone(_:)``.
+    var parentGone = ParentGone.holdChild
+
+    /// What becomes of a change that names a parent deleted or discarded on this device before
+    /// the API had it: the API will never have the parent, and the change is never sent naming
+    /// it. Applied where the change is readied for sending, whichever collection or process syncs.
+    public enum ParentGone: Sendable {
+        /// The change is held, refused with a reason that names the parent, until the user
+        /// discards it (or points it elsewhere and it is retried). The default.
+        case holdChild
+        /// The child goes with its parent: its waiting changes are dropped and undone here (one
+        /// the API never had goes, one it has comes back as the API has it).
+        case deleteChild
+    }
+
+    /// The same reference, with `rule` for a change naming a parent deleted or discarded here
+    /// before the API had it.
+    ///
+    /// ```swift
+    /// .referencing(.field(\.projectID, to: projects).whenParentGone(.deleteChild))
+    /// ```
+    ///
+    /// - Parameter rule: Hold the child (the default), or delete it with its parent.
+    /// - Returns: The reference with the rule.
+    public func whenParentGone(_ rule: ParentGone) -> OfflineReference {
+        var reference = self
+        reference.parentGone = rule
+        return reference
+    }
 
     /// A field that names one resource of `collection`, or none.
     ///

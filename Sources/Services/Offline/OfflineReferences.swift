@@ -42,15 +42,17 @@ struct OfflineReferences<Resource: OfflineResource>: Sendable {
         return changed
     }
 
-    /// The first resource `resource` names whose create was discarded here, as `collection/id`:
-    /// the API never had it, and a change naming it must not be sent.
-    func parentDiscarded(for resource: Resource, _ connection: Connection) throws -> String? {
+    /// The first resource `resource` names whose create was deleted or discarded here, with its
+    /// reference: the API never had it, and a change naming it must not be sent.
+    func parentGone(for resource: Resource, _ connection: Connection) throws -> (
+        reference: OfflineReference<Resource>, parent: String
+    )? {
         for reference in all {
             for id in reference.ids(resource)
             where try OutboxTable.apiID(of: id, feature: reference.collection, connection)
                 == OutboxTable.discarded
             {
-                return "\(reference.collection)/\(id)"
+                return (reference, "\(reference.collection)/\(id)")
             }
         }
         return nil
@@ -64,8 +66,8 @@ struct OfflineReferences<Resource: OfflineResource>: Sendable {
     }
 
     /// Readies an entry of `storage`'s outbox for sending: passed over (`nil`) while a resource its
-    /// body names waits for its create, and refused (held for the user, never sent) when that
-    /// create was discarded; otherwise its body, and the row here, name the API's identifiers,
+    /// body names waits for its create; when that create was deleted or discarded, held for the
+    /// user or dropped with its parent, as the reference says (never sent); otherwise its body, and the row here, name the API's identifiers,
     /// written back in the same transaction. A delete, or a body that is not the resource, goes as
     /// it is.
     func preparing(
@@ -76,11 +78,20 @@ struct OfflineReferences<Resource: OfflineResource>: Sendable {
                 var value = try? APIClient.decode(Resource.self, from: body)
             else { return entry }
             if try parentWaiting(for: value, connection) != nil { return nil }
-            if let parent = try parentDiscarded(for: value, connection) {
-                try OutboxTable.refuse(
-                    entry,
-                    reason: "It names \(parent), which was discarded on this device: the API never had it.",
-                    connection)
+            if let (reference, parent) = try parentGone(for: value, connection) {
+                switch reference.parentGone {
+                case .holdChild:
+                    try OutboxTable.refuse(
+                        entry,
+                        reason:
+                            "It names \(parent), which was deleted or discarded on this device: the API never had it.",
+                        connection)
+                case .deleteChild:
+                    let feature = storage.outbox.feature
+                    let entries = try OutboxTable.entries(feature, entry.localID, connection)
+                    try storage.undo(entries, of: entry.localID, in: connection)
+                    try OutboxTable.drop(entries, of: entry.localID, feature: feature, connection)
+                }
                 return nil
             }
             guard try rename(&value, connection) else { return entry }

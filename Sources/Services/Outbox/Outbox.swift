@@ -220,13 +220,7 @@ public struct Outbox: Sendable {
             let entries = try OutboxTable.entries(feature, localID, connection)
             guard entries.contains(where: \.isHeld) else { return [] }
             try reverting(entries.filter { !$0.isDamaged }, connection)
-            try connection.execute(
-                "DELETE FROM outbox WHERE feature = ? AND local_id = ?", [.text(feature), .text(localID)])
-            // A create dropped: the resource never reaches the API, and a change that names it
-            // (a related record) must not be sent naming it.
-            if entries.contains(where: { $0.method == .post }) {
-                try OutboxTable.remember(localID, became: OutboxTable.discarded, feature: feature, connection)
-            }
+            try OutboxTable.drop(entries, of: localID, feature: feature, connection)
             return entries
         }
     }

@@ -46,6 +46,19 @@ extension OutboxTable {
             [.text(feature), .text(localID)]) != nil
     }
 
+    /// Deletes `entries`, every entry of resource `localID` of `feature`. A create dropped is
+    /// remembered as ``discarded``: the resource never reaches the API, and a change that names it
+    /// (a related record) must not be sent naming it.
+    static func drop(_ entries: [OutboxEntry], of localID: String, feature: String, _ connection: Connection)
+        throws
+    {
+        try connection.execute(
+            "DELETE FROM outbox WHERE feature = ? AND local_id = ?", [.text(feature), .text(localID)])
+        if entries.contains(where: { $0.method == .post }) {
+            try remember(localID, became: discarded, feature: feature, connection)
+        }
+    }
+
     /// Replaces the body and path of `entry`, which name resources by the identifiers the API gave
     /// them.
     static func rewrite(_ entry: OutboxEntry, body: Data, path: String, _ connection: Connection) throws {

@@ -77,4 +77,45 @@ extension OfflineReferenceTests {
             #expect(reason.contains("projects/\(project)"))
         }
     }
+
+    @Test("a project deleted here, its tasks declared to go with it: they are dropped, never sent")
+    func deletedParentTakesItsChildren() async throws {
+        // Given: tasks that go with their project, made offline with it; the project deleted
+        let api = try API()
+        defer { api.server.stop() }
+        let database = try Database(at: folder.file("app.sqlite"))
+        let client = APIClient(baseURL: api.server.baseURL, timeout: 30, retry: .never)
+        let projects = OfflineCollection<Project>(database: database, collection: "projects", client: client)
+        let tasks = OfflineCollection<PlannedTask>(database: database, collection: "tasks", client: client)
+            .referencing(.field(\.projectID, to: projects).whenParentGone(.deleteChild))
+        let offline = ProjectsAndTasks(projects: projects, tasks: tasks)
+        let project = await PromiseExpectations.value(
+            of: OfflineCollection<Project>(
+                database: database, collection: "projects", client: client, reachability: Offline()
+            ).create(Project(name: "House")))
+        for title in ["Paint", "Sweep"] {
+            _ = await PromiseExpectations.value(
+                of: OfflineCollection<PlannedTask>(
+                    database: database, collection: "tasks", client: client, reachability: Offline()
+                ).create(PlannedTask(title: title, projectID: project?.id)))
+        }
+        _ = await PromiseExpectations.value(of: projects.delete(id: project?.id ?? ""))
+
+        // When
+        _ = await PromiseExpectations.value(of: offline.sync())
+        let left = await PromiseExpectations.value(of: tasks.snapshot())
+        let entries = await PromiseExpectations.value(of: tasks.outbox.entries())
+
+        // Then: nothing reached the API; the tasks are gone here, their changes with them
+        #expect(api.projects.applied.isEmpty && api.tasks.applied.isEmpty)
+        #expect(left?.values.isEmpty == true)
+        #expect(entries?.isEmpty == true)
+    }
+}
+
+extension ProjectsAndTasks {
+    /// The two collections as a test declares them.
+    init(projects: OfflineCollection<Project>, tasks: OfflineCollection<PlannedTask>) {
+        (self.projects, self.tasks) = (projects, tasks)
+    }
 }
