@@ -102,6 +102,30 @@ import Testing
             #expect(shop.orders.storedOrders.filter { $0.customerID == "cus-1" }.count == 1)
         }
 
+        @Test("an order whose customer the shop refused says so, naming the customer and the reason")
+        func refusedCustomerHoldsItsOrder() async throws {
+            // Given: Eve and her order made offline; the shop refuses Eve
+            let demo = DemoRunner()
+            let shop = try Shop()
+            defer { shop.server.stop() }
+            let (_, eve) = try await Self.eve(demo)
+            let order = try await Self.order(demo, customer: eve)
+            shop.customers.refuse("POST /customers", status: 422, body: #"{"error": "email taken"}"#)
+
+            // When
+            let synced = try await demo.run(["sync"] + shop.api)
+            let shown = try await demo.run(["orders", "show", order, "--offline"])
+
+            // Then: the order was not sent, and says which customer holds it and why
+            #expect(synced.status == 1 && synced.output.contains("Refused: create customer \(eve)"))
+            #expect(shop.orders.applied.isEmpty)
+            #expect(
+                shown.output.contains(
+                    "Waiting for customer Eve Elder (\(eve)), which the shop refused (HTTP 422: email taken)."
+                ),
+                "\(shown.output)")
+        }
+
         @Test(
             "a customer the command line cannot make, or an order naming no customer, is refused",
             arguments: [
