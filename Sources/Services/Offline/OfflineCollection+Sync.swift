@@ -19,6 +19,17 @@ extension OfflineCollection {
         }
     }
 
+    /// The same collection, sending up to `count` changes at once (``Outbox/changesInFlight``;
+    /// ``Outbox/standardChangesInFlight`` by default); 1 sends one at a time.
+    ///
+    /// - Parameter count: How many changes may wait for their answers at once, at least 1.
+    /// - Returns: The collection.
+    public func sendingAtOnce(_ count: Int) -> OfflineCollection {
+        var sending = self
+        sending.outbox.changesInFlight = max(1, count)
+        return sending
+    }
+
     /// Each changed resource's ``SyncState``, and how many changes wait or are held.
     public func status() -> Promise<OutboxStatus> {
         let storage = storage

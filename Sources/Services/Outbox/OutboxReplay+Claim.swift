@@ -15,11 +15,4 @@ extension OutboxReplay {
         try OutboxTable.markAttempted(entry, connection)
         return true
     }
-
-    /// Ends the run because another sync is sending.
-    func stopSendingElsewhere(_ report: OutboxSyncReport, _ run: Run) {
-        var report = report
-        report.sendingElsewhere = true
-        finish(report, run)
-    }
 }

@@ -17,10 +17,10 @@ extension OutboxReplay {
     /// sides changed different fields, the entry is rebased on the API's copy with the merged body and sent again (once per sync);
     /// otherwise it is held as a conflict, with the API's copy, and the other resources go on.
     func conflict(
-        _ entry: OutboxEntry, theirs: Data?, deletedOnServer: Bool, _ report: OutboxSyncReport, _ run: Run
+        _ entry: OutboxEntry, theirs: Data?, deletedOnServer: Bool, _ run: Run
     ) {
-        if !deletedOnServer, let theirs, let mine = entry.body, entry.method == .put,
-            !report.rebasedAfterConflict.contains(entry.sequence),
+        let rebasedBefore = run.window.withLock { $0.report.rebasedAfterConflict.contains(entry.sequence) }
+        if !deletedOnServer, let theirs, let mine = entry.body, entry.method == .put, !rebasedBefore,
             let merged = merge?(entry.base, mine, theirs)
                 ?? entry.base.flatMap({ JSONMerge.threeWay(base: $0, mine: mine, theirs: theirs) })
         {
@@ -33,10 +33,10 @@ extension OutboxReplay {
             }
             run.whenSettled(rebased) { written in
                 if case .failure(let error) = written { return run.fail(error) }
-                var report = report
-                if tookTheirs { report.merged.append(entry) }
-                report.rebasedAfterConflict.append(entry.sequence)
-                step(after: entry.sequence - 1, report, run)  // the same entry, merged
+                done(entry, again: true, run) { report in  // the same entry, merged, goes again
+                    if tookTheirs { report.merged.append(entry) }
+                    report.rebasedAfterConflict.append(entry.sequence)
+                }
             }
             return
         }
@@ -45,12 +45,12 @@ extension OutboxReplay {
         }
         run.whenSettled(held) { written in
             if case .failure(let error) = written { return run.fail(error) }
-            var report = report
-            report.conflicted.append(
-                entry.with(
-                    method: entry.method, path: entry.path, body: entry.body,
-                    state: .conflicted(theirs: theirs, deletedOnServer: deletedOnServer)))
-            step(after: entry.sequence, report, run)
+            done(entry, run) { report in
+                report.conflicted.append(
+                    entry.with(
+                        method: entry.method, path: entry.path, body: entry.body,
+                        state: .conflicted(theirs: theirs, deletedOnServer: deletedOnServer)))
+            }
         }
     }
 }

@@ -1,13 +1,12 @@
 import Foundation
+import Promises
 
 /// What a run does with an entry it cannot deliver: a failure counted (the backoff, or stuck), or
 /// a refusal kept with the API's reason.
 extension OutboxReplay {
     /// Counts a failed attempt: the entry waits for the backoff and the sync stops (the API is
     /// failing); the failure past the bound makes it stuck instead, and the sync goes on.
-    func fail(
-        _ entry: OutboxEntry, _ reason: ServiceRequestError, _ report: OutboxSyncReport, _ run: Run
-    ) {
+    func fail(_ entry: OutboxEntry, _ reason: ServiceRequestError, _ run: Run) {
         let failures = entry.failures + 1
         let stuck = failures > retry.maximumRetries
         let wait = stuck ? nil : retry.delay(beforeRetry: failures - 1)
@@ -20,14 +19,10 @@ extension OutboxReplay {
         }
         run.whenSettled(written) { written in
             if case .failure(let error) = written { return run.fail(error) }
-            var report = report
             if stuck {
-                report.stuck.append(entry)
-                step(after: entry.sequence, report, run)
+                done(entry, run) { $0.stuck.append(entry) }
             } else {
-                report.stoppedBecause = reason
-                report.retryAt = notBefore
-                finish(report, run)
+                done(entry, stopping: true, run) { $0.stop(reason, retryAt: notBefore) }
             }
         }
     }
@@ -39,15 +34,13 @@ extension OutboxReplay {
         return ServiceRequestError(error).userMessage
     }
 
-    func refuse(_ entry: OutboxEntry, _ reason: String, _ report: OutboxSyncReport, _ run: Run) {
+    func refuse(_ entry: OutboxEntry, _ reason: String, _ run: Run) {
         run.whenSettled(database.write { try OutboxTable.refuse(entry, reason: reason, $0) }) { written in
             guard case .success = written else {
                 if case .failure(let error) = written { run.fail(error) }
                 return
             }
-            var report = report
-            report.refused.append(entry.refused(reason))
-            step(after: entry.sequence, report, run)
+            done(entry, run) { $0.refused.append(entry.refused(reason)) }
         }
     }
 }

@@ -1,28 +1,17 @@
 import Foundation
 
-/// Finding the next entry to send, in the transaction that marks it.
+/// Reading the next entry to send.
 extension OutboxReplay {
-    /// What comes after `last`, an entry to send marked attempted under `claim`, in the caller's
-    /// write transaction; ``Next/elsewhere`` when another sync holds the claim.
-    static func nextMarked(
-        _ feature: String, after last: Int64, now: Date, account: String?, _ claim: OutboxClaim,
-        prepare: Outbox.Preparation?, _ connection: Connection
-    ) throws -> Next {
-        let next = try next(feature, after: last, now: now, account: account, prepare: prepare, connection)
-        if case .send(let entry) = next, try !mark(entry, claim, now, connection) { return .elsewhere }
-        return next
-    }
-
-    /// What comes after `last`, read in the caller's transaction.
+    /// What comes after `last`, read in the caller's transaction; an entry in `skipping` (in
+    /// flight) is passed over.
     static func next(
-        _ feature: String, after last: Int64, now: Date, account: String?, prepare: Outbox.Preparation? = nil,
-        _ connection: Connection
-    )
-        throws -> Next
-    {
+        _ feature: String, after last: Int64, now: Date, account: String?, skipping: Set<Int64> = [],
+        prepare: Outbox.Preparation? = nil, _ connection: Connection
+    ) throws -> Next {
         guard let entry = try OutboxTable.next(feature, after: last, account: account, connection) else {
             return .end
         }
+        if skipping.contains(entry.sequence) { return .passOver(entry) }
         if try entry.isHeld || OutboxTable.isBehind(entry, feature, connection) { return .passOver(entry) }
         if let due = try OutboxTable.due(entry, now: now, connection), due > now {
             let status = try OutboxTable.lastStatus(entry, connection)
