@@ -98,6 +98,8 @@ final class Mutable: @unchecked Sendable {
     var idle: Set<Int32> = []
     /// How many connections were accepted.
     var connectionsAccepted = 0
+    /// The delay before every answer, `nil` for none.
+    var latency: TestHTTPServer.Latency?
 
     /// Keeps `connection` open for a next request while the server listens.
     ///

@@ -235,6 +235,10 @@ public final class TestHTTPServer: Sendable {
             let reply =
                 state.lock.withLock { state.nextReply(for: request.path) } ?? responder?(request)
                 ?? .status(404, body: #"{"error":"not found"}"#)
+            if let latency = state.lock.withLock({ state.latency }) {
+                let jitter = latency.jitter > 0 ? Double.random(in: -latency.jitter...latency.jitter) : 0
+                Thread.sleep(forTimeInterval: max(0, latency.roundTrip + jitter))
+            }
             answer(connection, reply, keepingConnection: keepsConnectionsOpen && reply.keepsConnection)
             guard keepsConnectionsOpen && reply.keepsConnection,
                 state.lock.withLock({ state.park(connection) })

@@ -52,6 +52,23 @@ struct TestHTTPServerTests {
         #expect(closed.requests.count == 3 && closed.connectionsAccepted == 3)
     }
 
+    @Test("a server with a latency answers as without one, and keeps the latency it was given")
+    func latencyKeepsAnswers() async throws {
+        // Given
+        let server = try TestHTTPServer(["/songs": .status(200, body: "[1, 2]")])
+        defer { server.stop() }
+        server.latency = TestHTTPServer.Latency(roundTrip: 0.01, jitter: 0.005)
+
+        // When
+        let answer = await PromiseExpectations.value(
+            of: APIClient(baseURL: server.baseURL, retry: .never).get("songs", as: [Int].self))
+
+        // Then
+        #expect(answer == [1, 2])
+        #expect(server.latency == TestHTTPServer.Latency(roundTrip: 0.01, jitter: 0.005))
+        #expect(server.requests == ["GET /songs HTTP/1.1"])
+    }
+
     @Test("a server made on a chosen port listens there")
     func chosenPort() async throws {
         // Given

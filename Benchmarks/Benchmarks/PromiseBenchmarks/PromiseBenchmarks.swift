@@ -197,6 +197,7 @@ let benchmarks: @Sendable () -> Void = {
     refreshBenchmarks()
     modelUpgradeBenchmarks()
     relatedRecordsBenchmarks()
+    latencyBenchmarks()
 }
 
 /// The countdown baseline's results, only touched on the benchmark's serial queue.
