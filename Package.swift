@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "Promises", targets: ["Promises"]),
         .library(name: "Services", targets: ["Services"]),
+        .library(name: "OfflineKit", targets: ["OfflineKit"]),
         .library(name: "Melodies", targets: ["Melodies"]),
         .library(name: "Orders", targets: ["Orders"]),
         .library(name: "PromiseMVPTesting", targets: ["PromiseMVPTesting"]),
@@ -43,6 +44,14 @@ let package = Package(
             dependencies: ["Promises", "CSQLite"],
             swiftSettings: upcomingFeatures
         ),
+        // The offline kit on top of Services: collections kept offline, the outbox that sends their
+        // changes, and the scheduler that syncs them. An app of promises and MVP screens over a
+        // database and an API needs Services alone.
+        .target(
+            name: "OfflineKit",
+            dependencies: ["Promises", "Services"],
+            swiftSettings: upcomingFeatures
+        ),
         .target(
             name: "Melodies",
             dependencies: ["Promises", "Services"],
@@ -50,7 +59,7 @@ let package = Package(
         ),
         .target(
             name: "Orders",
-            dependencies: ["Promises", "Services"],
+            dependencies: ["Promises", "Services", "OfflineKit"],
             swiftSettings: upcomingFeatures
         ),
         // Test support, as small as its users' needs: the promise and services helpers, then each
@@ -93,37 +102,37 @@ let package = Package(
         // The editable offline screen, built as the "Adding an editable offline screen" article shows.
         .target(
             name: "Notes",
-            dependencies: ["Promises", "Services"],
+            dependencies: ["Promises", "Services", "OfflineKit"],
             path: "Examples/Notes",
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "NotesTests",
-            dependencies: ["Notes", "PromiseMVPTesting"],
+            dependencies: ["Notes", "OfflineKit", "PromiseMVPTesting"],
             swiftSettings: upcomingFeatures
         ),
         // The Tasks screen a new user builds from the articles alone: paged by date, merging by
         // field, sent and refreshed by itself.
         .target(
             name: "Tasks",
-            dependencies: ["Promises", "Services"],
+            dependencies: ["Promises", "Services", "OfflineKit"],
             path: "Examples/Tasks",
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "TasksTests",
-            dependencies: ["Tasks", "PromiseMVPTesting"],
+            dependencies: ["Tasks", "OfflineKit", "PromiseMVPTesting"],
             swiftSettings: upcomingFeatures
         ),
         .executableTarget(
             name: "Demo",
-            dependencies: ["Promises", "Services", "Melodies", "Orders"],
+            dependencies: ["Promises", "Services", "OfflineKit", "Melodies", "Orders"],
             path: "Examples/Demo",
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
             name: "ServicesTests",
-            dependencies: ["Services", "PromiseMVPTesting"],
+            dependencies: ["Services", "OfflineKit", "PromiseMVPTesting"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
@@ -134,7 +143,7 @@ let package = Package(
         .testTarget(
             name: "OrdersTests",
             // Notes too: one test holds both features to the same outcome for the same event.
-            dependencies: ["Orders", "OrdersTesting", "Notes"],
+            dependencies: ["Orders", "OrdersTesting", "OfflineKit", "Notes"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(
@@ -142,7 +151,7 @@ let package = Package(
             // The demo is an executable, built where tests may start processes (`subprocesses`).
             dependencies: [
                 .target(name: "Demo", condition: .when(platforms: [.macOS, .linux])), "MelodiesTesting",
-                "OrdersTesting",
+                "OrdersTesting", "OfflineKit",
             ],
             // Databases earlier versions of the demo wrote, read from the checkout by the tests.
             exclude: ["Fixtures"],

@@ -1,5 +1,6 @@
 import Foundation
 import Melodies
+import OfflineKit
 import Orders
 import Promises
 import Services

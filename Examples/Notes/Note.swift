@@ -1,4 +1,4 @@
-public import Services
+public import OfflineKit
 
 /// A note the user writes, reads and edits, online or not.
 public struct Note: OfflineResource, Equatable {

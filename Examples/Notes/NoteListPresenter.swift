@@ -1,5 +1,6 @@
+public import OfflineKit
 public import Promises
-public import Services
+import Services
 
 /// Lists the notes and applies the user's edits, offline as well as online.
 @MainActor

@@ -1,5 +1,5 @@
 public import Foundation
-public import Services
+public import OfflineKit
 
 /// A task to do by a date, kept offline; `updatedAt` says which of two edits came last.
 public struct PlannedTask: OfflineResource, Equatable {

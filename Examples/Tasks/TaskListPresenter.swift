@@ -1,4 +1,5 @@
 public import Foundation
+public import OfflineKit
 public import Promises
 public import Services
 
@@ -11,8 +12,7 @@ public final class TaskListPresenter {
     let tasks: OfflineCollection<PlannedTask>
     let scheduler: SyncScheduler
     let now: @Sendable () -> Date
-    let notice = SourceNotice(noun: "tasks")
-    let sync = SyncNotice()
+    let (notice, sync) = (SourceNotice(noun: "tasks"), SyncNotice())
     var observations: [ObservationHandle] = []
 
     /// Makes the presenter of `tasks`: two edits of different fields merge, whatever their

@@ -1,4 +1,4 @@
-public import Services
+public import OfflineKit
 
 /// The tasks screen, passive: it shows what the presenter gives it.
 @MainActor

@@ -1,5 +1,6 @@
 import Foundation
 import MelodiesTesting
+import OfflineKit
 import OrdersTesting
 import Testing
 

@@ -6,7 +6,8 @@ import Testing
 @Suite("Catalogs place every public type")
 struct CatalogTopicsTests {
     static let modules = [
-        "Promises", "Services", "Melodies", "Orders", "PromiseMVPTesting", "PromiseMVPTestServer",
+        "Promises", "Services", "OfflineKit", "Melodies", "Orders", "PromiseMVPTesting",
+        "PromiseMVPTestServer",
         "MelodiesTesting", "OrdersTesting",
     ]
 

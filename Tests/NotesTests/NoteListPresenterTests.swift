@@ -1,5 +1,6 @@
 import Foundation
 import Notes
+import OfflineKit
 import PromiseMVPTesting
 import Testing
 

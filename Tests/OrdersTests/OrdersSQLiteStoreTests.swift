@@ -1,4 +1,5 @@
 import Foundation
+import OfflineKit
 import OrdersTesting
 import Testing
 

@@ -1,4 +1,5 @@
-public import Services
+public import OfflineKit
+import Services
 
 /// A customer of the shop, whom an order may name (``Order/customerID``).
 ///

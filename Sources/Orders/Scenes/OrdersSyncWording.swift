@@ -1,4 +1,5 @@
-public import Services
+public import OfflineKit
+import Services
 
 /// The sentences that tell the user what of their changes the shop has: the kit's `SyncNotice`
 /// with the shop as the API, kept under this name for the screens and the demo that say them.

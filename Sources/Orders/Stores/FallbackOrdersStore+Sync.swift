@@ -1,6 +1,7 @@
 import Foundation
+public import OfflineKit
 public import Promises
-public import Services
+import Services
 
 /// The changes that wait: sending them, their state, and what the user does with a held one.
 extension FallbackOrdersStore {

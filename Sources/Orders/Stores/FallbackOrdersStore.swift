@@ -1,4 +1,5 @@
 import Foundation
+import OfflineKit
 public import Promises
 public import Services
 

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineKit
 import Services
 
 /// The rows of the `orders` and `order_items` tables: how an ``Order`` is written and read back.

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineKit
 import Services
 
 /// The `orders` and `order_items` tables as the storage of the orders' `OfflineCollection`: the

@@ -1,5 +1,6 @@
 public import Foundation
-public import Services
+public import OfflineKit
+import Services
 
 /// One page of the orders this device shows, newest first, and where the next page starts: what a
 /// list of any length reads a screenful at a time, so that it never holds every order at once.

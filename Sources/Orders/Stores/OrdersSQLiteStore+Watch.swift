@@ -1,3 +1,4 @@
+import OfflineKit
 public import Promises
 public import Services
 

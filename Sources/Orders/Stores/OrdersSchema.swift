@@ -1,3 +1,4 @@
+import OfflineKit
 import Services
 
 /// The `orders` schema: the tables every store of orders on a database shares (see

@@ -1,5 +1,6 @@
 public import Foundation
-public import Services
+public import OfflineKit
+import Services
 
 /// The orders this device shows, read in one go: what a watching screen is given after every
 /// change.

@@ -1,3 +1,4 @@
+public import OfflineKit
 public import Promises
 public import Services
 

@@ -14,7 +14,7 @@ public enum DataSource: Sendable, Equatable {
     /// the copy (young enough, shown while refreshing, or the copy only), not because the API failed.
     case stored(savedAt: Date)
     /// From the embedded database, which holds nothing from the API yet, because the API could not
-    /// be reached: what an ``OfflineCollection`` the user can add to lists on its first offline
+    /// be reached: what an `OfflineCollection` the user can add to lists on its first offline
     /// read (this device's own changes, or nothing), instead of failing with
     /// ``ServiceRequestError/noData``.
     case nothingSaved

@@ -1,15 +1,18 @@
 import Foundation
-import Promises
+package import Promises
 
 /// Work in flight, by key, so that asking for the same work again joins it instead of starting it
 /// twice: identical GETs share one request (``APIClient``), and a sync asked for while one runs gets
-/// that one (``Outbox``).
+/// that one (`Outbox`).
 ///
 /// Every caller gets a promise of its own: cancelling it stops that caller waiting, and the work
 /// is cancelled once no caller waits any more. Work that settled is forgotten, so the next caller
 /// starts it anew.
-final class InFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+package final class InFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let state = Locked(State())
+
+    /// Makes an empty set of shared works.
+    package init() {}
 
     private struct State {
         var running: [Key: Entry] = [:]
@@ -32,7 +35,7 @@ final class InFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     ///   - start: Begins the work; called under the lock, so it must not settle its promise before
     ///     it returns (work that goes through a queue or the network never does).
     /// - Returns: This caller's promise.
-    func join(_ key: Key, start: () -> Promise<Value>) -> Promise<Value> {
+    package func join(_ key: Key, start: () -> Promise<Value>) -> Promise<Value> {
         let (entry, isNew) = state.withLock { state -> (Entry, Bool) in
             if var found = state.running[key] {
                 found.callers += 1

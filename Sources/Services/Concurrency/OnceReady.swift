@@ -1,18 +1,18 @@
-import Promises
+package import Promises
 
 /// Work that runs once, when first asked for, and whose promise every later caller shares: what
-/// an ``OfflineCollection`` does to its stored data before its first read, write or sync (bringing
+/// an `OfflineCollection` does to its stored data before its first read, write or sync (bringing
 /// it to the model version it declares), started by whichever comes first.
 ///
 /// A gate made and never asked for runs nothing: a collection's modifiers replace the gate of the
 /// collection they start from, which then never runs.
-final class OnceReady: Sendable {
+package final class OnceReady: Sendable {
     private let start: @Sendable () -> Promise<Void>
     private let started = Locked<Promise<Void>?>(nil)
 
     /// - Parameter start: The work; called once, under the lock, so it must not settle its promise
     ///   before it returns (work through the database's queue never does).
-    init(_ start: @escaping @Sendable () -> Promise<Void>) {
+    package init(_ start: @escaping @Sendable () -> Promise<Void>) {
         self.start = start
     }
 

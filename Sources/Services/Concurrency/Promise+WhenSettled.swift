@@ -1,4 +1,4 @@
-import Promises
+package import Promises
 
 extension Promise {
     /// Calls `body` on `queue` with how the promise settled, cancellation included; the rejection
@@ -8,7 +8,7 @@ extension Promise {
     /// - Parameters:
     ///   - queue: Where `body` runs.
     ///   - body: Gets the value or the error.
-    func whenSettled(
+    package func whenSettled(
         on queue: some Dispatcher, _ body: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) {
         done(on: queue) { body(.success($0)) }

@@ -1,11 +1,14 @@
 import Foundation
-import Promises
+package import Promises
 
 /// Work by key, one piece at a time per key: each starts once the one before it under the same
 /// key settled, so that two quick edits of one resource never start from the same value.
 /// Different keys run side by side. A key with nothing running is forgotten.
-final class Serial<Key: Hashable & Sendable>: Sendable {
+package final class Serial<Key: Hashable & Sendable>: Sendable {
     private let state = Locked([Key: Queue]())
+
+    /// Makes an empty set of queues.
+    package init() {}
 
     /// The last piece of work under a key, and how many are running or waiting.
     private struct Queue {
@@ -19,7 +22,8 @@ final class Serial<Key: Hashable & Sendable>: Sendable {
     ///   - key: What two pieces of work that must not overlap share (a resource's identifier).
     ///   - work: Begins the work.
     /// - Returns: A promise of its result.
-    func run<Value: Sendable>(_ key: Key, _ work: @escaping @Sendable () -> Promise<Value>) -> Promise<Value>
+    package func run<Value: Sendable>(_ key: Key, _ work: @escaping @Sendable () -> Promise<Value>)
+        -> Promise<Value>
     {
         let (promise, seal) = Promise<Value>.pending()
         let settled = Guarantee<Void> { resolve in promise.whenSettled(on: .inline) { _ in resolve(()) } }

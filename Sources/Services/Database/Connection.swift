@@ -12,7 +12,7 @@ let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_d
 /// prepared once per SQL text and reused, and values are always bound as parameters.
 public final class Connection {
     let handle: OpaquePointer
-    let path: String
+    package let path: String
     private var statements: [String: OpaquePointer] = [:]
     /// The tables changed by this connection's statements since a write last took them.
     let changedTables = ChangedTables()

@@ -50,7 +50,7 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
     /// The statement that failed, if any.
     public var sql: String?
 
-    init(kind: Kind, code: Int32 = 0, message: String, path: String = "", sql: String? = nil) {
+    package init(kind: Kind, code: Int32 = 0, message: String, path: String = "", sql: String? = nil) {
         self.kind = kind
         self.code = code
         self.message = message

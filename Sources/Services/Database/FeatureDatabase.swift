@@ -24,12 +24,12 @@ public struct FeatureDatabase: Sendable {
     /// rejected with why they could not be made.
     public let ready: Promise<Void>
     /// What runs once before the feature's first read or write, when something does (an offline
-    /// collection's model upgrade: ``OfflineCollection/model(version:steps:)``); its work waits for
+    /// collection's model upgrade: `OfflineCollection/model(version:steps:)`); its work waits for
     /// ``ready`` itself, so that its one promise is all a read or write waits for.
-    var gate: OnceReady?
+    package var gate: OnceReady?
 
     /// When the feature's work may run: the ``gate``'s promise, else ``ready``.
-    var opened: Promise<Void> {
+    package var opened: Promise<Void> {
         gate?.promise() ?? ready
     }
 
@@ -40,7 +40,7 @@ public struct FeatureDatabase: Sendable {
     ///   - schema: A name of the feature's own, such as `"recipes"`.
     ///   - migrations: The steps of the feature's schema, in version order.
     ///   - others: What must be ready too before the feature's work runs, such as the
-    ///     ``Outbox/ready`` of an outbox it writes to.
+    ///     `Outbox/ready` of an outbox it writes to.
     public init(
         _ database: Database, schema: String, migrations: [Migration], waitingFor others: [Promise<Void>] = []
     ) {

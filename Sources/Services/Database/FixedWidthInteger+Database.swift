@@ -6,7 +6,7 @@ extension FixedWidthInteger {
     ///   - value: The value SQLite gave.
     ///   - column: The column it came from, for the error.
     /// - Throws: ``DatabaseError`` (`typeMismatch`) when `value` does not fit.
-    init(database value: Int64, column: String) throws {
+    package init(database value: Int64, column: String) throws {
         guard let narrowed = Self(exactly: value) else {
             throw DatabaseError(
                 kind: .typeMismatch,

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import Promises
 
 #if canImport(FoundationNetworking)
@@ -61,7 +61,7 @@ public struct FailureClass: Equatable, Sendable {
     public let retryAfter: Double?
     /// ``retryAfter`` when it is a wait: one of no time (0, or a date past) asks for none, and is
     /// never taken as "ask again now", which would resend at once, for ever.
-    var waitAsked: Double? { retryAfter.flatMap { $0 > 0 ? $0 : nil } }
+    package var waitAsked: Double? { retryAfter.flatMap { $0 > 0 ? $0 : nil } }
     /// Whether the failure may pass on its own within seconds, so that the same GET may succeed
     /// when sent again: a connection that could not be made, timed out or was lost; 502, 503, 504.
     public let passesSoon: Bool
@@ -112,7 +112,7 @@ public struct FailureClass: Equatable, Sendable {
 
     /// The API's copy a `412` came with (`.some(nil)` when it sent none), or `nil` when `error` is
     /// not a `412`.
-    static func conflictCopy(of error: any Error) -> Data?? {
+    package static func conflictCopy(of error: any Error) -> Data?? {
         let apiError = (error as? APIClient.RetryLater)?.error ?? error
         guard case APIError.httpStatus(let status, let body) = apiError,
             FailureClass(status: status, retryAfter: nil).isConflict

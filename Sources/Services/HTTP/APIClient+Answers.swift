@@ -7,14 +7,14 @@ import Foundation
 /// What an answer's headers and body say beyond its status.
 extension APIClient {
     /// A 429 or 503 answer and when it asked to come back (its `Retry-After`, in seconds).
-    struct RetryLater: Error {
-        let error: APIError
+    package struct RetryLater: Error {
+        package let error: APIError
         let retryAfter: Double?
     }
 
     /// The longest wait a `Retry-After` is taken at: a day. A server asking for more (or for
     /// `1e308` seconds, or `inf`) is waited a day, not forever.
-    static let longestRetryAfter: Double = 86_400
+    package static let longestRetryAfter: Double = 86_400
 
     /// The `Retry-After` header in seconds (RFC 9110, 10.2.3), from 0 to a day; a date form counts
     /// from now. A value that is neither a number nor a date is ignored (`nil`): whoever retries
@@ -68,8 +68,8 @@ extension APIClient {
     /// A 412 whose body (the API's copy) is larger than ``maximumConflictBytes``: for the outbox,
     /// which refuses the change with that reason. Callers of ``send(_:_:body:headers:)`` get a 412
     /// without a body.
-    struct ConflictTooLarge: Error {
-        let bytes: Int
+    package struct ConflictTooLarge: Error {
+        package let bytes: Int
     }
 
     /// The start of a body, for an error.

@@ -99,7 +99,7 @@ public struct APIClient: Sendable {
     /// As ``send(_:_:body:headers:)``, but a 429 or 503 whose `Retry-After` was too long to wait
     /// for here rejects with ``RetryLater``, which keeps it: for the outbox, which keeps it with
     /// the entry so that no later sync asks before that time.
-    func exchange(
+    package func exchange(
         _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String] = [:]
     ) -> Promise<Data> {
         exchangeAnswer(method, path, body: body, headers: headers).map(on: .inline) { $0.body }

@@ -8,7 +8,7 @@ public struct CacheValidators: Sendable, Equatable, Codable {
     /// The answer's `Last-Modified` date, as the API wrote it.
     public var lastModified: String?
     /// The change feed's token the listing came with (`Sync-Token`), from which a
-    /// ``ChangeFeed`` asks what changed since; not sent with a GET.
+    /// `ChangeFeed` asks what changed since; not sent with a GET.
     public var syncToken: String?
 
     /// Makes validators.

@@ -15,7 +15,7 @@ public import Promises
 /// is at most ``APIClient/maximumRetryAfter``.
 ///
 /// Writes are never retried this way: whether a failed POST reached the server is not known, and
-/// the outbox (``Outbox``) replays writes with an idempotency key instead.
+/// the outbox (`Outbox`) replays writes with an idempotency key instead.
 ///
 /// ```swift
 /// // Tests: no real waiting, and the longest wait each time.
@@ -73,7 +73,7 @@ public struct RetryPolicy: Sendable {
     }
 
     /// The wait before retry `retry`: the jitter's pick, kept between 0 and the ceiling.
-    func delay(beforeRetry retry: Int) -> Double {
+    package func delay(beforeRetry retry: Int) -> Double {
         let ceiling = ceiling(beforeRetry: retry)
         let picked = jitter(ceiling)
         return picked.isFinite ? min(max(0, picked), ceiling) : ceiling
@@ -85,5 +85,13 @@ public struct RetryPolicy: Sendable {
     /// - Returns: Whether sending the same GET again may succeed.
     public static func isTransient(_ error: any Error) -> Bool {
         FailureClass(error).passesSoon
+    }
+}
+
+extension RetryPolicy {
+    /// Waits for something that may pass (an API down, a sync failing): 1 s doubling, full
+    /// jitter, at most 5 minutes, never giving up.
+    public static var neverGivingUp: RetryPolicy {
+        RetryPolicy(maximumRetries: .max, baseDelay: 1, maximumDelay: 300)
     }
 }

@@ -3,7 +3,7 @@ import Promises
 
 /// An observation that lasts until it is cancelled or released: of a database read
 /// (``Database/observe(tables:on:read:onChange:)``) or of a sync scheduler's state
-/// (``SyncScheduler/observe(on:_:)``).
+/// (`SyncScheduler/observe(on:_:)`).
 ///
 /// Keep it where the screen keeps its state, and capture the screen weakly in the handler: when
 /// the screen goes, the observation goes with it.

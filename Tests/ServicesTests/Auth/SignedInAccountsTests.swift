@@ -3,6 +3,7 @@ import PromiseMVPTesting
 import Promises
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// Each change belongs to the account that made it, and a sign-out that erases leaves nothing of

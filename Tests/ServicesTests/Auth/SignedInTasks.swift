@@ -3,6 +3,7 @@ import PromiseMVPTesting
 import Promises
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// Tasks behind an API that wants signed-in users: each user's tasks behind a token authority on a

@@ -3,6 +3,7 @@ import PromiseMVPTesting
 import Promises
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// A collection behind an API that wants signed-in users: tokens that expire lose no write, a

@@ -3,6 +3,7 @@ import PromiseMVPTesting
 import Promises
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// `OfflineCollection.refresh()` through the API's `Sync-Token` feed: only what changed comes

@@ -3,6 +3,7 @@ import PromiseMVPTesting
 import Promises
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// Listings sent as conditional GETs: `304 Not Modified` keeps the copy, dated now, and writes no

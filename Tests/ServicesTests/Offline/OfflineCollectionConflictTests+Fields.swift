@@ -2,6 +2,7 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// Conflicts field by field: which fields both sides changed, and a rule for one field (a stamp

@@ -2,6 +2,7 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// Conflicts as the resource, settled by the user (mine, theirs, merged) or by the collection's

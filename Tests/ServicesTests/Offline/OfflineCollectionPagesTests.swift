@@ -3,6 +3,7 @@ import PromiseMVPTesting
 import Promises
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// `OfflineCollection.page`: keyset pages in a declared order, read through an index, agreeing

@@ -2,6 +2,7 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// `update(id:_:)`: a change applied to the latest value, so quick edits never undo each other.

@@ -2,6 +2,7 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// `OfflineCollection` on its generic storage (`JSONOfflineStorage`), over a real SQLite file and

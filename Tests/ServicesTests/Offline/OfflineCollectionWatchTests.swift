@@ -2,6 +2,7 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// `OfflineCollection.observe` and `list`: one snapshot of values and their states, after every

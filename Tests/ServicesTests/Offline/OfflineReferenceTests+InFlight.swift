@@ -2,6 +2,7 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// Related records with several changes in flight: a sub-task is held back while its parent's

@@ -2,6 +2,7 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// A parent that cannot go: what its children say (`OfflineCollection.waitingParent(of:)`), and a

@@ -2,6 +2,7 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// Related records made offline (`OfflineCollection.referencing(_:)`): a task names its project

@@ -3,6 +3,7 @@ import PromiseMVPTesting
 import Promises
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// A claim holds by its holder's heartbeat, never by a wall-clock lapse, and a change is read and

@@ -2,6 +2,7 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// One sync sends at a time per file, across processes (`OutboxClaim.swift`): an app and its

@@ -2,6 +2,7 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// `OutboxTable+Coalescing.swift`: changes of one resource not sent yet merge when recorded; an

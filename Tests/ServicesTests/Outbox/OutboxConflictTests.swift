@@ -3,6 +3,7 @@ import PromiseMVPTesting
 import Promises
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// Versions and conflicts (`OutboxReplay+Conflict.swift`, `Outbox+Resolve.swift`, `JSONMerge`):

@@ -2,6 +2,7 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// Entries the user must deal with (refused, stuck, damaged) hold the later changes of their own

@@ -2,6 +2,7 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// Several changes in flight (`Outbox.changesInFlight`): only changes with no reason to wait for

@@ -2,6 +2,7 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// How SQLite runs the outbox's statement that a sync runs once per change.

@@ -2,6 +2,7 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// What the outbox makes of answers that are not the API's: a captive portal's page, redirects,

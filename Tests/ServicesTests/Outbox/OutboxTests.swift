@@ -2,6 +2,7 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// The outbox on its own: a `notes` feature with one table, a real SQLite database, and the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// The sentences any feature shows about the changes made on this device.

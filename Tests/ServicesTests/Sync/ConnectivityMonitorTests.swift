@@ -3,6 +3,7 @@ import PromiseMVPTesting
 import Promises
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// One `ConnectivityMonitor` serves a collection (asked before each request) and the scheduler

@@ -3,6 +3,7 @@ import PromiseMVPTesting
 import Promises
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// One scheduler for several collections of a database (`SyncScheduler(syncing:)`): each sent in

@@ -3,6 +3,7 @@ import PromiseMVPTesting
 import Promises
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// Refreshes counted as they start.

@@ -2,6 +2,7 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+@testable import OfflineKit
 @testable import Services
 
 /// Where a scheduler's triggers come from: the outbox it follows, and a monitor that asks the API.

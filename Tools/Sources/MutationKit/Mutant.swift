@@ -25,7 +25,7 @@ public struct Mutant: Sendable, Hashable {
         case swappedArguments
     }
 
-    /// The file, relative to the package's root, such as `Sources/Services/Outbox/Outbox.swift`.
+    /// The file, relative to the package's root, such as `Sources/OfflineKit/Outbox/Outbox.swift`.
     public let file: String
     /// The module the file belongs to: the folder under `Sources`.
     public let module: String

@@ -1,5 +1,6 @@
 public import Foundation
-public import Services
+public import OfflineKit
+import Services
 
 /// The create-order scene: the form's requests, what the presenter formats, and what it shows.
 public enum CreateOrder {

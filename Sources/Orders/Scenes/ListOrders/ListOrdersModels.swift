@@ -1,3 +1,4 @@
+public import OfflineKit
 public import Services
 
 /// The list-orders scene: what the presenter is asked, what it formats, and what it shows.

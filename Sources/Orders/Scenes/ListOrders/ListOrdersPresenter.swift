@@ -1,4 +1,5 @@
 public import Foundation
+import OfflineKit
 public import Promises
 public import Services
 

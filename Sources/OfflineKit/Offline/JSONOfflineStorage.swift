@@ -1,0 +1,106 @@
+import Foundation
+import Services
+
+/// The storage of an ``OfflineCollection`` made with a collection name: each resource as JSON, in
+/// the `offline_resources` table that every such collection shares, one apart from another by
+/// name.
+struct JSONOfflineStorage<Resource: OfflineResource>: OfflineStorage {
+    static var migrations: [Migration] {
+        [
+            Migration(
+                version: 1,
+                sql: """
+                    CREATE TABLE offline_resources (
+                        collection TEXT NOT NULL,
+                        id TEXT NOT NULL,
+                        json BLOB NOT NULL,
+                        origin TEXT NOT NULL,
+                        deleted INTEGER NOT NULL DEFAULT 0,
+                        position INTEGER NOT NULL DEFAULT 0,
+                        PRIMARY KEY (collection, id)
+                    );
+                    """),
+            // The resources changed here, which every snapshot and page looks up, found without
+            // reading the rest of the collection.
+            Migration(
+                version: 2,
+                sql:
+                    "CREATE INDEX IF NOT EXISTS offline_changed_here ON offline_resources (collection, id) WHERE origin = 'device'"
+            ),
+        ]
+    }
+
+    let tables: FeatureDatabase
+    let outbox: Outbox
+    let collection: String
+
+    init(database: Database, collection: String, now: @escaping @Sendable () -> Date) {
+        self.collection = collection
+        outbox = Outbox(database: database, feature: collection, now: now)
+        tables = FeatureDatabase(
+            database, schema: "offline_resources", migrations: Self.migrations, waitingFor: [outbox.ready])
+    }
+
+    var copyStamp: String { "offline:\(collection)" }
+    var observedTables: Set<String> { ["offline_resources"] }
+
+    /// The API's order, then what was created here; deleted ones hidden.
+    func resources(in connection: Connection) throws -> [Resource] {
+        try connection.query(
+            "SELECT json FROM offline_resources WHERE collection = ? AND deleted = 0 ORDER BY position, rowid",
+            [.text(collection)]
+        ) { try APIClient.decode(Resource.self, from: try $0.data("json")) }
+    }
+
+    func resource(id: String, in connection: Connection) throws -> (value: Resource, deleted: Bool)? {
+        try connection.query(
+            "SELECT json, deleted FROM offline_resources WHERE collection = ? AND id = ?",
+            [.text(collection), .text(id)]
+        ) {
+            (
+                value: try APIClient.decode(Resource.self, from: try $0.data("json")),
+                deleted: try $0.int("deleted") != 0
+            )
+        }
+        .first
+    }
+
+    /// Keeps the row's place in the list; a new row goes after the API's.
+    func put(_ resource: Resource, from origin: OfflineOrigin, in connection: Connection) throws {
+        try connection.execute(
+            """
+            INSERT INTO offline_resources (collection, id, json, origin, position) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (collection, id) DO UPDATE SET json = excluded.json, origin = excluded.origin, deleted = 0
+            """,
+            [
+                .text(collection), .text(resource.id ?? ""), .blob(try APIClient.encode(resource)),
+                .text(origin.rawValue), .integer(Int64(Int32.max)),
+            ])
+    }
+
+    func markDeleted(id: String, in connection: Connection) throws {
+        try connection.execute(
+            "UPDATE offline_resources SET deleted = 1, origin = ? WHERE collection = ? AND id = ?",
+            [.text(OfflineOrigin.device.rawValue), .text(collection), .text(id)])
+    }
+
+    /// The resources of a collection changed on this device. `'device'` is written out, not
+    /// bound: SQLite takes the partial index `offline_changed_here` only for a condition it can
+    /// see is the index's own.
+    static var changedHere: String {
+        "SELECT id FROM offline_resources WHERE collection = ? AND origin = 'device'"
+    }
+
+    func idsChangedHere(in connection: Connection) throws -> [String] {
+        try connection.query(Self.changedHere, [.text(collection)]) { try $0.string("id") }
+    }
+
+    func remove(id: String, from origin: OfflineOrigin?, in connection: Connection) throws {
+        try connection.execute(
+            "DELETE FROM offline_resources WHERE collection = ? AND id = ? AND (? IS NULL OR origin = ?)",
+            [
+                .text(collection), .text(id), origin.map { .text($0.rawValue) } ?? .null,
+                origin.map { .text($0.rawValue) } ?? .null,
+            ])
+    }
+}

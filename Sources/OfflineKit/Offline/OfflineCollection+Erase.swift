@@ -1,0 +1,62 @@
+public import Promises
+import Services
+
+/// What a sign-out that erases leaves behind: nothing.
+extension OfflineCollection {
+    /// How many changes made by `account` wait here (held ones included): what erasing it would
+    /// drop, for the user to confirm first ("Erase 3 changes not sent yet?").
+    ///
+    /// - Parameter account: The account (`Credentials/account`).
+    /// - Returns: A promise of the count.
+    public func unsentChanges(of account: String) -> Promise<Int> {
+        let feature = outbox.feature
+        return storage.tables.read { connection in
+            let count = try connection.scalar(
+                "SELECT count(*) FROM outbox WHERE feature = ? AND account = ?",
+                [.text(feature), .text(account)])
+            guard case .integer(let count)? = count else { return 0 }
+            return Int(count)
+        }
+    }
+
+    /// The accounts whose changes wait here, with how many each (held ones included): for a
+    /// signed-out screen ("Sign in as amy to send 3 changes").
+    ///
+    /// - Returns: A promise of the count of each account.
+    public func unsentChangesByAccount() -> Promise<[String: Int]> {
+        let feature = outbox.feature
+        return storage.tables.read { connection in
+            var counts: [String: Int] = [:]
+            _ = try connection.query(
+                "SELECT account, count(*) AS changes FROM outbox WHERE feature = ? AND account IS NOT NULL GROUP BY account",
+                [.text(feature)]
+            ) { counts[try $0.string("account")] = try $0.int("changes") }
+            return counts
+        }
+    }
+
+    /// Erases the collection as `account` left it on this device: the copy of the API's resources,
+    /// the resources changed here, the copy's date and validators, and the changes `account`
+    /// made that wait, and its claim on the collection (another account may then use it);
+    /// deleted with SQLite's `secure_delete` and the log emptied
+    /// (`Database/erase(_:)`), so that no byte of them stays in the file or its `-wal`.
+    /// Changes made with no sign-in stay.
+    ///
+    /// - Parameter account: The account signing out.
+    /// - Returns: A promise of how many waiting changes were dropped.
+    public func erase(account: String) -> Promise<Int> {
+        let (storage, feature) = (storage.unchecked, outbox.feature)
+        return storage.tables.database.erase { connection in
+            try storage.replaceAPICopy(with: [], in: connection)
+            for id in try storage.idsChangedHere(in: connection) {
+                try storage.remove(id: id, from: nil, in: connection)
+            }
+            try connection.execute("DELETE FROM cache_stamps WHERE name = ?", [.text(storage.copyStamp)])
+            try connection.execute(
+                "DELETE FROM offline_owners WHERE feature = ? AND account = ?",
+                [.text(feature), .text(account)])
+            return try connection.execute(
+                "DELETE FROM outbox WHERE feature = ? AND account = ?", [.text(feature), .text(account)])
+        }
+    }
+}

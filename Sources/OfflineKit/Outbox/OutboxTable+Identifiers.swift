@@ -1,0 +1,70 @@
+import Foundation
+import Services
+
+/// The API's identifiers of the resources created here, kept by the ones they had here: what makes
+/// a reference to a resource created offline follow it once the API named it.
+///
+/// A row is written in the transaction that completes the create (``complete(_:answer:feature:_:_:)``),
+/// and kept: a change queued, a screen showing, or another process reading the old identifier
+/// finds the new one, after a crash too.
+extension OutboxTable {
+    /// Remembers that resource `localID` of `feature` is `apiID` at the API; a create replayed
+    /// under its idempotency key writes the same row again.
+    static func remember(_ localID: String, became apiID: String, feature: String, _ connection: Connection)
+        throws
+    {
+        try connection.execute(
+            "INSERT OR REPLACE INTO outbox_identifiers (feature, local_id, api_id) VALUES (?, ?, ?)",
+            [.text(feature), .text(localID), .text(apiID)])
+    }
+
+    /// What the table keeps for a resource created here whose create was discarded: it has no
+    /// identifier at the API, and never will.
+    static let discarded = ""
+
+    /// The API's identifier of resource `localID` of `feature`, when it was created here and the
+    /// API answered with another; ``discarded`` when its create was discarded; `nil` otherwise.
+    static func apiID(of localID: String, feature: String, _ connection: Connection) throws -> String? {
+        guard
+            case .text(let apiID)? = try connection.scalar(
+                "SELECT api_id FROM outbox_identifiers WHERE feature = ? AND local_id = ?",
+                [.text(feature), .text(localID)])
+        else { return nil }
+        return apiID
+    }
+
+    /// The API's identifier of resource `localID` of `feature`, when the API gave it one other
+    /// than `localID`; `nil` otherwise (a discarded create included).
+    static func renamed(_ localID: String, feature: String, _ connection: Connection) throws -> String? {
+        try apiID(of: localID, feature: feature, connection).flatMap { $0 == discarded ? nil : $0 }
+    }
+
+    /// Whether the create of resource `localID` of `feature` still waits here (queued, held, or
+    /// sent and not answered): a change that names it waits for it.
+    static func createWaits(_ localID: String, feature: String, _ connection: Connection) throws -> Bool {
+        try connection.scalar(
+            "SELECT 1 FROM outbox WHERE feature = ? AND local_id = ? AND method = 'POST' LIMIT 1",
+            [.text(feature), .text(localID)]) != nil
+    }
+
+    /// Deletes `entries`, every entry of resource `localID` of `feature`. A create dropped is
+    /// remembered as ``discarded``: the resource never reaches the API, and a change that names it
+    /// (a related record) must not be sent naming it.
+    static func drop(_ entries: [OutboxEntry], of localID: String, feature: String, _ connection: Connection)
+        throws
+    {
+        try connection.execute(
+            "DELETE FROM outbox WHERE feature = ? AND local_id = ?", [.text(feature), .text(localID)])
+        if entries.contains(where: { $0.method == .post }) {
+            try remember(localID, became: discarded, feature: feature, connection)
+        }
+    }
+
+    /// Replaces the body and path of `entry`, which name resources by the identifiers the API gave
+    /// them.
+    static func rewrite(_ entry: OutboxEntry, body: Data, path: String, _ connection: Connection) throws {
+        try connection.execute(
+            "UPDATE outbox SET body = ?, path = ? WHERE sequence = ?",
+            [.blob(body), .text(path), .integer(entry.sequence)])
+    }
+}
