@@ -17,6 +17,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Promises", package: "PromiseMVP"),
                 .product(name: "Services", package: "PromiseMVP"),
+                .product(name: "OfflineKit", package: "PromiseMVP"),
                 .product(name: "Melodies", package: "PromiseMVP"),
                 .product(name: "Orders", package: "PromiseMVP"),
                 // TestHTTPServer and TestResourceAPI: the loopback shop the outbox syncs to. Not

@@ -1,5 +1,6 @@
 import Benchmark
 import Foundation
+import OfflineKit
 import PromiseMVPTestServer
 import Promises
 import Services

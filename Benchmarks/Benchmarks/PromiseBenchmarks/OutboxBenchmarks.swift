@@ -1,6 +1,7 @@
 import Benchmark
 import CSQLiteBenchmark
 import Foundation
+import OfflineKit
 import Orders
 import PromiseMVPTestServer
 import Promises

@@ -1,5 +1,6 @@
 import Benchmark
 import Foundation
+import OfflineKit
 import Orders
 import PromiseMVPTestServer
 import Promises
