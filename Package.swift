@@ -132,7 +132,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ServicesTests",
-            dependencies: ["Services", "OfflineKit", "PromiseMVPTesting"],
+            dependencies: ["Services", "PromiseMVPTesting"],
+            swiftSettings: upcomingFeatures
+        ),
+        .testTarget(
+            name: "OfflineKitTests",
+            dependencies: ["OfflineKit", "Services", "PromiseMVPTesting"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -16,7 +16,7 @@ struct ArticleCodeTests {
         ("AddingAnEditableOfflineScreen.md", "Examples/Notes/NoteListView.swift"),
         ("AddingAnEditableOfflineScreen.md", "Examples/Notes/NoteListPresenter.swift"),
         ("AddingAnEditableOfflineScreen.md", "Tests/NotesTests/NoteListPresenterTests.swift"),
-        ("RelatedRecords.md", "Tests/ServicesTests/Offline/ProjectsAndTasks.swift"),
+        ("RelatedRecords.md", "Tests/OfflineKitTests/Offline/ProjectsAndTasks.swift"),
     ]
 
     @Test("the article shows the file word for word", arguments: printed)
