@@ -2,6 +2,10 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The loopback server goes down and comes back at the same address, and listens where it is told.
 @Suite("TestHTTPServer")
 struct TestHTTPServerTests {
@@ -113,7 +117,15 @@ struct TestHTTPServerTests {
             _ = release.wait(timeout: .now() + 600)
             return (200, "[1]")
         }
-        let client = APIClient(baseURL: server.baseURL, timeout: 600, retry: .never)
+        // A session that waits as long as the client: `URLSession.shared` gives up on a request
+        // that sends nothing for 60 s, and under ThreadSanitizer the stop below can take longer
+        // (the held request then failed with NSURLErrorTimedOut, -1001).
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 600
+        configuration.timeoutIntervalForResource = 600
+        let client = APIClient(
+            baseURL: server.baseURL, timeout: 600, retry: .never,
+            session: URLSession(configuration: configuration))
         let held = client.get("held", as: [Int].self)
         _ = await PromiseExpectations.value(of: arrived, timeout: 120)
 
