@@ -78,7 +78,7 @@ enum WatchScreen {
 private final class Ended: @unchecked Sendable {
     // `@unchecked Sendable` is sound: `continuation` and `source` are only read or written while
     // holding `lock`.
-    private let lock = NSLock()
+    private let lock = Locked()
     private var continuation: CheckedContinuation<Void, Never>?
     private var source: (any DispatchSourceSignal)?
 

@@ -1,4 +1,5 @@
 public import Foundation
+import Promises
 
 /// A round trip on loopback: answers held as a phone's network would hold them.
 extension TestHTTPServer {

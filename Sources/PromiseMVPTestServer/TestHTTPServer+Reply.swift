@@ -1,4 +1,5 @@
 public import Foundation
+import Promises
 
 #if canImport(Glibc)
     import Glibc
@@ -82,7 +83,7 @@ extension TestHTTPServer.Reply {
 final class Mutable: @unchecked Sendable {
     // `@unchecked Sendable` is sound: `replies` and `requests` are only read or written inside
     // `lock.withLock`, and `lock` is itself thread-safe.
-    let lock = NSLock()
+    let lock = Locked()
     var replies: [String: TestHTTPServer.Reply] = [:]
     var requests: [String] = []
     /// The listening socket and its wake pipe, `nil` while stopped.

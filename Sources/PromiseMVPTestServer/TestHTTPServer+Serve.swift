@@ -1,4 +1,5 @@
 import Foundation
+import Promises
 
 #if canImport(Glibc)
     import Glibc

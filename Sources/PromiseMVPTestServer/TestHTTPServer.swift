@@ -1,5 +1,6 @@
 import Dispatch
 public import Foundation
+import Promises
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import Promises
 import Services
 
 /// The failures a ``TestResourceAPI`` makes on purpose: requests refused, answers lost or garbled,

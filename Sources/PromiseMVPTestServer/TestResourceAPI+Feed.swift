@@ -1,4 +1,5 @@
 import Foundation
+import Promises
 import Services
 
 /// The change feed: every listing answers with a `Sync-Token`; `GET /<collection>?since=<token>`

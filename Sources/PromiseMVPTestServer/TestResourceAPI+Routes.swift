@@ -1,4 +1,5 @@
 import Foundation
+import Promises
 import Services
 
 /// The routes of ``TestResourceAPI``, and what another device changes behind the client's back.

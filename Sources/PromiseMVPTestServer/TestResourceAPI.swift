@@ -1,4 +1,5 @@
 public import Foundation
+import Promises
 import Services
 
 /// A REST API for one collection of JSON resources, kept in memory, for ``TestHTTPServer``: what a
@@ -29,7 +30,7 @@ public final class TestResourceAPI: @unchecked Sendable {
     // `@unchecked Sendable` is sound: every stored `var` (here and the `Faults` it holds) is only
     // read or written while holding `lock`, and `lock` is itself thread-safe; the `let`s are
     // `Sendable` values or `@Sendable` closures.
-    let lock = NSLock()
+    let lock = Locked()
     let collection: String
     let naming: @Sendable (Int) -> String
     let accepting: @Sendable (Data) -> Data?

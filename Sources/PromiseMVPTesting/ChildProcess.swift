@@ -1,4 +1,5 @@
 public import Foundation
+import Promises
 
 #if canImport(Glibc)
     import Glibc
@@ -28,12 +29,10 @@ public import Foundation
     /// let text = output.fileHandleForReading.readDataToEndOfFile()
     /// child.waitUntilExit()
     /// ```
-    public final class ChildProcess: @unchecked Sendable {
-        // `@unchecked Sendable` is sound: `status`, the only mutable state, is only read or written
-        // while holding `lock`, and every `waitpid` that may reap the child runs with it held or
-        // stores its result with it held (see `waitUntilExit`).
-        private let lock = NSLock()
-        private var status: Int32?
+    public final class ChildProcess: Sendable {
+        /// The child's raw wait status once it was reaped. Every `waitpid` that may reap the child
+        /// runs with this lock held or stores its result with it held (see `waitUntilExit`).
+        private let status = Locked<Int32?>(nil)
 
         /// The child's process identifier.
         public let processIdentifier: pid_t
@@ -130,7 +129,7 @@ public import Foundation
 
         /// Waits until the child exits (blocking: call it off the cooperative pool).
         public func waitUntilExit() {
-            if lock.withLock({ status }) != nil { return }
+            if status.withLock({ $0 }) != nil { return }
             var raw: Int32 = 0
             var result: pid_t
             repeat {
@@ -138,12 +137,12 @@ public import Foundation
             } while result == -1 && errno == EINTR
             // `isRunning` may have reaped it meanwhile (ECHILD here): it stored the status with the
             // lock held, before this could take it.
-            lock.withLock { if result == processIdentifier { status = raw } }
+            status.withLock { if result == processIdentifier { $0 = raw } }
         }
 
         /// Whether the child has not exited yet.
         public var isRunning: Bool {
-            lock.withLock {
+            status.withLock { status in
                 guard status == nil else { return false }
                 var raw: Int32 = 0
                 guard waitpid(processIdentifier, &raw, WNOHANG) == processIdentifier else { return true }
@@ -155,13 +154,13 @@ public import Foundation
         /// The exit code, or the number of the signal that ended it (``terminatedBySignal``);
         /// -1 before it exited.
         public var terminationStatus: Int32 {
-            guard let raw = lock.withLock({ status }) else { return -1 }
+            guard let raw = status.withLock({ $0 }) else { return -1 }
             return raw & 0x7f == 0 ? (raw >> 8) & 0xff : raw & 0x7f
         }
 
         /// Whether a signal ended the child (`kill -9`, say).
         public var terminatedBySignal: Bool {
-            guard let raw = lock.withLock({ status }) else { return false }
+            guard let raw = status.withLock({ $0 }) else { return false }
             return raw & 0x7f != 0 && raw & 0x7f != 0x7f
         }
 

@@ -14,7 +14,7 @@ struct DocumentReferencesTests {
         "Removed", "PMKCancel",
         "PMKError", "PMKFinalizer", "Resolver", "CatchMixin", "FileManager", "ProcessInfo", "Future",
         "Atomic",
-        "Date", "Mutex", "JSONSerialization",
+        "Date", "Mutex", "JSONSerialization", "NSLock",
     ]
 
     /// Every type, protocol and alias the package declares, and the files that declare each.

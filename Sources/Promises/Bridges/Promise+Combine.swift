@@ -92,7 +92,7 @@
     /// written while holding `lock`; `seal` is `Sendable`.
     private final class FirstValue<Input: Sendable, Failure: Error>: Subscriber, @unchecked Sendable {
         private let seal: Seal<Input>
-        private let lock = NSLock()
+        private let lock = Locked()
         private var subscription: (any Subscription)?
         private var done = false
 

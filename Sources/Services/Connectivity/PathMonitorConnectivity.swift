@@ -5,6 +5,7 @@
 #if canImport(Network) && !os(watchOS)
     import Foundation
     import Network
+    import Promises
 
     /// The device's network path, as `NWPathMonitor` sees it: reachable while the path is
     /// satisfied. Apple platforms only.
@@ -16,7 +17,7 @@
         // `@unchecked Sendable` is sound: `monitor` and `reachability` are only read or written
         // while holding `lock`, and `NWPathMonitor` itself may be started and cancelled from any
         // thread.
-        private let lock = NSLock()
+        private let lock = Locked()
         private var monitor: NWPathMonitor?
         /// What the paths delivered so far say (the logic, tested on every platform).
         private var reachability = PathReachability()

@@ -1,4 +1,5 @@
 import Foundation
+import Promises
 
 /// A database's observed reads, and the timer that looks for other processes' writes while there
 /// are any.
@@ -13,7 +14,7 @@ final class DatabaseObservers: @unchecked Sendable {
     // `@unchecked Sendable` is sound: `records` and `timer` are only read or written under `lock`;
     // `dataVersion` and `fileGone` only by the timer's handler and `startPolling`, both of which
     // run on the database's serial queue.
-    private let lock = NSLock()
+    private let lock = Locked()
     private var records: [ObjectIdentifier: any ObservedRead] = [:]
     private var timer: (any DispatchSourceTimer)?
     var dataVersion: SQLValue?
