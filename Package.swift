@@ -128,6 +128,7 @@ let package = Package(
             name: "Demo",
             dependencies: ["Promises", "Services", "OfflineKit", "Melodies", "Orders"],
             path: "Examples/Demo",
+            exclude: ["README.md"],
             swiftSettings: upcomingFeatures
         ),
         .testTarget(

@@ -2,17 +2,18 @@ import Foundation
 import Testing
 
 #if SUBPROCESSES
-    /// The README lists what `demo --help` prints: a command or an option added to the demo and
-    /// not to the README fails here.
-    @Suite("demo: the README lists what --help prints")
+    /// The demo's README (`Examples/Demo/README.md`) lists what `demo --help` prints: a command or
+    /// an option added to the demo and not to its README fails here.
+    @Suite("demo: its README lists what --help prints")
     struct HelpInReadmeTests {
-        @Test("every option and every command of demo --help is in the README")
+        @Test("every option and every command of demo --help is in the demo's README")
         @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Regex
         func readmeListsHelp() async throws {
             // Given
             let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             let readme = try String(
-                contentsOf: here.appendingPathComponent("../../README.md").standardized, encoding: .utf8)
+                contentsOf: here.appendingPathComponent("../../Examples/Demo/README.md").standardized,
+                encoding: .utf8)
 
             // When
             let help = try await DemoRunner().run(["--help"]).output

@@ -59,7 +59,11 @@ struct DocumentReferencesTests {
             }
             return path.split(separator: ":").first.map(String.init)
         }
-        let linked = text.matches(of: /\]\(([^)#:]+)\)/).map { String($0.1) }
+        // A link is relative to the document's folder, as Markdown reads it.
+        let folder = URL(fileURLWithPath: document).deletingLastPathComponent().relativePath
+        let linked = text.matches(of: /\]\(([^)#:]+)\)/).map { match in
+            folder == "." ? String(match.1) : "\(folder)/\(match.1)"
+        }
 
         // Then
         let missing = (cited + linked).filter { !Documents.exists($0) }
