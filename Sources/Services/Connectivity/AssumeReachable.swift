@@ -13,7 +13,3 @@ extension ConnectivityMonitor where Self == AssumeReachable {
     /// Always tries the API.
     public static var assumeReachable: AssumeReachable { AssumeReachable() }
 }
-
-/// The name ``AssumeReachable`` had where a scheduler took it.
-@available(*, deprecated, renamed: "AssumeReachable")
-public typealias AssumeConnected = AssumeReachable

@@ -43,7 +43,3 @@ extension ConnectivityMonitor {
     /// Does nothing: the monitor's own word stands.
     public func syncFoundUnreachable() {}
 }
-
-/// The name ``ConnectivityMonitor`` had where a read asked it (``ConnectivityMonitor/isReachable``).
-@available(*, deprecated, renamed: "ConnectivityMonitor")
-public typealias NetworkReachability = ConnectivityMonitor
