@@ -9,7 +9,7 @@
 public func race<Value>(_ promises: [Promise<Value>]) -> Promise<Value> {
     guard !promises.isEmpty else { return Promise(error: PromiseError.emptyRace) }
     let winner = Promise<Value>.derived()
-    var cancellable: [Promise<Value>] = []
+    let cancellable = UpstreamPromises(capacity: promises.count)
     for promise in promises where promise.subscribe({ winner.settle($0) }) {
         cancellable.append(promise)
     }
@@ -55,7 +55,7 @@ public func race<Value>(fulfilled promises: [Promise<Value>]) -> Promise<Value> 
     guard !promises.isEmpty else { return Promise(error: PromiseError.emptyRace) }
     let winner = Promise<Value>.derived()
     let rejections = Countdown<Void>(count: promises.count)
-    var cancellable: [Promise<Value>] = []
+    let cancellable = UpstreamPromises(capacity: promises.count)
     for (index, promise) in promises.enumerated() {
         let linked = promise.subscribe { resolution in
             switch resolution {

@@ -82,11 +82,11 @@ func gather<Value, Element>(
     let all = Promise<[Element]>.derived()
     let countdown = Countdown<Element>(count: promises.count)
     let gathering = Gathering<Value> { resolution, index in react(resolution, countdown, index, all) }
-    var cancellable: [Promise<Value>] = []
+    let cancellable = linkingCancellation ? UpstreamPromises(capacity: promises.count) : nil
     for index in promises.indices where promises[index].subscribe(.member(gathering, index: index)) {
-        cancellable.append(promises[index])
+        cancellable?.append(promises[index])
     }
-    if linkingCancellation {
+    if let cancellable {
         all.cancelsInputs(cancellable)
     }
     return all

@@ -75,10 +75,8 @@ extension Promise {
     /// The inputs are held weakly, as ``cancelsUpstream(_:)`` holds its promise: they hold this
     /// result among their handlers.
     @inlinable
-    func cancelsInputs<Input>(_ inputs: [Promise<Input>]) {
-        let links = inputs.compactMap(UpstreamPromise.init)
-        guard !links.isEmpty else { return }
-        setCancellation(
-            .cancelAction(CancelAction { for link in links { link.cancel() } }), onlyWhilePending: true)
+    func cancelsInputs(_ inputs: UpstreamPromises) {
+        guard !inputs.isEmpty else { return }
+        setCancellation(.cancelAction(CancelAction { inputs.cancel() }), onlyWhilePending: true)
     }
 }

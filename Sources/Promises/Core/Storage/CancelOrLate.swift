@@ -78,6 +78,53 @@ final class UpstreamPromise: @unchecked Sendable {
     }
 }
 
+/// The inputs of a combinator (`when`, `race`), to cancel them when its result is cancelled: each
+/// held weakly, as ``UpstreamPromise`` holds one, all in one object, so that an input costs an
+/// element of an array rather than an object of its own.
+@usableFromInline
+final class UpstreamPromises: @unchecked Sendable {
+    // `@unchecked Sendable` is sound: `links` is appended to only by the combinator that made the
+    // object, before it hands it to `setCancellation`, which publishes it under the result's lock;
+    // from then on it is only read. The storages are reached only through `cancelPromise`, which
+    // takes their own lock, and the runtime reads weak references atomically.
+    /// One input's storage, held weakly.
+    @usableFromInline
+    struct Link {
+        @usableFromInline
+        weak var storage: AnyObject?
+
+        @inlinable
+        init(_ storage: AnyObject) {
+            self.storage = storage
+        }
+    }
+
+    @usableFromInline
+    var links: [Link] = []
+
+    /// Makes an empty set, with room for `capacity` inputs.
+    @inlinable
+    init(capacity: Int) {
+        links.reserveCapacity(capacity)
+    }
+
+    /// Whether no input can be cancelled.
+    @inlinable
+    var isEmpty: Bool { links.isEmpty }
+
+    /// Adds `promise`; nothing for a promise settled from the start, which nothing can cancel.
+    @inlinable
+    func append<Input>(_ promise: Promise<Input>) {
+        if let storage = promise.storage { links.append(Link(storage)) }
+    }
+
+    /// Cancels every input that is still there.
+    @usableFromInline
+    func cancel() {
+        for link in links { (link.storage as? any CancellableStorage)?.cancelPromise() }
+    }
+}
+
 /// A promise's storage, cancelled without knowing its value type.
 @usableFromInline
 protocol CancellableStorage: AnyObject {
