@@ -74,4 +74,43 @@ struct OfflineCollectionFieldConflictTests {
         #expect(api.field("note", of: "c1") == "done")
         #expect(api.field("stamp", of: "c1") == max(myStamp, "3"))
     }
+
+    @Test("a field rule is given mine first, then theirs")
+    func fieldRuleTakesMineThenTheirs() async throws {
+        // Given: my stamp 2, theirs 3
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        try await editsOfDifferentFields(server)
+        let chores = try chores(server, online: true).merging(\.stamp) { mine, theirs in
+            "\(mine) over \(theirs)"
+        }
+
+        // When
+        _ = await PromiseExpectations.value(of: chores.sync())
+
+        // Then
+        #expect(api.field("stamp", of: "c1") == "2 over 3")
+    }
+
+    @Test("a rule for the whole resource goes before the field rules; nil from it leaves them the conflict")
+    func wholeRuleBeforeFieldRules() async throws {
+        // Given: a rule for the whole resource that settles only conflicts of "Oat milk"
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        try await editsOfDifferentFields(server)
+        let chores = try chores(server, online: true)
+            .merging { _, mine, theirs in
+                mine.title == "Oat milk"
+                    ? Chore(id: nil, version: nil, title: "Both", note: theirs.note, stamp: "9") : nil
+            }
+            .merging(\.stamp) { mine, theirs in max(mine, theirs) }
+
+        // When
+        let report = await PromiseExpectations.value(of: chores.sync())
+
+        // Then: the whole rule's value, not the field-by-field merge's
+        #expect(report?.merged.count == 1)
+        #expect(api.field("title", of: "c1") == "Both")
+        #expect(api.field("stamp", of: "c1") == "9")
+    }
 }
