@@ -19,15 +19,17 @@ extension OfflineCollection {
     /// - Returns: The collection with the rule.
     public func merging(_ rule: @escaping OfflineMergeRule<Resource>) -> OfflineCollection {
         var merging = self
-        merging.mergeRule = { base, mine, theirs in
-            guard let mine = try? APIClient.decode(Resource.self, from: mine),
-                let theirs = try? APIClient.decode(Resource.self, from: theirs),
+        merging.mergeRule = { base, mineJSON, theirsJSON in
+            guard let mine = try? APIClient.decode(Resource.self, from: mineJSON),
+                let theirs = try? APIClient.decode(Resource.self, from: theirsJSON),
                 var merged = rule(
                     base.flatMap { try? APIClient.decode(Resource.self, from: $0) }, mine, theirs)
             else { return nil }
             merged.id = mine.id
             merged.version = theirs.version
-            return try? APIClient.encode(merged)
+            // Their JSON with the fields the merged value sets differently: what the model does
+            // not know (a field a newer API added) stays as the API has it.
+            return Self.deciding(theirsJSON, from: theirs, to: merged)
         }
         return merging
     }
@@ -61,20 +63,34 @@ extension OfflineCollection {
     /// What a sync settles a conflict with: the rule of ``merging(_:)`` first, then, with field
     /// rules (``merging(_:_:)``), the field-by-field merge of mine and theirs once those fields
     /// agree; `nil` leaves it to the plain field-by-field merge.
+    ///
+    /// The fields the rules decide are written into mine and theirs as the JSON came, so that the
+    /// merge keeps what the model does not know (a field a newer API added): the resource is not
+    /// sent as the model would encode it.
     var conflictRule: Outbox.MergeRule? {
         let (whole, fields) = (mergeRule, fieldRules)
         guard !fields.isEmpty else { return whole }
         return { base, mine, theirs in
             if let merged = whole?(base, mine, theirs) { return merged }
-            guard let base, var decidedMine = try? APIClient.decode(Resource.self, from: mine),
-                var decidedTheirs = try? APIClient.decode(Resource.self, from: theirs)
+            guard let base, let mineValue = try? APIClient.decode(Resource.self, from: mine),
+                let theirsValue = try? APIClient.decode(Resource.self, from: theirs)
             else { return nil }
+            var (decidedMine, decidedTheirs) = (mineValue, theirsValue)
             for rule in fields { rule(&decidedMine, &decidedTheirs) }
-            guard let mine = try? APIClient.encode(decidedMine),
-                let theirs = try? APIClient.encode(decidedTheirs)
+            guard let mine = Self.deciding(mine, from: mineValue, to: decidedMine),
+                let theirs = Self.deciding(theirs, from: theirsValue, to: decidedTheirs)
             else { return nil }
             return JSONMerge.threeWay(base: base, mine: mine, theirs: theirs)
         }
+    }
+
+    /// `json` with the fields that differ between `value` (decoded from it) and `decided`, and
+    /// every other field as it came.
+    private static func deciding(_ json: Data, from value: Resource, to decided: Resource) -> Data? {
+        guard let before = try? APIClient.encode(value), let after = try? APIClient.encode(decided) else {
+            return nil
+        }
+        return JSONMerge.rebase(after, madeOn: before, onto: json)
     }
 
     /// The conflict of resource `id`, as the resource, if one waits for the user.

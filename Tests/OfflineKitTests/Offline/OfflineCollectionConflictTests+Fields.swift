@@ -113,4 +113,47 @@ struct OfflineCollectionFieldConflictTests {
         #expect(api.field("title", of: "c1") == "Both")
         #expect(api.field("stamp", of: "c1") == "9")
     }
+
+    @Test(
+        "with or without a field rule, the merge keeps the fields the model does not know",
+        arguments: [false, true])
+    func mergeKeepsUnknownFields(withRule: Bool) async throws {
+        // Given: the API's chore has a colour the model does not know; both sides moved the stamp
+        // to the same value, so the edits merge without a rule too
+        api.edit("c1", ["colour": "blue"])
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        try await editsOfDifferentFields(server, myStamp: "3")
+        let plain = try chores(server, online: true)
+        let chores = withRule ? plain.merging(\.stamp) { mine, theirs in max(mine, theirs) } : plain
+
+        // When
+        let report = await PromiseExpectations.value(of: chores.sync())
+
+        // Then
+        #expect(report?.merged.count == 1)
+        #expect(api.field("title", of: "c1") == "Oat milk")
+        #expect(api.field("colour", of: "c1") == "blue")
+    }
+
+    @Test("a rule for the whole resource keeps the fields the model does not know, as the API has them")
+    func wholeRuleKeepsUnknownFields() async throws {
+        // Given: the API's chore has a colour the model does not know
+        api.edit("c1", ["colour": "blue"])
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        try await editsOfDifferentFields(server)
+        let chores = try chores(server, online: true)
+            .merging { _, mine, theirs in
+                Chore(id: nil, version: nil, title: mine.title, note: theirs.note, stamp: "9")
+            }
+
+        // When
+        let report = await PromiseExpectations.value(of: chores.sync())
+
+        // Then
+        #expect(report?.merged.count == 1)
+        #expect(api.field("title", of: "c1") == "Oat milk" && api.field("stamp", of: "c1") == "9")
+        #expect(api.field("colour", of: "c1") == "blue")
+    }
 }
