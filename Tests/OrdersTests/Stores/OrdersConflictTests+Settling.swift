@@ -3,8 +3,8 @@ import OfflineKit
 import OrdersTesting
 import Testing
 
-/// Conflicts whose `412` came without the shop's copy: settling them must read or forget what the
-/// device cannot know.
+/// Settling a conflict where the device knows less: a `412` that came without the shop's copy (it
+/// must be read or forgotten), and a delete waiting behind the change given up.
 extension OrdersConflictTests {
     /// Given: Amy's order renamed offline and in the shop, then synced; the shop's `412` carries no
     /// body, and a change without `If-Match` is refused.
@@ -47,5 +47,25 @@ extension OrdersConflictTests {
 
         // Then: not "unchanged since the last listing", which would leave the order out
         #expect(listed["shop-amy"]?.lastName == "Theirs")
+    }
+
+    @Test(
+        "keeping theirs with a delete waiting behind the conflict: the order stays hidden here until it is sent"
+    )
+    func keepTheirsWithALaterDelete() async throws {
+        // Given: a conflict on the last name, then, offline, Amy's order deleted
+        let device = try await deviceWithCopy()
+        _ = await PromiseExpectations.value(of: device.offline.updateOrder(renamedAmy(last: "Mine")))
+        device.shop.editOnServer("shop-amy") { $0.lastName = "Theirs" }
+        _ = await PromiseExpectations.value(of: device.online.sync())
+        _ = await PromiseExpectations.value(of: device.offline.deleteOrder(id: "shop-amy"))
+
+        // When: theirs kept while the shop is down, so the delete waits
+        device.shop.isDown = true
+        _ = await PromiseExpectations.value(of: device.online.resolve(id: "shop-amy", keeping: .theirs))
+
+        // Then
+        #expect(await device.listing(device.offline)["shop-amy"] == nil)
+        #expect(await PromiseExpectations.value(of: device.offline.syncStatus())?.waiting == 1)
     }
 }
