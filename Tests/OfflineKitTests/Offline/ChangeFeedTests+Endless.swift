@@ -71,4 +71,26 @@ extension ChangeFeedTests {
         #expect(refreshed == .listed(count: 1))
         #expect(feedRequests(server) == 0)
     }
+
+    @Test("a feed that fails part way keeps the batches applied before: pages are applied 4 MiB at a time")
+    func failedFeedKeepsEarlierBatches() async throws {
+        // Given: listed once; then pages of 1 MiB each, and the API failing at the tenth
+        let endless = Self.endlessFeed(padding: 1 << 20)
+        let server = try TestHTTPServer { request in
+            request.path.hasSuffix("since=t9") ? .status(503, body: "") : endless(request)
+        }
+        defer { server.stop() }
+        let tasks = try tasks(server)
+        _ = await PromiseExpectations.value(of: tasks.list())
+
+        // When
+        let error = await PromiseExpectations.error(of: tasks.refresh(), timeout: 120)
+        let kept = await PromiseExpectations.value(of: tasks.snapshot())
+
+        // Then: the pages of the batches that reached 4 MiB are kept, not the ones after
+        #expect(error != nil)
+        #expect(feedRequests(server) == 10)
+        let count = kept?.values.count ?? 0
+        #expect(count >= 4 && count < 9, "\(count)")
+    }
 }
