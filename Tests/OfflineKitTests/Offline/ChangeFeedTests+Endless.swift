@@ -93,4 +93,27 @@ extension ChangeFeedTests {
         let count = kept?.values.count ?? 0
         #expect(count >= 4 && count < 9, "\(count)")
     }
+
+    @Test(
+        "small pages are gathered into one batch: a feed failing before the batch is applied keeps none of it"
+    )
+    func smallPagesWaitForTheirBatch() async throws {
+        // Given: listed once; then small pages, and the API failing at the fourth
+        let endless = Self.endlessFeed(padding: 16)
+        let server = try TestHTTPServer { request in
+            request.path.hasSuffix("since=t3") ? .status(503, body: "") : endless(request)
+        }
+        defer { server.stop() }
+        let tasks = try tasks(server)
+        _ = await PromiseExpectations.value(of: tasks.list())
+
+        // When
+        let error = await PromiseExpectations.error(of: tasks.refresh())
+        let kept = await PromiseExpectations.value(of: tasks.snapshot())
+
+        // Then: three pages read, none applied on its own
+        #expect(error != nil)
+        #expect(feedRequests(server) == 4)
+        #expect(kept?.values.isEmpty == true)
+    }
 }
