@@ -25,8 +25,11 @@ enum Documents {
     /// The documents a reader is sent to: the README, CONTRIBUTING.md, the demo's, the benchmarks'
     /// and the tools' READMEs, and each catalog's articles.
     static var all: [String] {
-        ["README.md", "CONTRIBUTING.md", "Examples/Demo/README.md", "Benchmarks/README.md", "Tools/README.md"]
-            .filter(exists)
+        [
+            "README.md", "CONTRIBUTING.md", "Examples/Demo/README.md", "Benchmarks/README.md",
+            "Tools/README.md",
+        ]
+        .filter(exists)
             + files(under: "Sources") { $0.contains(".docc/") && $0.hasSuffix(".md") }.sorted()
     }
 
