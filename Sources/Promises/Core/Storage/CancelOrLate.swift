@@ -42,22 +42,15 @@ final class CancelAction: Sendable {
     }
 }
 
-/// The storage of a promise that another waits on, to cancel it when that other is cancelled.
+/// A weak reference to a promise's storage, to cancel that promise if it is still there: what
+/// ``UpstreamPromise`` and ``UpstreamPromises`` hold.
 ///
-/// Held weakly: the upstream promise holds the downstream one among its handlers, so a strong link
-/// back would make a cycle that keeps both alive for ever once the upstream's seal is dropped
+/// Weak: the upstream promise holds the downstream one among its handlers, so a strong link back
+/// would make a cycle that keeps both alive for ever once the upstream's seal is dropped
 /// unsettled. The work behind an upstream promise (its seal, its task) keeps it alive while that
 /// work runs; once nothing does, there is nothing left to cancel.
-///
-/// A class, so that ``CancelOrLate`` stays one (strong, spare-bit carrying) reference wide: a weak
-/// reference kept inline would cost every promise 16 bytes more. Only promises that can be
-/// cancelled (their upstream has work to stop) make one.
 @usableFromInline
-final class UpstreamPromise: @unchecked Sendable {
-    // `@unchecked Sendable` is sound: the object is a `PromiseStorage` (a `ManagedBuffer`, which
-    // cannot conform to `Sendable`), whose state is only reached under its lock (see `Locked`), and
-    // the only use made of it here is `cancel`, which takes that lock. The weak reference is only
-    // written in `init`, and the runtime reads weak references atomically.
+struct CancelLink {
     @usableFromInline
     weak var storage: AnyObject?
 
@@ -78,6 +71,34 @@ final class UpstreamPromise: @unchecked Sendable {
     }
 }
 
+/// The storage of a promise that another waits on, to cancel it when that other is cancelled.
+///
+/// A class, so that ``CancelOrLate`` stays one (strong, spare-bit carrying) reference wide: a weak
+/// reference kept inline would cost every promise 16 bytes more. Only promises that can be
+/// cancelled (their upstream has work to stop) make one.
+@usableFromInline
+final class UpstreamPromise: @unchecked Sendable {
+    // `@unchecked Sendable` is sound: the object is a `PromiseStorage` (a `ManagedBuffer`, which
+    // cannot conform to `Sendable`), whose state is only reached under its lock (see `Locked`), and
+    // the only use made of it here is `cancel`, which takes that lock. The link is only written in
+    // `init`, and the runtime reads weak references atomically.
+    @usableFromInline
+    let link: CancelLink
+
+    /// Refers to `promise`'s storage; `nil` for a promise settled from the start.
+    @inlinable
+    init?<Upstream>(_ promise: Promise<Upstream>) {
+        guard let link = CancelLink(promise) else { return nil }
+        self.link = link
+    }
+
+    /// Cancels the promise, if it is still there.
+    @usableFromInline
+    func cancel() {
+        link.cancel()
+    }
+}
+
 /// The inputs of a combinator (`when`, `race`), to cancel them when its result is cancelled: each
 /// held weakly, as ``UpstreamPromise`` holds one, all in one object, so that an input costs an
 /// element of an array rather than an object of its own.
@@ -87,20 +108,8 @@ final class UpstreamPromises: @unchecked Sendable {
     // object, before it hands it to `setCancellation`, which publishes it under the result's lock;
     // from then on it is only read. The storages are reached only through `cancelPromise`, which
     // takes their own lock, and the runtime reads weak references atomically.
-    /// One input's storage, held weakly.
     @usableFromInline
-    struct Link {
-        @usableFromInline
-        weak var storage: AnyObject?
-
-        @inlinable
-        init(_ storage: AnyObject) {
-            self.storage = storage
-        }
-    }
-
-    @usableFromInline
-    var links: [Link] = []
+    var links: [CancelLink] = []
 
     /// Makes an empty set, with room for `capacity` inputs.
     @inlinable
@@ -115,13 +124,13 @@ final class UpstreamPromises: @unchecked Sendable {
     /// Adds `promise`; nothing for a promise settled from the start, which nothing can cancel.
     @inlinable
     func append<Input>(_ promise: Promise<Input>) {
-        if let storage = promise.storage { links.append(Link(storage)) }
+        if let link = CancelLink(promise) { links.append(link) }
     }
 
     /// Cancels every input that is still there.
     @usableFromInline
     func cancel() {
-        for link in links { (link.storage as? any CancellableStorage)?.cancelPromise() }
+        for link in links { link.cancel() }
     }
 }
 
