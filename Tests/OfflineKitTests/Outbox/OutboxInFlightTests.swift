@@ -59,6 +59,24 @@ struct OutboxInFlightTests {
         APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
     }
 
+    /// Given: the notes `ids` each changed once, three sent at once, and an API that gathers three
+    /// requests in flight and answers `503` to the notes `failing` names, `200` to the others.
+    func threeInFlight(_ ids: [String], failing: @escaping @Sendable (String) -> Bool) async throws -> (
+        outbox: Outbox, server: TestHTTPServer, overlaps: Overlaps
+    ) {
+        var (database, outbox) = try OutboxTests.notes()
+        outbox.changesInFlight = 3
+        let overlaps = Overlaps(gather: 3)
+        let server = try TestHTTPServer { request in
+            overlaps.serve(request) {
+                failing(String(request.path.dropFirst("/notes/".count)))
+                    ? .status(503, body: "{}") : .status(200, body: "{}")
+            }
+        }
+        for id in ids { await OutboxTests.write(database, outbox, .put, id: id) }
+        return (outbox, server, overlaps)
+    }
+
     @Test(
         "six notes with two changes each: six go at once, never two of one note, each once, reported in order"
     )
@@ -106,17 +124,10 @@ struct OutboxInFlightTests {
     @Test("the API failing every change in flight: no new one is sent; each failed one is counted once")
     func failureStopsNewSends() async throws {
         // Given: a first change that goes, then a window of three the API fails, and three more
-        var (database, outbox) = try OutboxTests.notes()
-        outbox.changesInFlight = 3
-        let overlaps = Overlaps(gather: 3)
-        let server = try TestHTTPServer { request in
-            overlaps.serve(request) {
-                request.path == "/notes/a" ? .status(200, body: "{}") : .status(503, body: "{}")
-            }
+        let (outbox, server, overlaps) = try await threeInFlight(["a", "b", "c", "d", "e", "f", "g"]) {
+            $0 != "a"
         }
         defer { server.stop() }
-        let notes = ["a", "b", "c", "d", "e", "f", "g"]
-        for id in notes { await OutboxTests.write(database, outbox, .put, id: id) }
 
         // When
         let report = await PromiseExpectations.value(of: outbox.sync(with: client(server)) { _, _, _ in nil })
@@ -137,16 +148,8 @@ struct OutboxInFlightTests {
     )
     func inFlightFinishAfterAFailure() async throws {
         // Given
-        var (database, outbox) = try OutboxTests.notes()
-        outbox.changesInFlight = 3
-        let overlaps = Overlaps(gather: 3)
-        let server = try TestHTTPServer { request in
-            overlaps.serve(request) {
-                request.path == "/notes/b" ? .status(503, body: "{}") : .status(200, body: "{}")
-            }
-        }
+        let (outbox, server, _) = try await threeInFlight(["a", "b", "c", "d"]) { $0 == "b" }
         defer { server.stop() }
-        for id in ["a", "b", "c", "d"] { await OutboxTests.write(database, outbox, .put, id: id) }
 
         // When
         let report = await PromiseExpectations.value(of: outbox.sync(with: client(server)) { _, _, _ in nil })
