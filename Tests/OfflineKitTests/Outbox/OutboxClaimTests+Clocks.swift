@@ -58,6 +58,33 @@ extension OutboxClaimTests {
         #expect(api.requests.count == 1)
     }
 
+    @Test("a stalled claim taken over is the taker's: its holder, come back, finds it held")
+    func stalledClaimBecomesTheTakers() async throws {
+        // Given: a holder's claim, and a taker watching it on the test's clock
+        let clock = TestClock()
+        let (database, outbox) = try OutboxTests.notes(clock: clock)
+        _ = await PromiseExpectations.value(of: outbox.ready)
+        let holder = OutboxClaim(feature: "notes", lease: 35)
+        var watching = OutboxClaim(feature: "notes", lease: 35)
+        watching.watch = ClaimWatch(elapsed: { clock.now.timeIntervalSince1970 })
+        let taker = watching
+        _ = await PromiseExpectations.value(of: database.write { try holder.renew(at: clock.now, $0) })
+        let seen = await PromiseExpectations.value(of: database.write { try taker.renew(at: clock.now, $0) })
+
+        // When: its beat stands still a lease, and the taker renews
+        clock.advance(35)
+        let taken = await PromiseExpectations.value(of: database.write { try taker.renew(at: clock.now, $0) })
+        let owner = await PromiseExpectations.value(
+            of: database.read { try $0.query("SELECT owner FROM outbox_claims").first?.string("owner") })
+        let holderBack = await PromiseExpectations.value(
+            of: database.write { try holder.renew(at: clock.now, $0) })
+
+        // Then
+        #expect(seen == false && taken == true)
+        #expect(owner == taker.owner)
+        #expect(holderBack == false)
+    }
+
     @Test(
         "two syncs following one file while a third connection saves 60 changes: each is sent once, at an API that ignores keys"
     )

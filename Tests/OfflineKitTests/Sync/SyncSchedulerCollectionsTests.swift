@@ -58,7 +58,7 @@ struct SyncSchedulerCollectionsTests {
         _ = await PromiseExpectations.value(of: scheduler.stop())
     }
 
-    @Test("reports combined: everything each sent, the waits added, the first stop, the earliest retry")
+    @Test("reports combined: what each sent, waits added, first stop, earliest retry, a claim held elsewhere")
     func reportsCombined() {
         // Given
         let entry = OutboxEntry(
@@ -67,7 +67,8 @@ struct SyncSchedulerCollectionsTests {
         let first = OutboxSyncReport(sent: [entry], newIDs: ["a": "tasks-1"], waiting: 1)
         let second = OutboxSyncReport(
             waiting: 2, stoppedBecause: .httpStatus(503), retryAt: Date(timeIntervalSince1970: 10))
-        let third = OutboxSyncReport(stoppedBecause: .noNetwork, retryAt: Date(timeIntervalSince1970: 20))
+        var third = OutboxSyncReport(stoppedBecause: .noNetwork, retryAt: Date(timeIntervalSince1970: 20))
+        third.sendingElsewhere = true
 
         // When
         let combined = OutboxSyncReport(combining: [first, second, third])
@@ -77,5 +78,6 @@ struct SyncSchedulerCollectionsTests {
         #expect(combined.waiting == 3)
         #expect(combined.stoppedBecause == .httpStatus(503))
         #expect(combined.retryAt == Date(timeIntervalSince1970: 10))
+        #expect(combined.sendingElsewhere)
     }
 }
