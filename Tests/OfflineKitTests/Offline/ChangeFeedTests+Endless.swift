@@ -116,4 +116,32 @@ extension ChangeFeedTests {
         #expect(feedRequests(server) == 4)
         #expect(kept?.values.isEmpty == true)
     }
+
+    @Test("a page's deleted ids count toward its batch's 4 MiB: a page of 4.5 MiB of them is applied alone")
+    func deletedIdsFillABatch() async throws {
+        // Given: listed once; a first page deleting five ids of 0.9 MiB each, then the API failing
+        let long = String(repeating: "d", count: 900 << 10)
+        let deleted = (0..<5).map { #""\#($0)\#(long)""# }.joined(separator: ", ")
+        let server = try TestHTTPServer { request in
+            if request.path.hasSuffix("since=t0") {
+                return .status(
+                    200, body: #"{"changes": [], "deleted": [\#(deleted)], "next": "t1", "more": true}"#)
+            }
+            let listing = Self.endlessFeed(padding: 0)
+            return request.path.contains("since=") ? .status(503, body: "") : listing(request)
+        }
+        defer { server.stop() }
+        let tasks = try tasks(server)
+        _ = await PromiseExpectations.value(of: tasks.list())
+
+        // When: a refresh fails after that page, and another follows
+        let failed = await PromiseExpectations.error(of: tasks.refresh(), timeout: 60)
+        _ = await PromiseExpectations.error(of: tasks.refresh(), timeout: 60)
+
+        // Then: the page was applied with its token: the next refresh asks from after it
+        let asked = server.requests.filter { $0.contains("since=") }
+        #expect(failed != nil)
+        #expect(asked.count == 3)
+        #expect(asked.last?.contains("since=t1 ") == true, "\(asked.last ?? "none")")
+    }
 }
