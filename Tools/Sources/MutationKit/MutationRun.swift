@@ -32,26 +32,29 @@ public struct MutationRun {
     public var read: (String) throws -> String
     /// Writes a file of the scratch copy.
     public var write: (String, String) throws -> Void
-    /// The test target that observes a module most closely (`ServicesTests` for `Services`), run
-    /// first: most mutants fail there, in a fraction of the whole suite's time.
-    public var ownTests: (String) -> String?
+    /// The tests that observe a mutant's file most closely, narrowest first, run before the whole
+    /// suite: the suites of the test folder that mirrors the file's folder, then the module's own
+    /// test target (`ServicesTests` for `Services`). Most mutants fail in the first, in a fraction
+    /// of the whole suite's time.
+    public var narrowTests: (Mutant) -> [String]
 
     /// A run over a scratch copy's files.
     ///
     /// - Parameters:
     ///   - read: Reads a file, by path relative to the copy's root.
     ///   - write: Writes a file, by path relative to the copy's root.
-    ///   - ownTests: The module's own test target, or `nil` to run the whole suite only.
+    ///   - narrowTests: The test filters to run before the whole suite, narrowest first; none to
+    ///     run the whole suite only.
     public init(
         read: @escaping (String) throws -> String, write: @escaping (String, String) throws -> Void,
-        ownTests: @escaping (String) -> String?
+        narrowTests: @escaping (Mutant) -> [String]
     ) {
         self.read = read
         self.write = write
-        self.ownTests = ownTests
+        self.narrowTests = narrowTests
     }
 
-    /// What becomes of `mutant`: not compiled, killed by its module's own tests or by the whole
+    /// What becomes of `mutant`: not compiled, killed by the tests nearest its file or by the whole
     /// suite, timed out, or survived. Its file is put back whatever happens.
     ///
     /// - Parameters:
@@ -64,7 +67,7 @@ public struct MutationRun {
         try write(mutant.file, mutant.applied(to: original))
         defer { try? write(mutant.file, original) }
         guard try checker.builds() else { return .notCompiled }
-        let filters: [String?] = ownTests(mutant.module).map { [$0, nil] } ?? [nil]
+        let filters: [String?] = narrowTests(mutant) + [nil]
         for filter in filters {
             switch try checker.runTests(filter) {
             case .failed: return .killed

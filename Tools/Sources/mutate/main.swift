@@ -43,15 +43,13 @@ func main() throws {
 
     let checker = SwiftPackageChecker(
         folder: options.scratch, testTimeout: options.testTimeout, suite: options.filter)
+    let tests =
+        FileManager.default.enumerator(atPath: options.scratch + "/Tests")?.allObjects as? [String] ?? []
+    let nearest = NearestTests(testFiles: tests.map { "Tests/" + $0 }, suiteGiven: options.filter != nil)
     let run = MutationRun(
         read: { try String(contentsOfFile: options.scratch + "/" + $0, encoding: .utf8) },
         write: { try $1.write(toFile: options.scratch + "/" + $0, atomically: true, encoding: .utf8) },
-        ownTests: { module in
-            // `ServicesTests` for `Services`; `MelodiesTests` for `MelodiesTesting`.
-            [module + "Tests", module.replacingOccurrences(of: "Testing", with: "") + "Tests"].first {
-                FileManager.default.fileExists(atPath: options.scratch + "/Tests/" + $0)
-            }
-        })
+        narrowTests: nearest.filters(for:))
     let started = Date()
     let ledgerFile = options.results.flatMap(openForAppending)
     for (number, mutant) in picked.enumerated() {
@@ -95,7 +93,7 @@ func copy(_ root: String, to scratch: String) throws {
 /// The file at `path`, made when missing, open for writing at its end; `nil` when it cannot be.
 func openForAppending(_ path: String) -> FileHandle? {
     if !FileManager.default.fileExists(atPath: path) {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
     }
     let handle = FileHandle(forWritingAtPath: path)
     handle?.seekToEndOfFile()

@@ -21,9 +21,9 @@ final class PlantedChecker: MutantChecker {
         return files.values.contains { $0.contains(caughtWhen) } ? .failed : .passed
     }
 
-    func run(ownTests: String?) -> MutationRun {
+    func run(narrowTests: [String] = []) -> MutationRun {
         MutationRun(
-            read: { self.files[$0] ?? "" }, write: { self.files[$0] = $1 }, ownTests: { _ in ownTests })
+            read: { self.files[$0] ?? "" }, write: { self.files[$0] = $1 }, narrowTests: { _ in narrowTests })
     }
 }
 
@@ -39,7 +39,7 @@ struct MutationRunTests {
         let logical = try #require(mutants.first { $0.kind == .logical })
 
         // When
-        let run = checker.run(ownTests: nil)
+        let run = checker.run()
         let results = [comparison, logical].map {
             ($0, (try? run.outcome(of: $0, with: checker)) ?? .notCompiled)
         }
@@ -50,8 +50,8 @@ struct MutationRunTests {
         #expect(checker.files["Sources/M/F.swift"] == source, "every file put back")
     }
 
-    @Test("the module's own tests run first; the whole suite only when they pass")
-    func ownTestsFirst() throws {
+    @Test("the nearest tests run first, narrowest first; the whole suite only when they pass")
+    func nearestTestsFirst() throws {
         // Given
         let source = "let x = a < b\n"
         let mutant = try #require(
@@ -60,12 +60,12 @@ struct MutationRunTests {
         let missed = PlantedChecker(files: ["Sources/M/F.swift": source], caughtWhen: "never")
 
         // When
-        _ = try caught.run(ownTests: "MTests").outcome(of: mutant, with: caught)
-        _ = try missed.run(ownTests: "MTests").outcome(of: mutant, with: missed)
+        _ = try caught.run(narrowTests: ["MTests\\.(FTests)", "MTests"]).outcome(of: mutant, with: caught)
+        _ = try missed.run(narrowTests: ["MTests\\.(FTests)", "MTests"]).outcome(of: mutant, with: missed)
 
         // Then
-        #expect(caught.testRuns == ["MTests"])
-        #expect(missed.testRuns == ["MTests", nil])
+        #expect(caught.testRuns == ["MTests\\.(FTests)"])
+        #expect(missed.testRuns == ["MTests\\.(FTests)", "MTests", nil])
     }
 
     @Test("a mutant that does not compile runs no test and is counted apart")
@@ -77,7 +77,7 @@ struct MutationRunTests {
             kind: .negation, description: "planted")
 
         // When
-        let outcome = try checker.run(ownTests: nil).outcome(of: mutant, with: checker)
+        let outcome = try checker.run().outcome(of: mutant, with: checker)
 
         // Then
         #expect(outcome == .notCompiled)
