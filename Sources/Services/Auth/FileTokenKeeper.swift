@@ -11,6 +11,9 @@ public import Foundation
 public struct FileTokenKeeper: TokenKeeper {
     /// The file.
     public let url: URL
+    /// Takes the exclusive lock on the lock file's descriptor: `flock(2)`; tests put in a call that
+    /// fails, as a signal or the kernel would make it.
+    var lock: @Sendable (Int32) -> Int32 = { flock($0, LOCK_EX) }
 
     /// Makes the keeper.
     ///
@@ -61,7 +64,7 @@ public struct FileTokenKeeper: TokenKeeper {
         guard descriptor >= 0 else {
             throw WriteError(path: path, reason: Self.reason(POSIXError(Self.errorCode())))
         }
-        while flock(descriptor, LOCK_EX) != 0 {
+        while lock(descriptor) != 0 {
             guard errno == EINTR else {
                 let code = Self.errorCode()
                 _ = close(descriptor)

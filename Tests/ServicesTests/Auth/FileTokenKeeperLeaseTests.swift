@@ -5,7 +5,7 @@ import Testing
 @testable import Services
 
 /// The file keeper's edges: the refresh lease in a folder not made yet, a lock file that cannot be
-/// opened, and erasing what is not there.
+/// opened, a lock interrupted or refused, and erasing what is not there.
 @Suite("File token keeper: lease and erase")
 struct FileTokenKeeperLeaseTests {
     let folder = TemporaryFolder("FileTokenKeeperLeaseTests")
@@ -21,6 +21,38 @@ struct FileTokenKeeperLeaseTests {
 
         // Then
         #expect(FileManager.default.fileExists(atPath: folder.file("not/made/yet/app.signin.lock").path))
+    }
+
+    @Test("a lock interrupted by a signal is taken again; one the system refuses is a write error")
+    func interruptedAndRefusedLocks() throws {
+        // Given: a lock call interrupted once, and one that fails for want of locks
+        let calls = Locked(0)
+        var interrupted = FileTokenKeeper(url: folder.file("app.signin"))
+        interrupted.lock = { descriptor in
+            let call = calls.withLock { count in
+                count += 1
+                return count
+            }
+            guard call > 1 else {
+                errno = EINTR
+                return -1
+            }
+            return flock(descriptor, LOCK_EX)
+        }
+        var refused = FileTokenKeeper(url: folder.file("app.signin"))
+        refused.lock = { _ in
+            errno = ENOLCK
+            return -1
+        }
+
+        // When
+        let lease = try interrupted.beginRefresh()
+        lease.end()
+        let error = #expect(throws: FileTokenKeeper.WriteError.self) { try refused.beginRefresh() }
+
+        // Then
+        #expect(calls.withLock { $0 } == 2)
+        #expect(error?.reason == String(cString: strerror(ENOLCK)), "\(String(describing: error))")
     }
 
     @Test("a lock file that cannot be opened is a write error naming the file and the system's reason")
