@@ -32,6 +32,13 @@ extension OutboxReplay {
             opened ? limit : 1
         }
 
+        /// Whether another entry may start now, of the run's `limit`: the one rule the run's
+        /// pump and its transactions both ask. A `cancelled` run stops first.
+        mutating func admits(_ limit: Int, cancelled: Bool) -> Bool {
+            if cancelled { stopping = true }
+            return !stopping && sending.count < room(of: limit)
+        }
+
         /// Takes `entry` out of the window with what `record` writes in the report; the entries
         /// passed over while it was in flight (or, `again`, itself) are read again.
         mutating func end(
@@ -52,8 +59,7 @@ extension OutboxReplay {
     func pump(_ run: Run) {
         let inFlight = inFlight
         let room = run.window.withLock { window -> Bool in
-            if !run.promise.isPending { window.stopping = true }  // cancelled
-            guard !window.stopping, window.sending.count < window.room(of: inFlight) else { return false }
+            guard window.admits(inFlight, cancelled: !run.promise.isPending) else { return false }
             window.fills += 1
             return true
         }
@@ -103,8 +109,7 @@ extension OutboxReplay {
         try run.window.withLock { window in
             var next = window
             if let ending { next.end(ending, again: false, stopping: false, record) }
-            if !run.promise.isPending { next.stopping = true }  // cancelled
-            let picked = try pick(&next, connection)
+            let picked = try pick(&next, run, connection)
             window = next
             return picked
         }
@@ -112,10 +117,10 @@ extension OutboxReplay {
 
     /// The entries to send now, each marked attempted; `window`'s cursor, deferral and stop moved
     /// on as they were read.
-    private func pick(_ window: inout Window, _ connection: Connection) throws -> [OutboxEntry] {
+    private func pick(_ window: inout Window, _ run: Run, _ connection: Connection) throws -> [OutboxEntry] {
         var picked: [OutboxEntry] = []
         let account = client.credentials?.account
-        while !window.stopping, window.sending.count < window.room(of: inFlight) {
+        while window.admits(inFlight, cancelled: !run.promise.isPending) {
             let moment = now()
             let next = try Self.next(
                 feature, after: window.cursor, now: moment, account: account, skipping: window.sending,

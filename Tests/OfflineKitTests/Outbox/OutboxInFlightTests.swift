@@ -1,5 +1,6 @@
 import Foundation
 import PromiseMVPTesting
+import Promises
 import Testing
 
 @testable import OfflineKit
@@ -160,5 +161,46 @@ struct OutboxInFlightTests {
         #expect(report?.stoppedBecause == .httpStatus(503) && report?.waiting == 1)
         #expect(entries.map(\.localID) == ["b"] && entries.first?.failures == 1)
         #expect(server.requests.count == 4)
+    }
+
+    @Test("a sync cancelled with a change in flight sends no other: it is recorded, the rest wait untried")
+    func cancelStopsNewSends() async throws {
+        // Given: three notes, and an API that holds the first request until the test lets it go
+        let (database, outbox) = try OutboxTests.notes()
+        for id in ["a", "b", "c"] { await OutboxTests.write(database, outbox, .put, id: id) }
+        let (arrived, arrival) = Promise<Void>.pending()
+        let release = DispatchSemaphore(value: 0)
+        let server = try TestHTTPServer { request in
+            if request.path == "/notes/a" {
+                arrival.fulfill(())
+                _ = release.wait(timeout: .now() + 20)
+            }
+            return .status(200, body: "{}")
+        }
+        defer { server.stop() }
+        let (recorded, record) = Promise<Void>.pending()
+        let sync = outbox.sync(with: client(server)) { entry, _, _ in
+            if entry.localID == "a" { record.fulfill(()) }
+            return nil
+        }
+
+        // When: cancelled while `a` is in flight; then `a` is answered
+        _ = await PromiseExpectations.value(of: arrived)
+        sync.cancel()
+        release.signal()
+        _ = await PromiseExpectations.value(of: recorded)
+        // A write goes after the transaction that recorded `a` (and would have marked the next).
+        let tried = await PromiseExpectations.value(
+            of: database.write { connection in
+                try connection.query("SELECT local_id, attempted FROM outbox ORDER BY sequence").map {
+                    "\(try $0.string("local_id")) \(try $0.int("attempted"))"
+                }
+            })
+
+        // Then
+        let error = await PromiseExpectations.error(of: sync)
+        #expect(error.map { ($0 as? ServiceRequestError) == .cancelled || $0.isCancellation } == true)
+        #expect(tried == ["b 0", "c 0"])
+        #expect(server.requests == ["PUT /notes/a HTTP/1.1"])
     }
 }
