@@ -75,4 +75,37 @@ extension SharedSignInTests {
         #expect(process.account == "amy")
         #expect(subject.authority.refreshes == 0)
     }
+
+    @Test(
+        "a refresh refused because a process that takes no lease spent the token first: its new token is used"
+    )
+    func refusedAfterALeaselessRefresh() async throws {
+        // Given: a kept grant whose access token expired; an API that, asked to refresh it, has
+        // just rotated its refresh token for another process (an older build that takes no lease),
+        // which kept the new grant: it refuses the spent one
+        let file = folder.file("app.sqlite.signin")
+        let keeper = FileTokenKeeper(url: file)
+        try keeper.save(
+            TokenGrant(
+                account: "amy", accessToken: "a1", expiresAt: Date(timeIntervalSince1970: 0),
+                refreshToken: "r1"))
+        let server = try TestHTTPServer { _ in
+            try? keeper.save(
+                TokenGrant(
+                    account: "amy", accessToken: "a2", expiresAt: Date().addingTimeInterval(3600),
+                    refreshToken: "r2"))
+            return .status(400, body: #"{"error": "invalid_grant"}"#)
+        }
+        defer { server.stop() }
+        let process = OAuthCredentials(
+            tokenURL: server.baseURL.appendingPathComponent("oauth/token"), keeper: keeper, timeout: 10)
+
+        // When
+        let given = await PromiseExpectations.value(of: process.refresh(replacing: "a1"))
+
+        // Then: the other process's token, and the sign-in stands
+        #expect(given == "a2")
+        #expect(process.account == "amy")
+        #expect(server.requests.count == 1)
+    }
 }
