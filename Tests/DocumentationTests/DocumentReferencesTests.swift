@@ -9,7 +9,8 @@ struct DocumentReferencesTests {
     /// library's, and PromiseKit's where the documents compare with it.
     static let elsewhere: Set<String> = [
         "Codable", "Int", "Regex", "Process", "Package", "NWPathMonitor", "SQLite3", "ETag", "GET", "PUT",
-        "ESRCH", "ECHILD", "EINTR", "WNOWAIT", "SUBPROCESSES", "PackageFrameworks", "Sendable", "CHANGELOG",
+        "ESRCH", "ECHILD", "EINTR", "ENOLCK", "WNOWAIT", "SUBPROCESSES", "PackageFrameworks", "Sendable",
+        "CHANGELOG",
         "Added", "Changed", "Fixed",
         "Removed", "PMKCancel",
         "PMKError", "PMKFinalizer", "Resolver", "CatchMixin", "FileManager", "ProcessInfo", "Future",
