@@ -149,6 +149,27 @@ struct OutboxConflictTests {
         #expect(await phone.status() == .empty)
     }
 
+    @Test("a delete here of a note edited there, settled with a merge: the merge goes as the update")
+    func deleteSettledWithAMerge() async throws {
+        // Given: the delete held as a conflict with the API's edit
+        let (server, phone) = try await start()
+        defer { server.stop() }
+        await phone.delete("n1")
+        api.edit("n1", ["text": "bread"])
+        _ = await phone.sync()
+
+        // When
+        let merged = Data(#"{"id": "n1", "title": "Shopping", "text": "bread, not milk"}"#.utf8)
+        let resolved = await PromiseExpectations.value(
+            of: phone.outbox.resolve(localID: "n1", merged: merged) { _ in })
+        let report = await phone.sync()
+
+        // Then
+        #expect(resolved == 1)
+        #expect(report?.sent.map(\.method) == [HTTPMethod.put])
+        #expect(api.field("text", of: "n1") == "bread, not milk")
+    }
+
     @Test(
         "a conflict holds the later changes of its note, not those of others; after resolving, they go in order"
     )
