@@ -220,4 +220,41 @@ struct OutboxConflictTests {
         #expect(report?.sent.count == 1)
         #expect(api.field("text", of: "n1") == "eggs")
     }
+
+    @Test("a change made while the one before it was in flight goes with the version that one was answered")
+    func nextChangeTakesTheAnsweredVersion() async throws {
+        // Given: the API holds the first edit until a second is made here
+        let (arrived, arrival) = Promise<Void>.pending()
+        let release = DispatchSemaphore(value: 0)
+        let held = Locked(false)
+        let server = try TestHTTPServer { [api] request in
+            let firstPut =
+                request.method == "PUT"
+                && held.withLock { was in
+                    defer { was = true }
+                    return !was
+                }
+            if firstPut {
+                arrival.fulfill(())
+                _ = release.wait(timeout: .now() + 20)
+            }
+            return api.respond(request)
+        }
+        defer { server.stop() }
+        let phone = try OutboxDevice(folder, "phone", server)
+        await phone.pull()
+        await phone.edit("n1", ["text": "eggs"])
+
+        // When
+        let syncing = phone.outbox.sync(with: phone.client) { _, _, _ in nil }
+        _ = await PromiseExpectations.value(of: arrived)
+        await phone.edit("n1", ["title": "Breakfast"])
+        release.signal()
+        let report = await PromiseExpectations.value(of: syncing)
+
+        // Then: two updates, the second on the first's version: no 412, no merge
+        #expect(report?.sent.count == 2 && report?.merged.isEmpty == true)
+        #expect(server.requests.filter { $0.hasPrefix("PUT") }.count == 2)
+        #expect(api.field("text", of: "n1") == "eggs" && api.field("title", of: "n1") == "Breakfast")
+    }
 }
