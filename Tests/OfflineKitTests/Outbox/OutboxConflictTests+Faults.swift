@@ -1,0 +1,59 @@
+import Foundation
+import PromiseMVPTesting
+import Promises
+import Testing
+
+@testable import OfflineKit
+@testable import Services
+
+/// A conflict whose outcome cannot be written: the sync fails with the database's error rather
+/// than report what it did not keep (`OutboxReplay+Conflict.swift`). A trigger makes the write fail,
+/// as a full disk would, on the real path.
+extension OutboxConflictTests {
+    /// A device whose database refuses the `UPDATE`s of `outbox` that `condition` picks.
+    func refusing(_ condition: String) async throws -> (TestHTTPServer, OutboxDevice) {
+        let (server, phone) = try await start()
+        _ = await PromiseExpectations.value(
+            of: phone.database.write { connection in
+                try connection.execute(
+                    """
+                    CREATE TRIGGER refuse BEFORE UPDATE ON outbox WHEN \(condition)
+                    BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END
+                    """)
+            })
+        return (server, phone)
+    }
+
+    @Test("a conflict that cannot be held fails the sync: nothing reported as held that was not")
+    func unheldConflictFails() async throws {
+        // Given: the same field changed on both sides; holding a conflict fails
+        let (server, phone) = try await refusing("NEW.conflict != 0")
+        defer { server.stop() }
+        await phone.edit("n1", ["text": "eggs"])
+        api.edit("n1", ["text": "bread"])
+
+        // When
+        let error = await PromiseExpectations.error(
+            of: phone.outbox.sync(with: phone.client) { _, _, _ in nil })
+
+        // Then
+        #expect("\(error.map(String.init(describing:)) ?? "none")".contains("full"))
+    }
+
+    @Test("a merge that cannot be written fails the sync: the change is not sent again unmerged")
+    func unwrittenMergeFails() async throws {
+        // Given: different fields changed on both sides; writing the merge fails
+        let (server, phone) = try await refusing("NEW.base IS NOT OLD.base")
+        defer { server.stop() }
+        await phone.edit("n1", ["text": "eggs"])
+        api.edit("n1", ["title": "Groceries"])
+
+        // When
+        let error = await PromiseExpectations.error(
+            of: phone.outbox.sync(with: phone.client) { _, _, _ in nil })
+
+        // Then
+        #expect("\(error.map(String.init(describing:)) ?? "none")".contains("full"))
+        #expect(api.field("text", of: "n1") == "milk")
+    }
+}
