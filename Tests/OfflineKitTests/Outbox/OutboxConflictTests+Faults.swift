@@ -10,9 +10,14 @@ import Testing
 /// than report what it did not keep (`OutboxReplay+Conflict.swift`). A trigger makes the write fail,
 /// as a full disk would, on the real path.
 extension OutboxConflictTests {
-    /// A device whose database refuses the `UPDATE`s of `outbox` that `condition` picks.
-    func refusing(_ condition: String) async throws -> (TestHTTPServer, OutboxDevice) {
-        let (server, phone) = try await start()
+    /// A device whose database refuses the `UPDATE`s of `outbox` that `condition` picks, on an API
+    /// that answers as `respond` does (the test's API by default).
+    func refusing(
+        _ condition: String, respond: (@Sendable (TestHTTPServer.Request) -> TestHTTPServer.Reply)? = nil
+    ) async throws -> (TestHTTPServer, OutboxDevice) {
+        let server = try TestHTTPServer(responder: respond ?? api.respond)
+        let phone = try OutboxDevice(folder, "phone", server)
+        await phone.pull()
         _ = await PromiseExpectations.value(
             of: phone.database.write { connection in
                 try connection.execute(
@@ -55,5 +60,25 @@ extension OutboxConflictTests {
         // Then
         #expect("\(error.map(String.init(describing:)) ?? "none")".contains("full"))
         #expect(api.field("text", of: "n1") == "milk")
+    }
+
+    @Test(
+        "a wait the API asked for that cannot be written fails the sync: the change does not go again at once"
+    )
+    func unwrittenWaitFails() async throws {
+        // Given: a change, an API that asks for two minutes' wait, and writing the wait fails
+        let (server, phone) = try await refusing("NEW.not_before IS NOT OLD.not_before") { [api] request in
+            request.method == "PUT"
+                ? .status(503, body: "{}", headers: ["Retry-After": "120"]) : api.respond(request)
+        }
+        defer { server.stop() }
+        await phone.edit("n1", ["text": "eggs"])
+
+        // When
+        let error = await PromiseExpectations.error(
+            of: phone.outbox.sync(with: phone.client) { _, _, _ in nil })
+
+        // Then
+        #expect("\(error.map(String.init(describing:)) ?? "none")".contains("full"))
     }
 }

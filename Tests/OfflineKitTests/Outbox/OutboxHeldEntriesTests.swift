@@ -164,6 +164,27 @@ struct OutboxHeldEntriesTests {
         #expect(await PromiseExpectations.value(of: reopened.status())?.stuck == 0)
     }
 
+    @Test("an entry that names no resource is damaged: never sent, and the others go")
+    func entryForNoResource() async throws {
+        // Given: a's entry with its resource's identifier emptied
+        let (database, outbox) = try notes(TestClock())
+        let server = try TestHTTPServer(["/notes/b": .status(200, body: "{}")])
+        defer { server.stop() }
+        await OutboxTests.write(database, outbox, .put, id: "a")
+        await OutboxTests.write(database, outbox, .put, id: "b")
+        _ = await PromiseExpectations.value(
+            of: database.write { try $0.execute("UPDATE outbox SET local_id = '' WHERE local_id = 'a'") })
+
+        // When
+        let report = await sync(outbox, server)
+        let status = await PromiseExpectations.value(of: outbox.status())
+
+        // Then
+        #expect(report?.sent.map(\.localID) == ["b"])
+        #expect(server.requests == ["PUT /notes/b HTTP/1.1"])
+        #expect(status?.damaged == 1)
+    }
+
     @Test(
         "an entry whose row cannot be read is damaged: named with its file, never sent, others go, and it can be discarded",
         arguments: [
