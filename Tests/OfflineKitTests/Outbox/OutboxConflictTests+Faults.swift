@@ -81,4 +81,26 @@ extension OutboxConflictTests {
         // Then
         #expect("\(error.map(String.init(describing:)) ?? "none")".contains("full"))
     }
+
+    @Test(
+        "a failure or a refusal that cannot be written fails the sync: nothing reported as counted or refused",
+        arguments: [
+            ("NEW.failures != OLD.failures", 503),
+            ("NEW.refusal IS NOT OLD.refusal", 422),
+        ])
+    func unwrittenFailureFails(condition: String, status: Int) async throws {
+        // Given: a change, an API that answers `status`, and writing what it said fails
+        let (server, phone) = try await refusing(condition) { [api] request in
+            request.method == "PUT" ? .status(status, body: #"{"error": "no"}"#) : api.respond(request)
+        }
+        defer { server.stop() }
+        await phone.edit("n1", ["text": "eggs"])
+
+        // When
+        let error = await PromiseExpectations.error(
+            of: phone.outbox.sync(with: phone.client) { _, _, _ in nil })
+
+        // Then
+        #expect("\(error.map(String.init(describing:)) ?? "none")".contains("full"))
+    }
 }
