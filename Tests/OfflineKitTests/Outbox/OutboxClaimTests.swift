@@ -85,14 +85,15 @@ struct OutboxClaimTests {
     }
 
     /// Syncs one waiting change of a `notes` outbox whose file holds a claim of process `pid` on
-    /// this machine, far from lapsing; gives the report and the requests the API received.
-    static func syncPastClaim(of pid: Int64) async throws -> (OutboxSyncReport?, [String]) {
+    /// `host` (this machine by default), far from lapsing; gives the report and the requests the API received.
+    static func syncPastClaim(of pid: Int64, on host: String = ClaimHolder.current.host) async throws -> (
+        OutboxSyncReport?, [String]
+    ) {
         let clock = TestClock()
         let (database, outbox) = try OutboxTests.notes(clock: clock)
         await OutboxTests.write(database, outbox, .put, id: "a")
         _ = await PromiseExpectations.value(of: outbox.ready)
-        try await leaveClaim(
-            in: database, pid: pid, host: ClaimHolder.current.host, expires: clock.now + 3600)
+        try await leaveClaim(in: database, pid: pid, host: host, expires: clock.now + 3600)
         let api = try TestHTTPServer(responder: { _ in .status(200, body: "{}") })
         defer { api.stop() }
         let report = await PromiseExpectations.value(
@@ -108,6 +109,16 @@ struct OutboxClaimTests {
         // Then
         #expect(report?.sendingElsewhere == false)
         #expect(report?.sent.map(\.localID) == ["a"])
+    }
+
+    @Test("a claim of another machine's process holds, whatever its number: only its beat tells it stopped")
+    func claimOfAnotherMachineHolds() async throws {
+        // Given / When: a claim of a process number no process here has, on another machine
+        let (report, requests) = try await Self.syncPastClaim(of: Int64(Int32.max - 1), on: "another-machine")
+
+        // Then
+        #expect(report?.sendingElsewhere == true)
+        #expect(requests.isEmpty)
     }
 
     @Test("a claim of a process that runs on this machine (this one) holds")
