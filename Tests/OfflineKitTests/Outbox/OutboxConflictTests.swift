@@ -128,6 +128,35 @@ struct OutboxConflictTests {
         #expect(api.ids.count == 1 && api.field("text", of: api.ids[0]) == "eggs")
     }
 
+    @Test("an edit here of a note deleted there, settled with a merge: created again, the API naming it")
+    func mergeOfDeletedNoteIsCreatedAgain() async throws {
+        // Given: an API that keeps what is posted to it
+        let posted = Locked<[Data]>([])
+        let server = try TestHTTPServer { [api] request in
+            if request.method == "POST" { posted.withLock { $0.append(request.body) } }
+            return api.respond(request)
+        }
+        defer { server.stop() }
+        let phone = try OutboxDevice(folder, "phone", server)
+        await phone.pull()
+        await phone.edit("n1", ["text": "eggs"])
+        api.delete("n1")
+        _ = await phone.sync()
+
+        // When
+        let merged = Data(#"{"id": "n1", "title": "Shopping", "text": "eggs and milk"}"#.utf8)
+        _ = await PromiseExpectations.value(
+            of: phone.outbox.resolve(localID: "n1", merged: merged, recreatingAt: "notes") { _ in })
+        let report = await phone.sync()
+
+        // Then: posted to the collection without the old id
+        #expect(report?.sent.map(\.method) == [HTTPMethod.post])
+        #expect(api.ids.count == 1 && api.ids.first != "n1")
+        #expect(api.field("text", of: api.ids.first ?? "") == "eggs and milk")
+        let body = posted.withLock { $0.first }.flatMap { try? JSONSerialization.jsonObject(with: $0) }
+        #expect((body as? [String: Any])?.keys.sorted() == ["text", "title"])
+    }
+
     @Test(
         "a delete here of a note edited there: a conflict, not a silent delete; keeping theirs brings it back"
     )
