@@ -43,7 +43,9 @@ import Testing
             #expect(shop != nil)
             #expect(rows.allSatisfy { $0.hasSuffix("synced") && $0.count == (shop ?? 0) + "synced".count })
             #expect(rows[2_000].contains("…"))
-            #expect(run.output.contains("Showing orders saved just now."))
+            // How long ago depends on how long the save and the run took (a minute, once, under
+            // ThreadSanitizer on a loaded machine): the notice is checked, not the age it gives.
+            #expect(run.output.contains("Showing orders saved "))
         }
     }
 
