@@ -128,6 +128,27 @@ struct OutboxConflictTests {
         #expect(api.ids.count == 1 && api.field("text", of: api.ids[0]) == "eggs")
     }
 
+    @Test("keeping theirs of a note deleted there gives up the later changes too: nothing left to send")
+    func keepTheirsOfDeletedNoteDropsLaterChanges() async throws {
+        // Given: an edit held as a conflict with the API's delete, and another edit after it
+        let (server, phone) = try await start()
+        defer { server.stop() }
+        await phone.edit("n1", ["text": "eggs"])
+        api.delete("n1")
+        _ = await phone.sync()
+        await phone.edit("n1", ["title": "Breakfast"])
+
+        // When
+        let given = await phone.resolve("n1", keeping: .theirs)
+        let report = await phone.sync()
+
+        // Then
+        #expect(given == 2)
+        #expect(report?.sent.isEmpty == true)
+        #expect(await phone.status() == .empty)
+        #expect(api.ids.isEmpty)
+    }
+
     @Test("an edit here of a note deleted there, settled with a merge: created again, the API naming it")
     func mergeOfDeletedNoteIsCreatedAgain() async throws {
         // Given: an API that keeps what is posted to it
