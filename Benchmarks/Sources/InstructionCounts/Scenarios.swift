@@ -63,6 +63,12 @@ func start(_ scenario: String) {
             done.signal()
         }
         for (value, pair) in pairs.enumerated() { queue.async { pair.seal.fulfill(value) } }
+    case "pending-promise":
+        // The inputs of "when-promise" alone: made, fulfilled on the queue, and freed, with no
+        // handler. "when-promise" less this is what `when` itself costs an element.
+        let pairs = (0..<count).map { _ in Promise<Int>.pending() }
+        for (value, pair) in pairs.enumerated() { queue.async { pair.seal.fulfill(value) } }
+        queue.async { done.signal() }
     case "when-callbacks":
         queue.async { state.values = Array(repeating: 0, count: count) }
         for value in 0..<count {

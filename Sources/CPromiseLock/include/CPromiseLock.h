@@ -63,6 +63,38 @@ static inline __attribute__((always_inline)) uint32_t c_promise_acquire_publishe
     return __atomic_load_n(word, __ATOMIC_ACQUIRE);
 }
 
+// Whether the thread that settled a promise is still running its handlers (its "drain"): a byte
+// of the promise's header. 0: no one is; 1: the settling thread is; 2: it is, and handlers were
+// registered meanwhile, kept under the promise's lock to run after it. The settling thread begins
+// and resumes a drain under the lock; it ends one without the lock (the usual case: no one
+// registered meanwhile), so a registering thread, under the lock, joins with a compare-and-swap
+// that fails once the drain ended. On every platform: these are plain C11 atomics.
+
+/// Begins (or resumes) the drain; called under the promise's lock.
+static inline __attribute__((always_inline)) void c_promise_drain_begin(uint8_t *word) {
+    __atomic_store_n(word, 1, __ATOMIC_RELEASE);
+}
+
+/// Called under the promise's lock by a thread registering a handler on a settled promise: 1 when
+/// it joined a drain (the handler must wait for the settling thread), 0 when none is running.
+static inline __attribute__((always_inline)) uint8_t c_promise_drain_join(uint8_t *word) {
+    uint8_t seen = __atomic_load_n(word, __ATOMIC_ACQUIRE);
+    while (seen != 0) {
+        if (seen == 2 ||
+            __atomic_compare_exchange_n(word, &seen, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/// Called without the lock by the settling thread once its handlers ran: 1 when the drain ended,
+/// 0 when handlers joined it meanwhile (take them under the lock and resume).
+static inline __attribute__((always_inline)) uint8_t c_promise_drain_end(uint8_t *word) {
+    uint8_t running = 1;
+    return __atomic_compare_exchange_n(word, &running, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
 // How deep this thread is inside promise work that calls more promise work (settling a promise
 // runs handlers that settle the next one; freeing one frees the ones waiting on it), and the work
 // put off because it was too deep: see Trampoline.swift. Thread-local, so no atomics.

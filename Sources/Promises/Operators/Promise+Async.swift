@@ -5,8 +5,9 @@ extension Promise {
     ///
     /// - Parameter operation: The asynchronous work.
     public init(_ operation: @escaping @Sendable () async throws -> Value) {
-        self.init(PromiseState())
-        let seal = Seal(self)
+        let storage = PromiseStorage<Value>.holding(PromiseState())
+        self.init(storage: storage)
+        let seal = Seal(storage)
         let task = Task {
             do {
                 seal.fulfill(try await operation())

@@ -39,8 +39,7 @@ public struct Promise<Value: Sendable>: Sendable {
 
     @inlinable
     init(_ state: consuming PromiseState<Value>) {
-        let flag = state.deinitHasWork  // read before the state is moved into the storage
-        representation = .shared(PromiseStorage<Value>.make(consume state, deinitFlag: flag))
+        representation = .shared(.holding(state))
     }
 
     /// Wraps storage made already: a ``StepPromise`` makes its own, with its step in it.
@@ -84,9 +83,10 @@ public struct Promise<Value: Sendable>: Sendable {
     /// - Parameter body: Starts the work and keeps the seal until it finishes.
     @inlinable
     public init(_ body: (Seal<Value>) throws -> Void) {
-        self.init(PromiseState())
+        let storage = PromiseStorage<Value>.holding(PromiseState())
+        self.init(storage: storage)
         do {
-            try body(Seal(self))
+            try body(Seal(storage))
         } catch {
             settle(.rejected(error, handled: false))
         }
@@ -114,8 +114,8 @@ public struct Promise<Value: Sendable>: Sendable {
     /// - Returns: The promise to hand out and the seal to keep.
     @inlinable
     public static func pending() -> (promise: Promise<Value>, seal: Seal<Value>) {
-        let promise = Promise(PromiseState())
-        return (promise, Seal(promise))
+        let storage = PromiseStorage<Value>.holding(PromiseState())
+        return (Promise(storage: storage), Seal(storage))
     }
 
     /// True until the promise settles.

@@ -3,13 +3,17 @@
 /// Keep the seal where the work finishes and call exactly one of its methods; the first call
 /// settles the promise and later calls are ignored. Dropping every seal of a pending promise (and
 /// the promise) is reported through ``PromiseDiagnostics``.
-public struct Seal<Value: Sendable>: Sendable {
+public struct Seal<Value: Sendable>: @unchecked Sendable {
+    // `@unchecked Sendable` is sound for the reason `Promise.Representation` is: the storage's
+    // state and header are only reached under the lock in its header, and `Value` is `Sendable`.
+    /// The pending promise's storage itself, not a ``Promise``: a seal always settles storage, so
+    /// copying or dropping one is a single reference count, with no case of its own to look at.
     @usableFromInline
-    let promise: Promise<Value>
+    let storage: PromiseStorage<Value>
 
     @inlinable
-    init(_ promise: Promise<Value>) {
-        self.promise = promise
+    init(_ storage: PromiseStorage<Value>) {
+        self.storage = storage
     }
 
     /// Fulfills the promise with `value`, unless it already settled.
@@ -17,7 +21,7 @@ public struct Seal<Value: Sendable>: Sendable {
     /// - Parameter value: The value the promise's handlers receive.
     @inlinable
     public func fulfill(_ value: Value) {
-        promise.settle(.fulfilled(value))
+        storage.settle(.fulfilled(value))
     }
 
     /// Rejects the promise with `error`, unless it already settled.
@@ -25,7 +29,7 @@ public struct Seal<Value: Sendable>: Sendable {
     /// - Parameter error: Why the value will never come.
     @inlinable
     public func reject(_ error: any Error) {
-        promise.settle(.rejected(error, handled: false))
+        storage.settle(.rejected(error, handled: false))
     }
 
     /// Settles the promise with `result`, unless it already settled.
@@ -33,7 +37,7 @@ public struct Seal<Value: Sendable>: Sendable {
     /// - Parameter result: The value or the error, typically from a callback API.
     @inlinable
     public func resolve(_ result: Result<Value, any Error>) {
-        promise.settle(Resolution(result))
+        storage.settle(Resolution(result))
     }
 
     /// Runs `handler` if the promise is cancelled while pending, so the work behind it can stop
@@ -46,7 +50,7 @@ public struct Seal<Value: Sendable>: Sendable {
     /// - Parameter handler: Stops the work; it must not block.
     @inlinable
     public func setCancellationHandler(_ handler: @escaping @Sendable () -> Void) {
-        promise.setCancellationHandler(handler)
+        Promise(storage: storage).setCancellationHandler(handler)
     }
 }
 

@@ -7,7 +7,7 @@
 /// They live in the header, whose layout does not depend on `State`, so that a `deinit` in generic
 /// code can read them without looking up type metadata. Each field is reached through a pointer of
 /// its own (``LockedBuffer/lock``, ``LockedBuffer/deinitFlag``, ``LockedBuffer/tailInUse``,
-/// ``LockedBuffer/stateTrivial``), never through the whole header: ThreadSanitizer records an
+/// ``LockedBuffer/stateTrivial``, ``LockedBuffer/drain``), never through the whole header: ThreadSanitizer records an
 /// access to a struct through a pointer at the struct's first byte, which is the lock's, and would
 /// report it as racing with the other threads' atomic operations on the lock.
 @usableFromInline
@@ -26,6 +26,11 @@ struct BufferHeader {
     /// in generic code, goes through the type's metadata); the owner sets it under the lock.
     @usableFromInline
     var stateTrivial = false
+    /// Whether a thread runs the handlers of the settled state, and whether more joined them
+    /// meanwhile: touched only through `CPromiseLock`'s `c_promise_drain_*` atomics (a promise's
+    /// storage says when).
+    @usableFromInline
+    var drain: UInt8 = 0
 
     @inlinable
     init(deinitFlag: Bool) {
@@ -45,6 +50,10 @@ struct BufferHeader {
     /// Where `stateTrivial` is: right behind `tailInUse`.
     @inlinable
     static var stateTrivialOffset: Int { tailInUseOffset + MemoryLayout<Bool>.size }
+
+    /// Where `drain` is: right behind `stateTrivial`.
+    @inlinable
+    static var drainOffset: Int { stateTrivialOffset + MemoryLayout<Bool>.size }
 }
 
 /// The allocation behind ``Locked``: the lock as header, then the state, then whatever room a
@@ -158,6 +167,14 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
         }
     }
 
+    /// The header's `drain` byte: reached only through the `c_promise_drain_*` atomics.
+    @inlinable
+    final var drain: UnsafeMutablePointer<UInt8> {
+        withUnsafeMutablePointerToHeader {
+            (UnsafeMutableRawPointer($0) + BufferHeader.drainOffset).assumingMemoryBound(to: UInt8.self)
+        }
+    }
+
     /// Runs `body` with exclusive access to the state and to the header's flag. Called by the two
     /// gateways only: ``Locked/withLock(_:)``, and `PromiseStorage.withPromiseState`, which keeps the
     /// flag equal to the state (`.ci/promise-gateway` checks that no other file calls it).
@@ -169,19 +186,7 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
         return try body(&statePointer.pointee, &deinitFlag.pointee)
     }
 
-    /// Runs `body` with exclusive access to the state and to the header's flag, handing it `moved`
-    /// to keep: a value `body` stores in the state is moved there, not copied (a closure cannot
-    /// consume what it captures).
-    @inlinable
-    final func withStateAndFlag<Moved, Result>(
-        moving moved: consuming Moved, _ body: (inout State, inout Bool, consuming Moved) throws -> Result
-    ) rethrows -> Result {
-        acquireLock()
-        defer { releaseLock() }
-        return try body(&statePointer.pointee, &deinitFlag.pointee, moved)
-    }
-
-    /// Takes the header's lock; only the `withStateAndFlag` methods do, around their body.
+    /// Takes the header's lock; only `withStateAndFlag` does, around its body.
     @inlinable
     final func acquireLock() {
         LockOperations.lock(lock)

@@ -15,17 +15,14 @@ struct PromiseState<Value: Sendable>: Sendable {
     /// Set once any handler was registered: a rejection somebody saw is not reported as unhandled.
     @usableFromInline
     var observed = false
-    /// Set while the settling thread runs the handlers; handlers registered meanwhile queue up in
-    /// `cancelOrLate` so that they still run after the earlier ones.
-    @usableFromInline
-    var draining = false
     /// What a drop while pending is reported as: nothing for promises made by operators (when one
     /// is dropped while pending, the promise it waited on was dropped too and reports it, once),
     /// else the kind of value the user made, so that the report names it.
     @usableFromInline
     var abandonment: Abandonment
     /// While pending, what cancelling the promise does (its presence makes the promise
-    /// cancellable); while `draining`, the handlers registered meanwhile.
+    /// cancellable); while the settling thread runs the handlers (the storage header's `drain`),
+    /// the handlers registered meanwhile.
     @usableFromInline
     var cancelOrLate: CancelOrLate<Value>?
 

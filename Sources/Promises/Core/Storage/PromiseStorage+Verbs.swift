@@ -1,3 +1,5 @@
+public import CPromiseLock
+
 // The gateway to a promise's state, and the three ways it changes: settling, registering a handler,
 // and adopting the outcome of another promise. Every operator is built on them (deriving a promise
 // from another is `Promise+Derive.swift`, cancelling `CancelOrLate.swift`, both in this folder).
@@ -14,17 +16,6 @@ extension PromiseStorage {
         try withStateAndFlag { state, deinitHasWork in
             defer { deinitHasWork = state.deinitHasWork }
             return try body(&state)
-        }
-    }
-
-    /// As ``withPromiseState(_:)``, handing `body` a value to move into the state without a copy.
-    @inlinable
-    final func withPromiseState<Moved, Result>(
-        moving moved: consuming Moved, _ body: (inout PromiseState<Value>, consuming Moved) -> Result
-    ) -> Result {
-        withStateAndFlag(moving: moved) { state, deinitHasWork, moved in
-            defer { deinitHasWork = state.deinitHasWork }
-            return body(&state, moved)
         }
     }
 
@@ -45,7 +36,10 @@ extension PromiseStorage {
                 // while this call runs): the storage's `deinit` may skip destroying it.
                 stateTrivial.pointee = true
             }
-            state.draining = !handlers.isEmpty
+            if !handlers.isEmpty {
+                // Handlers registered from now until they ran wait for them: see `run`.
+                c_promise_drain_begin(drain)
+            }
             return handlers
         }
         // Run or released outside the lock: it may hold the last reference to other promises.
@@ -63,18 +57,22 @@ extension PromiseStorage {
     }
 
     /// Runs the handlers taken from the settled state, then those registered while they ran.
+    ///
+    /// The drain `settle` began ends without the lock when no one registered meanwhile (the usual
+    /// case); a thread that registers joins it under the lock first, and its handler waits in
+    /// `cancelOrLate`, taken here under the lock once this thread sees the drain was joined.
     @inlinable
     final func run(_ handlers: consuming Handlers<Value>, _ resolution: Resolution<Value>) {
         var handlers = handlers
         while !handlers.isEmpty {
             (consume handlers).run(resolution)
+            if c_promise_drain_end(drain) != 0 { return }
             handlers = withPromiseState { state in
-                // Moved out, not copied.
+                // Moved out, not copied. Whoever joined the drain left its handler here before it
+                // released the lock, so the list is not empty.
                 guard case .late? = state.cancelOrLate, case .late(let late)? = state.cancelOrLate.take()
-                else {
-                    state.draining = false
-                    return .none
-                }
+                else { return .none }
+                c_promise_drain_begin(drain)
                 return Handlers(late)
             }
         }
@@ -84,10 +82,13 @@ extension PromiseStorage {
     /// does.
     @inlinable
     final func subscribe(_ handler: consuming Handlers<Value>.Entry) -> Bool {
-        // The handler is moved into the state, or handed back to run now.
-        let (now, cancellable) = withPromiseState(moving: handler) {
-            state, handler -> ((Resolution<Value>, Handlers<Value>.Entry)?, Bool) in
+        // The handler is moved into the state, or handed back to run now: taken out of `moving`
+        // once, never copied.
+        var moving = Optional(handler)
+        let (now, cancellable) = withPromiseState {
+            state -> ((Resolution<Value>, Handlers<Value>.Entry)?, Bool) in
             state.observed = true
+            guard let handler = moving.take() else { return (nil, false) }
             switch state.phase {
             case .pending(.none):
                 // The usual case, a promise's first handler: stored without taking the empty list
@@ -100,7 +101,7 @@ extension PromiseStorage {
                 state.phase = .pending(handlers)
                 return (nil, state.isCancellable)
             case .fulfilled, .rejected:
-                if state.draining {
+                if c_promise_drain_join(drain) != 0 {
                     if case .late(var late) = state.cancelOrLate {
                         state.cancelOrLate = nil  // so that the append does not copy the list
                         late.append(handler)

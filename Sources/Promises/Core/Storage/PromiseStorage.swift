@@ -12,6 +12,13 @@
 /// same allocation.
 @usableFromInline
 class PromiseStorage<Value: Sendable>: LockedBuffer<PromiseState<Value>> {
+    /// Makes the storage of a promise in `state`, its header's flag set to match.
+    @inlinable
+    static func holding(_ state: consuming PromiseState<Value>) -> PromiseStorage<Value> {
+        let flag = state.deinitHasWork  // read before the state is moved into the storage
+        return make(consume state, deinitFlag: flag)
+    }
+
     deinit {
         // A state `deinit` may skip destroying must hold nothing to release (see `settle`).
         assert(!stateTrivial.pointee || withStateAndFlag { state, _ in state.holdsNothingToRelease })

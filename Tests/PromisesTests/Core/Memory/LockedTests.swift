@@ -20,11 +20,13 @@ struct LockedTests {
         let flag = MemoryLayout<BufferHeader>.offset(of: \BufferHeader.deinitFlag)
         let tailInUse = MemoryLayout<BufferHeader>.offset(of: \BufferHeader.tailInUse)
         let stateTrivial = MemoryLayout<BufferHeader>.offset(of: \BufferHeader.stateTrivial)
+        let drain = MemoryLayout<BufferHeader>.offset(of: \BufferHeader.drain)
 
         // Then
         #expect(flag == BufferHeader.deinitFlagOffset)
         #expect(tailInUse == BufferHeader.tailInUseOffset)
         #expect(stateTrivial == BufferHeader.stateTrivialOffset)
+        #expect(drain == BufferHeader.drainOffset)
     }
 
     @Test("the header's flag is read and written through the lock, and seen by deinit's read")
