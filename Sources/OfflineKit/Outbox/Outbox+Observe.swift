@@ -8,6 +8,13 @@ extension Outbox {
     struct QueueMark: Equatable, Sendable {
         let newest: Int
         let sendable: Int
+
+        /// Whether the outbox grew from `before` to this mark: a change queued, or one more that
+        /// may be sent. Any other write (a failure counted, a change sent) is not news: waking
+        /// the sync for it would retry a failing sync at once.
+        func grew(since before: QueueMark) -> Bool {
+            newest > before.newest || sendable > before.sendable
+        }
     }
 
     /// Calls `queued` on `dispatcher` each time a change is queued in this outbox, or a held one
@@ -34,7 +41,7 @@ extension Outbox {
             return QueueMark(newest: try row?.int("newest") ?? 0, sendable: try row?.int("sendable") ?? 0)
         } onChange: { result in
             guard case .success(let mark) = result, let before = last.swap(mark) else { return }
-            if mark.newest > before.newest || mark.sendable > before.sendable { queued() }
+            if mark.grew(since: before) { queued() }
         }
     }
 }
