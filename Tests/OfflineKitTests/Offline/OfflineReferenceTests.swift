@@ -184,6 +184,32 @@ struct OfflineReferenceTests {
         #expect(api.tasks.applied.isEmpty)
     }
 
+    @Test("a task the API refuses after its project was answered is held naming the API's project")
+    func refusedChildKeepsTheAPIsID() async throws {
+        // Given: a project and two tasks made offline; the API will refuse one of the tasks
+        let api = try API()
+        defer { api.server.stop() }
+        let file = folder.file("app.sqlite")
+        _ = await projectWithTwoTasks(try device(file, api, online: false))
+        api.tasks.refuse(
+            matching: { String(decoding: $0.body, as: UTF8.self).contains("Paint") }, status: 422,
+            body: #"{"error": "title taken"}"#)
+
+        // When: both collections sync
+        let online = try device(file, api, online: true)
+        let reports = await PromiseExpectations.value(of: online.sync())
+
+        // Then: the refused task's change is kept as it was sent, naming the project by the API's
+        // id, as a screen of held changes shows it and a retry sends it
+        #expect(reports?.last?.refused.count == 1)
+        let held = await PromiseExpectations.value(of: online.tasks.outbox.entries())
+        let tasks = held?.compactMap { entry in
+            entry.body.flatMap { try? APIClient.decode(PlannedTask.self, from: $0) }
+        }
+        #expect(tasks?.map(\.title) == ["Paint"])
+        #expect(tasks?.map(\.projectID) == ["projects-1"])
+    }
+
     @Test("nested route: a task made offline in a project made offline is POSTed under the project's API id")
     func nestedRoute() async throws {
         // Given: an API that creates tasks only under their project, refusing an unknown one
