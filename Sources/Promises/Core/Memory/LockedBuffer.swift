@@ -144,7 +144,7 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
 
     /// The flag the owner keeps for its `deinit` (a promise: whether `deinit` has work): guarded by
     /// the lock.
-    @inlinable
+    @inlinable @inline(__always)
     final var deinitFlag: UnsafeMutablePointer<Bool> {
         withUnsafeMutablePointerToHeader {
             (UnsafeMutableRawPointer($0) + BufferHeader.deinitFlagOffset).assumingMemoryBound(to: Bool.self)
@@ -152,7 +152,7 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
     }
 
     /// The header's `tailInUse`: its subclass says who may touch it.
-    @inlinable
+    @inlinable @inline(__always)
     final var tailInUse: UnsafeMutablePointer<Bool> {
         withUnsafeMutablePointerToHeader {
             (UnsafeMutableRawPointer($0) + BufferHeader.tailInUseOffset).assumingMemoryBound(to: Bool.self)
@@ -160,7 +160,7 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
     }
 
     /// The header's `stateTrivial`: set under the lock, read by `deinit`.
-    @inlinable
+    @inlinable @inline(__always)
     final var stateTrivial: UnsafeMutablePointer<Bool> {
         withUnsafeMutablePointerToHeader {
             (UnsafeMutableRawPointer($0) + BufferHeader.stateTrivialOffset).assumingMemoryBound(to: Bool.self)
@@ -199,6 +199,7 @@ class LockedBuffer<State: Sendable>: ManagedBuffer<BufferHeader, UInt64> {
     }
 
     /// The header's flag, read without the lock: only for `deinit`, when no one else holds a reference.
+    @inline(__always)
     final var deinitFlagUnlocked: Bool {
         deinitFlag.pointee
     }

@@ -158,7 +158,14 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
     deinit {
         // An emptied slot holds only `nil`s: destroying them would release nothing.
         if slotInUse {
-            slot.deinitialize(count: 1)
+            destroySlot()
         }
+    }
+
+    /// Destroys what the slot still holds (a step that never ran): a function of its own, so that
+    /// `deinit`'s common case saves no registers.
+    @inline(never)
+    final func destroySlot() {
+        slot.deinitialize(count: 1)
     }
 }

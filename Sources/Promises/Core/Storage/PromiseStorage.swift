@@ -25,7 +25,15 @@ class PromiseStorage<Value: Sendable>: LockedBuffer<PromiseState<Value>> {
         // Generic code pays a type-metadata lookup for every look at the state, so the common case
         // (nothing to report, no one waiting) is decided from the header's flag, which `Promise.update` keeps equal
         // to `PromiseState.deinitHasWork`.
+        // The rest is a function of its own, so that this common case saves no registers.
         guard deinitFlagUnlocked else { return }
+        reportAndReleaseOnDeinit()
+    }
+
+    /// What `deinit` does when the header's flag says it has work: reports a misuse, and releases
+    /// the handlers still waiting.
+    @inline(never)
+    final func reportAndReleaseOnDeinit() {
         let (report, waiting) = withPromiseState { state in
             (state.reportOnDeinit, state.takeWaitingHandlers())
         }
