@@ -173,11 +173,13 @@ struct OutboxInFlightTests {
         let server = try TestHTTPServer { request in
             if request.path == "/notes/a" {
                 arrival.fulfill(())
-                _ = release.wait(timeout: .now() + 20)
+                release.wait()
             }
             return .status(200, body: "{}")
         }
         defer { server.stop() }
+        // However the test ends, the held answer is let go, and the server can stop.
+        defer { release.signal() }
         let (recorded, record) = Promise<Void>.pending()
         let sync = outbox.sync(with: client(server)) { entry, _, _ in
             if entry.localID == "a" { record.fulfill(()) }
