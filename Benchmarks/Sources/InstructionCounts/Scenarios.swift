@@ -56,6 +56,38 @@ func start(_ scenario: String) {
             }
         }
         for value in 0..<count { hop(value, 10) }
+    case "chain-after-chain-promise":
+        // The chains of "chains-promise", each built once the one before it ended, on the queue: the
+        // steady state of an app, where a step's block is one the allocator has just had back.
+        // "chains-promise" builds all its chains at once, so every block is new to the allocator
+        // (glibc's `malloc` from a fresh heap, on another thread than the `free`), which the
+        // callbacks, each hop made on the queue as the last one ends, never pay.
+        @Sendable func chain(_ index: Int) {
+            var promise = Promise.value(index)
+            for step in 0..<10 {
+                promise =
+                    step.isMultiple(of: 2)
+                    ? promise.then(on: queue) { Promise.value($0 + 1) } : promise.map(on: queue) { $0 + 1 }
+            }
+            promise.done(on: queue) { _ in
+                if index + 1 == count { done.signal() } else { chain(index + 1) }
+            }
+        }
+        if count > 0 { chain(0) }
+    case "chain-after-chain-callbacks":
+        // The hops of "chains-callbacks", each chain started as the one before it ended.
+        @Sendable func hop(_ index: Int, _ value: Int, _ left: Int) {
+            queue.async {
+                if left > 0 {
+                    hop(index, value + 1, left - 1)
+                } else if index + 1 == count {
+                    done.signal()
+                } else {
+                    hop(index + 1, index + 1, 10)
+                }
+            }
+        }
+        if count > 0 { hop(0, 0, 10) }
     case "when-promise":
         let pairs = (0..<count).map { _ in Promise<Int>.pending() }
         when(fulfilled: pairs.map(\.promise)).done(on: queue) { values in
