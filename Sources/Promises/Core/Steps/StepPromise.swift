@@ -117,7 +117,10 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
     ) {
         switch input {
         case .fulfilled:
-            slot.pointee.input = input
+            // Initialised over the `nil` it held until now (the input arrives once), not assigned:
+            // an assignment would destroy that `nil` first.
+            assert(slot.pointee.input.map { _ in false } ?? true, "a step's input arrives once")
+            withUnsafeMutablePointer(to: &slot.pointee.input) { $0.initialize(to: input) }
             if let queue = queue as? DispatchQueue {
                 QueueMailbox.post(PromiseJob(reference, of: Step.self), to: queue)
             } else if queue is InlineDispatcher {
@@ -151,8 +154,11 @@ final class StepPromise<Step: PromiseStep>: PromiseStorage<Step.Output> {
         // when `start` took it); assigning `nil` to the other two again would cost a destroy each.
         slot.pointee.queue = nil
         slotInUse = false
-        guard let step, case .fulfilled(let value)? = input else { return }
-        step.run(value, settling: self)
+        guard let step else { return }
+        switch consume input {
+        case .fulfilled(let value)?: step.run(value, settling: self)
+        case .rejected?, nil: break
+        }
     }
 
     deinit {

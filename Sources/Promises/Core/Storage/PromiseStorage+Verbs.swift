@@ -30,7 +30,9 @@ extension PromiseStorage {
             var phase = PromiseState<Value>.Phase(resolution)
             swap(&phase, &state.phase)
             guard case .pending(let handlers) = consume phase else { return .none }
-            cancelOrLate = state.cancelOrLate.take()  // what cancelling does: it is not needed any more
+            // What cancelling does: it is not needed any more. Looked at first, so that the usual case
+            // (nothing) costs no assignment, which would destroy the `nil` it overwrites.
+            if case .some = state.cancelOrLate { cancelOrLate = state.cancelOrLate.take() }
             if case .fulfilled = resolution, _isPOD(Value.self) {
                 // Nothing in the state needs releasing from now on (late handlers come and go
                 // while this call runs): the storage's `deinit` may skip destroying it.
@@ -43,8 +45,8 @@ extension PromiseStorage {
             return handlers
         }
         // Run or released outside the lock: it may hold the last reference to other promises.
-        if cancelling { cancelOrLate?.cancel() }
-        cancelOrLate = nil
+        // Consumed, not set to `nil`: the usual case holds nothing, and then there is nothing to destroy.
+        if let taken = consume cancelOrLate, cancelling { taken.cancel() }
         guard !handlers.isEmpty else { return }
         // The handlers may settle more promises, each one level deeper: see ``Trampoline``.
         guard let depth = Trampoline.enter() else {
