@@ -5,9 +5,8 @@ extension Promise {
     ///
     /// - Parameter operation: The asynchronous work.
     public init(_ operation: @escaping @Sendable () async throws -> Value) {
-        let storage = PromiseStorage<Value>.holding(PromiseState())
-        self.init(storage: storage)
-        let seal = Seal(storage)
+        let (promise, seal) = Self.pending(abandonment: .promise)
+        self = promise
         let task = Task {
             do {
                 seal.fulfill(try await operation())

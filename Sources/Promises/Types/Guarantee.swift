@@ -42,9 +42,8 @@ public struct Guarantee<Value: Sendable>: Sendable {
     public static func pending() -> (
         guarantee: Guarantee<Value>, resolve: @Sendable (Value) -> Void
     ) {
-        let storage = PromiseStorage<Value>.holding(PromiseState(abandonment: .guarantee))
-        let seal = Seal(storage)
-        return (Guarantee(Promise(storage: storage)), { seal.fulfill($0) })
+        let (promise, seal) = Promise<Value>.pending(abandonment: .guarantee)
+        return (Guarantee(promise), { seal.fulfill($0) })
     }
 
     /// True until the guarantee is fulfilled.

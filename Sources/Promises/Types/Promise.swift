@@ -83,10 +83,10 @@ public struct Promise<Value: Sendable>: Sendable {
     /// - Parameter body: Starts the work and keeps the seal until it finishes.
     @inlinable
     public init(_ body: (Seal<Value>) throws -> Void) {
-        let storage = PromiseStorage<Value>.holding(PromiseState())
-        self.init(storage: storage)
+        let (promise, seal) = Self.pending(abandonment: .promise)
+        self = promise
         do {
-            try body(Seal(storage))
+            try body(seal)
         } catch {
             settle(.rejected(error, handled: false))
         }
@@ -114,7 +114,20 @@ public struct Promise<Value: Sendable>: Sendable {
     /// - Returns: The promise to hand out and the seal to keep.
     @inlinable
     public static func pending() -> (promise: Promise<Value>, seal: Seal<Value>) {
-        let storage = PromiseStorage<Value>.holding(PromiseState())
+        pending(abandonment: .promise)
+    }
+
+    /// A pending promise and the seal that settles it, sharing one storage: every way of making one
+    /// (`init(_:)` with a seal, `pending()`, the `async` initialiser, `Guarantee`'s `pending()`)
+    /// goes through here.
+    ///
+    /// - Parameter abandonment: What its `deinit` reports if it is freed while pending.
+    /// - Returns: The promise and its seal.
+    @inlinable
+    static func pending(
+        abandonment: PromiseState<Value>.Abandonment
+    ) -> (promise: Promise<Value>, seal: Seal<Value>) {
+        let storage = PromiseStorage<Value>.holding(PromiseState(abandonment: abandonment))
         return (Promise(storage: storage), Seal(storage))
     }
 
