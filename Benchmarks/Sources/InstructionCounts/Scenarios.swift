@@ -23,6 +23,18 @@ let state = OnQueue()
 /// How many chains, or elements, the scenario runs: the command's second argument.
 let target = CommandLine.arguments.count == 3 ? Int(CommandLine.arguments[2]) ?? -1 : -1
 
+/// The chain both chain scenarios build, as the benchmark "2 chains of 10": `then` returning a
+/// promise and `map`, alternating, each step on ``queue``.
+func chainOfTen(from value: Int) -> Promise<Int> {
+    var promise = Promise.value(value)
+    for step in 0..<10 {
+        promise =
+            step.isMultiple(of: 2)
+            ? promise.then(on: queue) { Promise.value($0 + 1) } : promise.map(on: queue) { $0 + 1 }
+    }
+    return promise
+}
+
 /// Starts `scenario` with ``target`` elements; ``done`` is signalled once it finished. Here, not in
 /// `main.swift`: closures made by top-level code belong to the main actor, and Swift checks at run
 /// time that such a closure runs on it (`swift_task_isCurrentExecutor`, about 220 instructions a
@@ -31,15 +43,8 @@ func start(_ scenario: String) {
     let count = target
     switch scenario {
     case "chains-promise":
-        // As the benchmark "2 chains of 10": `then` returning a promise and `map`, alternating.
         for value in 0..<count {
-            var promise = Promise.value(value)
-            for step in 0..<10 {
-                promise =
-                    step.isMultiple(of: 2)
-                    ? promise.then(on: queue) { Promise.value($0 + 1) } : promise.map(on: queue) { $0 + 1 }
-            }
-            promise.done(on: queue) { _ in
+            chainOfTen(from: value).done(on: queue) { _ in
                 state.count += 1
                 if state.count == count { done.signal() }
             }
@@ -63,13 +68,7 @@ func start(_ scenario: String) {
         // (glibc's `malloc` from a fresh heap, on another thread than the `free`), which the
         // callbacks, each hop made on the queue as the last one ends, never pay.
         @Sendable func chain(_ index: Int) {
-            var promise = Promise.value(index)
-            for step in 0..<10 {
-                promise =
-                    step.isMultiple(of: 2)
-                    ? promise.then(on: queue) { Promise.value($0 + 1) } : promise.map(on: queue) { $0 + 1 }
-            }
-            promise.done(on: queue) { _ in
+            chainOfTen(from: index).done(on: queue) { _ in
                 if index + 1 == count { done.signal() } else { chain(index + 1) }
             }
         }
