@@ -19,7 +19,7 @@ extension JSONOfflineStorage {
             else { continue }
             rows += try connection.query(sql, [.text(collection)] + arguments) {
                 (
-                    value: try APIClient.decode(Resource.self, from: try $0.data("json")),
+                    value: try stored($0),
                     key: $0["sort_key"] ?? .null
                 )
             }

@@ -44,12 +44,26 @@ struct JSONOfflineStorage<Resource: OfflineResource>: OfflineStorage {
     var copyStamp: String { "offline:\(collection)" }
     var observedTables: Set<String> { ["offline_resources"] }
 
+    /// The resource a row of the copy holds. A row this version cannot read is this device's
+    /// data, not the server's: the error says so, with the collection and the reason.
+    func stored(_ row: ColumnReader) throws -> Resource {
+        let json = try row.data("json")
+        do {
+            return try APIClient.decode(Resource.self, from: json)
+        } catch {
+            var reason = ""
+            if case .decodingFailed(_, let why) = ServiceRequestError(error) { reason = ": \(why)" }
+            throw OfflineModelError.unreadable(
+                "this device's saved \(collection) cannot be read as \(Resource.self) by this version of the app\(reason)")
+        }
+    }
+
     /// The API's order, then what was created here; deleted ones hidden.
     func resources(in connection: Connection) throws -> [Resource] {
         try connection.query(
             "SELECT json FROM offline_resources WHERE collection = ? AND deleted = 0 ORDER BY position, rowid",
             [.text(collection)]
-        ) { try APIClient.decode(Resource.self, from: try $0.data("json")) }
+        ) { try stored($0) }
     }
 
     func resource(id: String, in connection: Connection) throws -> (value: Resource, deleted: Bool)? {
@@ -58,7 +72,7 @@ struct JSONOfflineStorage<Resource: OfflineResource>: OfflineStorage {
             [.text(collection), .text(id)]
         ) {
             (
-                value: try APIClient.decode(Resource.self, from: try $0.data("json")),
+                value: try stored($0),
                 deleted: try $0.int("deleted") != 0
             )
         }

@@ -19,7 +19,10 @@ extension OfflineCollection {
     ///
     /// - Parameters:
     ///   - version: The model's version now, from 1 (a collection that never declared one).
-    ///   - steps: At least `version - 1` steps, oldest first.
+    ///   - steps: Exactly `version - 1` steps, oldest first: one a version (several changes of one
+    ///     version are one ``OfflineModelStep/combining(_:)`` step). Any other count, or a version
+    ///     below 1, fails every read, write and sync with ``OfflineModelError/stepsMissing(collection:version:steps:)``
+    ///     before anything is read: nothing is dropped silently.
     /// - Returns: The collection at that version.
     public func model(version: Int, steps: [OfflineModelStep]) -> OfflineCollection {
         var copy = self

@@ -9,7 +9,10 @@ public enum OfflineModelError: Error, Equatable, Sendable, CustomStringConvertib
     /// downgrade, or two apps sharing the file): nothing is read, written or sent, so nothing it
     /// cannot understand is written over or sent in a shape it does not know.
     case newerData(collection: String, stored: Int, reads: Int)
-    /// The collection declares a version its steps do not reach (`version - 1` steps are needed).
+    /// The collection declares a version its steps do not match: exactly `version - 1` steps are
+    /// needed, one a version (several changes in one version are one
+    /// ``OfflineModelStep/combining(_:)`` step). Too many would be dropped silently, too few
+    /// leave a version unreached: nothing is read, written or sent.
     case stepsMissing(collection: String, version: Int, steps: Int)
     /// A step could not read one resource or change; that one is left damaged with this reason.
     case unreadable(String)
@@ -21,7 +24,10 @@ public enum OfflineModelError: Error, Equatable, Sendable, CustomStringConvertib
             "This device's \(collection) were saved by a newer version of the app (model \(stored); "
                 + "this one reads up to \(reads)): update the app to see and send them."
         case .stepsMissing(let collection, let version, let steps):
-            "The \(collection) model is at version \(version) but has \(steps) steps: it needs \(version - 1)."
+            version < 1
+                ? "The \(collection) model is declared at version \(version): versions start at 1."
+                : "The \(collection) model is at version \(version) but has \(steps) steps: it needs exactly "
+                    + "\(version - 1), one a version (several changes of one version are one `.combining` step)."
         case .unreadable(let reason):
             reason
         }

@@ -28,6 +28,22 @@ public struct OfflineModelStep: Sendable {
         self.apply = apply
     }
 
+    /// Several changes made in one version, as one step, applied in the order given: a version
+    /// that renamed one field and added another is one step, since a collection has exactly one
+    /// step a version.
+    ///
+    /// ```swift
+    /// .model(version: 2, steps: [.combining([.renaming("title", to: "name"), .adding("priority", default: 0)])])
+    /// ```
+    ///
+    /// - Parameter steps: The changes, in order.
+    /// - Returns: The step.
+    public static func combining(_ steps: [OfflineModelStep]) -> OfflineModelStep {
+        OfflineModelStep { object in
+            for step in steps { try step.apply(&object) }
+        }
+    }
+
     /// A field renamed; a resource without it is left as it is.
     ///
     /// - Parameters:

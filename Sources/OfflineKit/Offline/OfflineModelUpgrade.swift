@@ -23,6 +23,12 @@ enum OfflineModelUpgrade {
         steps: [OfflineModelStep]
     ) -> OnceReady {
         OnceReady {
+            // A declaration that cannot be right is refused before anything is read: a step too
+            // many would otherwise be dropped silently, one too few leave a version unreached.
+            guard version >= 1, steps.count == version - 1 else {
+                return Promise(
+                    error: OfflineModelError.stepsMissing(collection: feature, version: version, steps: steps.count))
+            }
             let tablesMade = when(fulfilled: ready)
             let read = tablesMade.then(on: .inline) { _ in database.read { try stored(feature, $0) } }
             return read.then(on: .inline) { stored -> Promise<Void> in
@@ -32,13 +38,25 @@ enum OfflineModelUpgrade {
         }
     }
 
-    /// The version the file holds the collection at; 1 when none was recorded.
+    /// The version the file holds the collection at; 1 when none was recorded. A version below 1
+    /// (no app writes one) or not a number is a damaged file: an error, and nothing is written.
     static func stored(_ feature: String, _ connection: Connection) throws -> Int {
-        guard
-            case .integer(let version)? = try connection.scalar(
-                "SELECT version FROM offline_models WHERE feature = ?", [.text(feature)])
-        else { return 1 }
-        return Int(version)
+        switch try connection.scalar("SELECT version FROM offline_models WHERE feature = ?", [.text(feature)]) {
+        case nil:
+            return 1
+        case .integer(let version)? where version >= 1 && version <= Int64(Int32.max):
+            return Int(version)
+        case let other?:
+            let shown: String =
+                switch other {
+                case .integer(let value): "\(value)"
+                case .null: "none"
+                default: "not a number"
+                }
+            throw OfflineModelError.unreadable(
+                "This device's file is damaged: it records the \(feature) model at version \(shown), "
+                    + "which no version of the app writes. Nothing was read or written.")
+        }
     }
 
     /// Brings `feature`'s changes (and the rows of collection `rows`, when given) from the stored
@@ -51,7 +69,7 @@ enum OfflineModelUpgrade {
         guard stored < version else {
             throw OfflineModelError.newerData(collection: feature, stored: stored, reads: version)
         }
-        guard steps.count >= version - 1 else {
+        guard steps.count == version - 1 else {
             throw OfflineModelError.stepsMissing(collection: feature, version: version, steps: steps.count)
         }
         let pending = Array(steps[(stored - 1)..<(version - 1)])

@@ -203,4 +203,100 @@ struct OfflineModelTests {
         #expect(typed["words"] as? Int == 2 && typed["title"] as? String == "one two")
         #expect(renamed["body"] as? String == "x" && renamed["text"] == nil)
     }
+
+    @Test("one version's two changes, combined in one step, are both applied before the change is sent")
+    func combinedStepAppliesEveryChange() async throws {
+        // Given: a note created offline at model 1
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let offline = try version1(server, online: false)
+        _ = await PromiseExpectations.value(of: offline.create(NoteV1(title: "New", text: "idea")))
+
+        // When: the next version renamed one field and added another in one version
+        let notes = OfflineCollection<NoteV3>(database: try database(), collection: "notes", client: client(server))
+            .model(version: 2, steps: [.combining(Self.steps)])
+        let report = await PromiseExpectations.value(of: notes.sync())
+        let copy = await PromiseExpectations.value(of: notes.snapshot())
+
+        // Then: sent once in the new shape (the API refuses any other), and read here in it
+        #expect(report?.sent.count == 1 && report?.refused.isEmpty == true, "\(String(describing: report))")
+        #expect(api.applied == ["POST /notes"])
+        #expect(copy?.values.map(\.body) == ["idea"] && copy?.values.first?.pinned == false)
+    }
+
+    @Test(
+        "a step count other than one a version refuses the collection before anything is read or sent",
+        arguments: [(2, 2), (3, 1), (0, 0)])
+    func mismatchedStepsRefuseTheCollection(version: Int, steps: Int) async throws {
+        // Given: a note created offline at model 1
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let offline = try version1(server, online: false)
+        _ = await PromiseExpectations.value(of: offline.create(NoteV1(title: "New", text: "idea")))
+
+        // When: the next version declares too many steps, too few, or no version at all
+        let notes = OfflineCollection<NoteV3>(database: try database(), collection: "notes", client: client(server))
+            .model(version: version, steps: Array(Self.steps.prefix(steps)))
+        let synced = await PromiseExpectations.error(of: notes.sync())
+        let listed = await PromiseExpectations.error(of: notes.snapshot())
+
+        // Then: a clear error, never a step dropped silently; the change still waits at model 1
+        let refused = OfflineModelError.stepsMissing(collection: "notes", version: version, steps: steps)
+        for error in [synced, listed] {
+            #expect(ServiceRequestError(error ?? ServiceRequestError.unknownError) == refused.serviceRequestError)
+        }
+        #expect(refused.description.contains(version < 1 ? "versions start at 1" : "exactly \(version - 1)"))
+        #expect(api.applied.isEmpty)
+        let stored = try await PromiseExpectations.value(of: database().read { connection in
+            try connection.scalar("SELECT version FROM offline_models WHERE feature = 'notes'")
+        })
+        #expect(stored == .some(nil), "the file records no version")
+    }
+
+    @Test("a file recording a model version below 1 is damaged: a clear error, never a trap, nothing written",
+        arguments: [Int64(0), -1])
+    func versionBelowOneIsDamage(recorded: Int64) async throws {
+        // Given: a note created offline, and the file's version row set to a value no app writes
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let offline = try version1(server, online: false)
+        _ = await PromiseExpectations.value(of: offline.create(NoteV1(title: "New", text: "idea")))
+        _ = await PromiseExpectations.value(of: try database().write { connection in
+            try connection.execute(
+                "INSERT OR REPLACE INTO offline_models (feature, version) VALUES ('notes', ?)", [.integer(recorded)])
+        })
+
+        // When: the next version opens it
+        let notes = try version3(server)
+        let synced = await PromiseExpectations.error(of: notes.sync())
+        let listed = await PromiseExpectations.error(of: notes.snapshot())
+
+        // Then
+        for error in [synced, listed] {
+            let message = ServiceRequestError(error ?? ServiceRequestError.unknownError).userMessage
+            #expect(message.contains("damaged") && message.contains("version \(recorded)"), "\(message)")
+        }
+        #expect(api.applied.isEmpty)
+        let stored = try await PromiseExpectations.value(of: database().read { connection in
+            try connection.scalar("SELECT version FROM offline_models WHERE feature = 'notes'")
+        })
+        #expect(stored == .integer(recorded))
+    }
+
+    @Test("rows this version cannot read are named as this device's data, not the server's")
+    func unreadableRowsAreTheDevices() async throws {
+        // Given: a note created offline at model 1, and a version that changed the shape without a step
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let offline = try version1(server, online: false)
+        _ = await PromiseExpectations.value(of: offline.create(NoteV1(title: "New", text: "idea")))
+        let notes = OfflineCollection<NoteV3>(database: try database(), collection: "notes", client: client(server))
+
+        // When
+        let error = await PromiseExpectations.error(of: notes.snapshot())
+
+        // Then
+        let message = ServiceRequestError(error ?? ServiceRequestError.unknownError).userMessage
+        #expect(message.contains("this device's saved notes") && !message.contains("server"), "\(message)")
+    }
 }
