@@ -54,7 +54,8 @@ struct JSONOfflineStorage<Resource: OfflineResource>: OfflineStorage {
             var reason = ""
             if case .decodingFailed(_, let why) = ServiceRequestError(error) { reason = ": \(why)" }
             throw OfflineModelError.unreadable(
-                "this device's saved \(collection) cannot be read as \(Resource.self) by this version of the app\(reason)")
+                "this device's saved \(collection) cannot be read as \(Resource.self) by this version of the app\(reason)"
+            )
         }
     }
 

@@ -27,7 +27,8 @@ enum OfflineModelUpgrade {
             // many would otherwise be dropped silently, one too few leave a version unreached.
             guard version >= 1, steps.count == version - 1 else {
                 return Promise(
-                    error: OfflineModelError.stepsMissing(collection: feature, version: version, steps: steps.count))
+                    error: OfflineModelError.stepsMissing(
+                        collection: feature, version: version, steps: steps.count))
             }
             let tablesMade = when(fulfilled: ready)
             let read = tablesMade.then(on: .inline) { _ in database.read { try stored(feature, $0) } }
@@ -41,7 +42,8 @@ enum OfflineModelUpgrade {
     /// The version the file holds the collection at; 1 when none was recorded. A version below 1
     /// (no app writes one) or not a number is a damaged file: an error, and nothing is written.
     static func stored(_ feature: String, _ connection: Connection) throws -> Int {
-        switch try connection.scalar("SELECT version FROM offline_models WHERE feature = ?", [.text(feature)]) {
+        switch try connection.scalar("SELECT version FROM offline_models WHERE feature = ?", [.text(feature)])
+        {
         case nil:
             return 1
         case .integer(let version)? where version >= 1 && version <= Int64(Int32.max):

@@ -26,6 +26,18 @@ enum JSONMerge {
         return try? JSONSerialization.data(withJSONObject: merged, options: [.sortedKeys])
     }
 
+    /// `body` with each top-level field naming the resource's own identifier `id` (its `id`
+    /// field, whatever its key) set to `replacement`, or left out when `replacement` is `nil`:
+    /// a create's body never names the resource by a local identifier, and a later change names
+    /// it by the API's. `body` as it came when it is not a JSON object or no field names `id`.
+    static func naming(_ body: Data, _ id: String, as replacement: String?) -> Data {
+        guard var object = object(body) else { return body }
+        let fields = object.filter { $0.value as? String == id }.keys
+        guard !fields.isEmpty else { return body }
+        for field in fields { object[field] = replacement }
+        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? body
+    }
+
     /// `change` moved onto `theirs`: `theirs` with the top-level fields that `change` set
     /// differently from `previous` (the body it was made on top of), so that a later edit keeps
     /// what it changed and nothing else of the body it was made from; `version` is `theirs`'s.

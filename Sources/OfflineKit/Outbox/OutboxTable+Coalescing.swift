@@ -16,10 +16,12 @@ extension OutboxTable {
         else { return nil }
         switch (last.method, method) {
         case (.post, .put), (.put, .put):
+            // A create carrying an edit still leaves without the local identifier in its body.
+            let merged = last.method == .post ? body.map { JSONMerge.naming($0, localID, as: nil) } : body
             try connection.execute(
                 "UPDATE outbox SET body = ? WHERE sequence = ?",
-                [body.map(SQLValue.blob) ?? .null, .integer(last.sequence)])
-            return .merged(into: last.with(method: last.method, path: last.path, body: body))
+                [merged.map(SQLValue.blob) ?? .null, .integer(last.sequence)])
+            return .merged(into: last.with(method: last.method, path: last.path, body: merged))
         case (.post, .delete):
             try connection.execute("DELETE FROM outbox WHERE sequence = ?", [.integer(last.sequence)])
             // Deleted before the API had it: a change naming it (a related record) is held with

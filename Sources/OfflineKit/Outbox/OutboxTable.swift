@@ -155,7 +155,7 @@ enum OutboxTable {
             "UPDATE outbox SET refusal = ? WHERE sequence = ?", [.text(reason), .integer(entry.sequence)])
     }
 
-    /// Gives the later entries of a resource the API's identifier, in their paths too.
+    /// Gives the later entries of a resource the API's identifier, in their paths and bodies too.
     private static func rename(
         _ localID: String, to remoteID: String, feature: String, _ connection: Connection
     )
@@ -166,9 +166,10 @@ enum OutboxTable {
             let path = entry.path.split(separator: "/", omittingEmptySubsequences: false)
                 .map { $0 == localID || $0 == escapedLocal ? APIClient.pathSegment(remoteID) : String($0) }
                 .joined(separator: "/")
+            let body = entry.body.map { JSONMerge.naming($0, localID, as: remoteID) }
             try connection.execute(
-                "UPDATE outbox SET local_id = ?, path = ? WHERE sequence = ?",
-                [.text(remoteID), .text(path), .integer(entry.sequence)])
+                "UPDATE outbox SET local_id = ?, path = ?, body = ? WHERE sequence = ?",
+                [.text(remoteID), .text(path), body.map(SQLValue.blob) ?? .null, .integer(entry.sequence)])
         }
     }
 

@@ -56,6 +56,33 @@ extension OfflineCollectionTests {
         #expect(kept?.title == "Oat milk" && kept?.note == "2 l")
     }
 
+    @Test(
+        "a task created offline and then edited offline is created without its local identifier in the body")
+    func createdThenEditedOfflineLeavesWithoutLocalID() async throws {
+        // Given: an API that refuses a body naming an identifier (it names resources itself)
+        let bodies = Locked<[String]>([])
+        let api = TestResourceAPI(
+            collection: "tasks",
+            accepting: { body in
+                bodies.withLock { $0.append(String(decoding: body, as: UTF8.self)) }
+                let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+                return object?["id"] == nil ? body : nil
+            })
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let (_, offline) = try tasks(server)
+        let created = try #require(await PromiseExpectations.value(of: offline.create(Task(title: "Milk"))))
+
+        // When: edited offline before it was sent, then synced
+        _ = await PromiseExpectations.value(of: offline.update(id: created.id ?? "") { $0.note = "2 l" })
+        let report = await PromiseExpectations.value(of: try tasks(server, online: true).1.sync())
+
+        // Then: one create carrying the edit, and no local identifier anywhere in it
+        #expect(report?.sent.count == 1 && report?.refused.isEmpty == true, "\(String(describing: report))")
+        #expect(api.applied == ["POST /tasks"])
+        #expect(bodies.withLock { $0.count == 1 && !$0[0].contains("local-") && $0[0].contains("2 l") })
+    }
+
     @Test("an edit of a resource not kept here is noData")
     func editOfUnknownResource() async throws {
         // Given

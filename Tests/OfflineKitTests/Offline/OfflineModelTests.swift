@@ -213,8 +213,10 @@ struct OfflineModelTests {
         _ = await PromiseExpectations.value(of: offline.create(NoteV1(title: "New", text: "idea")))
 
         // When: the next version renamed one field and added another in one version
-        let notes = OfflineCollection<NoteV3>(database: try database(), collection: "notes", client: client(server))
-            .model(version: 2, steps: [.combining(Self.steps)])
+        let notes = OfflineCollection<NoteV3>(
+            database: try database(), collection: "notes", client: client(server)
+        )
+        .model(version: 2, steps: [.combining(Self.steps)])
         let report = await PromiseExpectations.value(of: notes.sync())
         let copy = await PromiseExpectations.value(of: notes.snapshot())
 
@@ -235,25 +237,30 @@ struct OfflineModelTests {
         _ = await PromiseExpectations.value(of: offline.create(NoteV1(title: "New", text: "idea")))
 
         // When: the next version declares too many steps, too few, or no version at all
-        let notes = OfflineCollection<NoteV3>(database: try database(), collection: "notes", client: client(server))
-            .model(version: version, steps: Array(Self.steps.prefix(steps)))
+        let notes = OfflineCollection<NoteV3>(
+            database: try database(), collection: "notes", client: client(server)
+        )
+        .model(version: version, steps: Array(Self.steps.prefix(steps)))
         let synced = await PromiseExpectations.error(of: notes.sync())
         let listed = await PromiseExpectations.error(of: notes.snapshot())
 
         // Then: a clear error, never a step dropped silently; the change still waits at model 1
         let refused = OfflineModelError.stepsMissing(collection: "notes", version: version, steps: steps)
         for error in [synced, listed] {
-            #expect(ServiceRequestError(error ?? ServiceRequestError.unknownError) == refused.serviceRequestError)
+            #expect(
+                ServiceRequestError(error ?? ServiceRequestError.unknownError) == refused.serviceRequestError)
         }
         #expect(refused.description.contains(version < 1 ? "versions start at 1" : "exactly \(version - 1)"))
         #expect(api.applied.isEmpty)
-        let stored = try await PromiseExpectations.value(of: database().read { connection in
-            try connection.scalar("SELECT version FROM offline_models WHERE feature = 'notes'")
-        })
+        let stored = try await PromiseExpectations.value(
+            of: database().read { connection in
+                try connection.scalar("SELECT version FROM offline_models WHERE feature = 'notes'")
+            })
         #expect(stored == .some(nil), "the file records no version")
     }
 
-    @Test("a file recording a model version below 1 is damaged: a clear error, never a trap, nothing written",
+    @Test(
+        "a file recording a model version below 1 is damaged: a clear error, never a trap, nothing written",
         arguments: [Int64(0), -1])
     func versionBelowOneIsDamage(recorded: Int64) async throws {
         // Given: a note created offline, and the file's version row set to a value no app writes
@@ -261,10 +268,12 @@ struct OfflineModelTests {
         defer { server.stop() }
         let offline = try version1(server, online: false)
         _ = await PromiseExpectations.value(of: offline.create(NoteV1(title: "New", text: "idea")))
-        _ = await PromiseExpectations.value(of: try database().write { connection in
-            try connection.execute(
-                "INSERT OR REPLACE INTO offline_models (feature, version) VALUES ('notes', ?)", [.integer(recorded)])
-        })
+        _ = await PromiseExpectations.value(
+            of: try database().write { connection in
+                try connection.execute(
+                    "INSERT OR REPLACE INTO offline_models (feature, version) VALUES ('notes', ?)",
+                    [.integer(recorded)])
+            })
 
         // When: the next version opens it
         let notes = try version3(server)
@@ -277,9 +286,10 @@ struct OfflineModelTests {
             #expect(message.contains("damaged") && message.contains("version \(recorded)"), "\(message)")
         }
         #expect(api.applied.isEmpty)
-        let stored = try await PromiseExpectations.value(of: database().read { connection in
-            try connection.scalar("SELECT version FROM offline_models WHERE feature = 'notes'")
-        })
+        let stored = try await PromiseExpectations.value(
+            of: database().read { connection in
+                try connection.scalar("SELECT version FROM offline_models WHERE feature = 'notes'")
+            })
         #expect(stored == .integer(recorded))
     }
 
@@ -290,7 +300,8 @@ struct OfflineModelTests {
         defer { server.stop() }
         let offline = try version1(server, online: false)
         _ = await PromiseExpectations.value(of: offline.create(NoteV1(title: "New", text: "idea")))
-        let notes = OfflineCollection<NoteV3>(database: try database(), collection: "notes", client: client(server))
+        let notes = OfflineCollection<NoteV3>(
+            database: try database(), collection: "notes", client: client(server))
 
         // When
         let error = await PromiseExpectations.error(of: notes.snapshot())
