@@ -49,11 +49,18 @@ extension OfflineCollection {
     /// Throws `APIError/notTheAPI(reason:)` unless `answer` is the API's answer to `entry`: for a
     /// create, the resource with its identifier; for an update, the resource (with its version
     /// when the change was made from one), or nothing (a 204); for a delete, anything. Throwing
-    /// rolls the completion back: the change waits under its key, and no failure is counted.
+    /// rolls the completion back: the change waits under its key, and no failure is counted; but
+    /// a create answered with a JSON object without a usable id throws ``UnusableAnswer``, which
+    /// counts as a failure.
     static func requireAPIAnswer(_ entry: OutboxEntry, _ answer: Data, _ answered: Resource?) throws {
         switch entry.method {
         case .post:
             guard let id = answered?.id, !id.isEmpty else {
+                // JSON that is not the resource with its id is the API's own answer, gone wrong:
+                // counted, never waited on forever. Anything else is not the API's.
+                if (try? JSONSerialization.jsonObject(with: answer)) is [String: Any] {
+                    throw UnusableAnswer(createOf: "\(Resource.self)", answer: answer)
+                }
                 throw APIError.notTheAPI(reason: "the answer to a create is not \(Resource.self) with its id")
             }
         case .put where answer.isEmpty:

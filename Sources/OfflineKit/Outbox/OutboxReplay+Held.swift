@@ -6,14 +6,15 @@ import Services
 /// a refusal kept with the API's reason.
 extension OutboxReplay {
     /// Counts a failed attempt: the entry waits for the backoff and the sync stops (the API is
-    /// failing); the failure past the bound makes it stuck instead, and the sync goes on.
-    func fail(_ entry: OutboxEntry, _ reason: ServiceRequestError, _ run: Run) {
+    /// failing); the failure past the bound makes it stuck instead, and the sync goes on. `said`,
+    /// when given, is kept as the reason instead of `reason`'s message (the API's body, say).
+    func fail(_ entry: OutboxEntry, _ reason: ServiceRequestError, _ run: Run, saying said: String? = nil) {
         let failures = entry.failures + 1
         let stuck = failures > retry.maximumRetries
         let wait = stuck ? nil : retry.delay(beforeRetry: failures - 1)
         let notBefore = wait.map { now().addingTimeInterval($0) }
         let status: Int? = if case .httpStatus(let status) = reason { status } else { nil }
-        let message = reason.userMessage
+        let message = said ?? reason.userMessage
         let written = database.write {
             try OutboxTable.recordFailure(
                 entry, error: message, status: status, notBefore: notBefore, wait: wait, stuck: stuck, $0)

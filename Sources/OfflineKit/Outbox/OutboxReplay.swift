@@ -118,6 +118,9 @@ struct OutboxReplay: Sendable {
                 start(picked, run)
             case .failure(let error as DatabaseError):
                 done(entry, stopping: true, run) { $0.stop(ServiceRequestError(error)) }
+            case .failure(let error as UnusableAnswer):
+                // The API's own answer, without what completes the change: a failure, counted.
+                fail(entry, .decodingFailed(type: "answer", reason: error.reason), run, saying: error.reason)
             case .failure(let error) where FailureClass(error).kind == .offline:
                 // The 2xx was not the API's answer (the feature found no resource in it): nothing
                 // was delivered, the change waits under its key, and no failure is counted.
