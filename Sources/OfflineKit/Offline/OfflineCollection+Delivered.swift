@@ -16,6 +16,8 @@ extension OfflineCollection {
         case .post:
             guard var answered, let remoteID = answered.id, !remoteID.isEmpty else { return nil }
             if remoteID != id {
+                try requireNewIdentifier(
+                    remoteID, for: entry, answer: try APIClient.encode(answered), storage, connection)
                 try storage.remove(id: remoteID, from: nil, in: connection)
             }
             if settled {
@@ -44,6 +46,25 @@ extension OfflineCollection {
             break
         }
         return nil
+    }
+
+    /// Throws ``OutboxError`` when identifier `remoteID` names a resource here this create did not
+    /// make: another create here was given it, or the copy holds it and this create was never
+    /// sent before and answered otherwise (a listing running meanwhile brings the same fields; a
+    /// create whose answer was lost may find what it made in the copy). Taking it would make two
+    /// resources one, or overwrite one.
+    static func requireNewIdentifier(
+        _ remoteID: String, for entry: OutboxEntry, answer: Data, _ storage: AnyOfflineStorage<Resource>,
+        _ connection: Connection
+    ) throws {
+        let otherCreate = try connection.scalar(
+            "SELECT 1 FROM outbox_identifiers WHERE feature = ? AND api_id = ? AND local_id <> ? LIMIT 1",
+            [.text(storage.outbox.feature), .text(remoteID), .text(entry.localID)])
+        var another = otherCreate != nil
+        if !another, !entry.attemptedBefore, let kept = try storage.resource(id: remoteID, in: connection) {
+            another = !JSONMerge.sameFields(try APIClient.encode(kept.value), answer)
+        }
+        if another { throw OutboxError(identifierKept: remoteID, creating: entry.localID) }
     }
 
     /// Throws `APIError/notTheAPI(reason:)` unless `answer` is the API's answer to `entry`: for a

@@ -99,6 +99,13 @@ enum JSONMerge {
         .sorted()
     }
 
+    /// Whether two JSON objects hold the same fields, `version` aside: the same resource, as two
+    /// answers of the API give it. `false` when either is not a JSON object.
+    static func sameFields(_ lhs: Data, _ rhs: Data) -> Bool {
+        guard let lhs = object(lhs), let rhs = object(rhs) else { return false }
+        return Set(lhs.keys).union(rhs.keys).allSatisfy { $0 == "version" || same(lhs[$0], rhs[$0]) }
+    }
+
     private static func object(_ data: Data) -> [String: Any]? {
         (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
     }

@@ -63,6 +63,9 @@ public struct OutboxEntry: Sendable, Equatable {
     /// The account the change was made by (`Credentials/account`), which alone may send it;
     /// `nil` for a change made with no sign-in.
     public internal(set) var account: String?
+    /// Whether the change had been sent (or may have been) when it was read: its answer may have
+    /// been lost, and a listing since may hold what it made.
+    var attemptedBefore = false
 
     /// Makes an entry; ``Outbox`` makes them as it reads its table.
     ///

@@ -13,10 +13,25 @@ public struct OutboxError: Error, Equatable, Sendable, CustomStringConvertible {
     init(identifierTaken remoteID: String, creating localID: String) {
         self.remoteID = remoteID
         self.localID = localID
+        heldByCopy = false
     }
+
+    /// The API gave a created resource the identifier of a resource the copy here already holds,
+    /// which this change did not make (it was never sent before, or another create here was given
+    /// that identifier): taking it would make two resources one, so nothing is replaced.
+    init(identifierKept remoteID: String, creating localID: String) {
+        self.remoteID = remoteID
+        self.localID = localID
+        heldByCopy = true
+    }
+
+    /// Whether the identifier is held by a resource of the copy rather than by a waiting change.
+    let heldByCopy: Bool
 
     /// The sentence the user reads, naming both identifiers.
     public var description: String {
-        "the API gave \(localID) the identifier \(remoteID), which another change here uses"
+        heldByCopy
+            ? "the API gave \(localID) the identifier \(remoteID), which another resource here already has"
+            : "the API gave \(localID) the identifier \(remoteID), which another change here uses"
     }
 }

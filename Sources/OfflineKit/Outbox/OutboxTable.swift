@@ -6,7 +6,7 @@ enum OutboxTable {
     /// The start of every read of entries: the columns an entry is made of.
     private static let select = """
         SELECT sequence, local_id, method, path, body, idempotency_key, refusal, created_at, failures,
-            last_error, not_before, stuck, base_version, base, conflict, theirs, account, damage
+            last_error, not_before, stuck, base_version, base, conflict, theirs, account, damage, attempted
         FROM outbox
         """
 
@@ -233,6 +233,7 @@ enum OutboxTable {
             notBefore: notBefore, failures: try row.int("failures"),
             baseVersion: try row.optionalString("base_version"), base: blob(row["base"]))
         entry.account = try row.optionalString("account")
+        entry.attemptedBefore = (try? row.int("attempted")).map { $0 != 0 } ?? true
         return entry
     }
 

@@ -60,4 +60,76 @@ extension OfflineCollectionTests {
             of: database.read { try $0.scalar("SELECT failures FROM outbox") })
         #expect(failures == .integer(0))
     }
+
+    @Test(
+        "a create answered with the id of a resource the copy already holds is refused; nothing is replaced")
+    func createAnsweredWithAnExistingIDIsRefused() async throws {
+        // Given: a task listed from the API, and an API that gives every new task that same id
+        let api = TestResourceAPI(
+            collection: "tasks", resources: [Task(id: "t1", title: "Tea")], naming: { _ in "t1" })
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let (_, online) = try tasks(server, online: true)
+        _ = await PromiseExpectations.value(of: online.list())
+        let (_, offline) = try tasks(server)
+        let milk = try #require(await PromiseExpectations.value(of: offline.create(Task(title: "Milk"))))
+
+        // When
+        let report = await PromiseExpectations.value(of: online.sync())
+        let copy = await PromiseExpectations.value(of: online.snapshot())
+
+        // Then: refused with the reason; both tasks still here, each under its own id
+        #expect(report?.refused.map(\.localID) == [milk.id ?? ""], "\(String(describing: report))")
+        guard case .refused(let reason)? = report?.refused.first?.state else {
+            Issue.record("not refused: \(String(describing: report))")
+            return
+        }
+        #expect(reason.contains("t1") && reason.contains("already has"), "\(reason)")
+        #expect(copy?.values.first { $0.id == "t1" }?.title == "Tea")
+        #expect(copy?.values.first { $0.id == milk.id }?.title == "Milk")
+    }
+
+    @Test("two creates answered with one id: the second is refused, never merged into the first")
+    func twoCreatesAnsweredWithOneIDAreNotMerged() async throws {
+        // Given: two tasks created offline, and an API that names both "x1"
+        let api = TestResourceAPI(collection: "tasks", naming: { _ in "x1" })
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let (_, offline) = try tasks(server)
+        _ = await PromiseExpectations.value(of: offline.create(Task(title: "Milk")))
+        let (_, online) = try tasks(server, online: true)
+        _ = await PromiseExpectations.value(of: online.sync())
+        let bread = try #require(await PromiseExpectations.value(of: offline.create(Task(title: "Bread"))))
+
+        // When
+        let report = await PromiseExpectations.value(of: online.sync())
+        let copy = await PromiseExpectations.value(of: online.snapshot())
+
+        // Then
+        #expect(report?.refused.map(\.localID) == [bread.id ?? ""], "\(String(describing: report))")
+        #expect(Set(copy?.values.map(\.title) ?? []) == ["Milk", "Bread"])
+    }
+
+    @Test("a create whose answer was lost finds what it made in the copy: taken, shown once")
+    func lostAnswerTakesTheListedRow() async throws {
+        // Given: a create the API applied whose answer was lost, then a listing that brought it
+        let api = TestResourceAPI(collection: "tasks")
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let (_, offline) = try tasks(server)
+        _ = await PromiseExpectations.value(of: offline.create(Task(title: "Milk")))
+        api.loseAnswer(to: "POST /tasks", with: .closeWithoutAnswer)
+        let (_, online) = try tasks(server, online: true)
+        _ = await PromiseExpectations.value(of: online.sync())
+        _ = await PromiseExpectations.value(of: online.list())
+
+        // When: the next sync replays the create under its key
+        let report = await PromiseExpectations.value(of: online.sync())
+        let copy = await PromiseExpectations.value(of: online.snapshot())
+
+        // Then
+        #expect(report?.sent.count == 1 && report?.refused.isEmpty == true, "\(String(describing: report))")
+        #expect(copy?.values.map(\.title) == ["Milk"])
+        #expect(api.applied == ["POST /tasks"])
+    }
 }
