@@ -36,8 +36,9 @@ extension OfflineCollection {
     }
 
     /// Erases the collection as `account` left it on this device: the copy of the API's resources,
-    /// the resources changed here, the copy's date and validators, and the changes `account`
-    /// made that wait, and its claim on the collection (another account may then use it);
+    /// the resources changed here, the copy's date and validators, the changes `account`
+    /// made that wait, the map of the API's identifiers of what was created here, and its claim
+    /// on the collection (another account may then use it);
     /// deleted with SQLite's `secure_delete` and the log emptied
     /// (`Database/erase(_:)`), so that no byte of them stays in the file or its `-wal`.
     /// Changes made with no sign-in stay.
@@ -55,8 +56,17 @@ extension OfflineCollection {
             try connection.execute(
                 "DELETE FROM offline_owners WHERE feature = ? AND account = ?",
                 [.text(feature), .text(account)])
-            return try connection.execute(
+            let dropped = try connection.execute(
                 "DELETE FROM outbox WHERE feature = ? AND account = ?", [.text(feature), .text(account)])
+            // The id map of what was created here goes with the copy; a change left waiting
+            // (made with no sign-in) keeps the rows it still needs.
+            try connection.execute(
+                """
+                DELETE FROM outbox_identifiers WHERE feature = ? AND NOT EXISTS (
+                    SELECT 1 FROM outbox WHERE outbox.feature = outbox_identifiers.feature
+                        AND outbox.local_id IN (outbox_identifiers.local_id, outbox_identifiers.api_id))
+                """, [.text(feature)])
+            return dropped
         }
     }
 }

@@ -134,14 +134,15 @@ extension OfflineCollection {
                         return writes.queueDelete(id, key: key, sent: true, conflict: theirs)
                             .then(on: .inline) { _ in writes.failingWithConflict(id) }
                     }
-                    guard FailureClass(error).queuesWrite else { throw error }
-                    return writes.queueDelete(id, key: key, sent: true).map(on: .inline) { $0 }
+                    let failure = FailureClass(error)
+                    guard failure.queuesWrite else { throw error }
+                    return writes.queueDelete(id, key: key, sent: !failure.neverLeft).map(on: .inline) { $0 }
                 }
         }
     }
 
     /// `send`'s answer kept as the API's copy; when the API could not be reached, the change kept
-    /// here and queued under the same key (it may have arrived).
+    /// here and queued under the same key (it may have arrived, unless no connection was made).
     func sent(
         _ method: HTTPMethod, _ resource: Resource, key: String,
         by send: @Sendable (_ idempotencyKey: String) -> Promise<Resource>
@@ -152,8 +153,9 @@ extension OfflineCollection {
                 return writes.queue(method, resource, key: key, sent: true, conflict: theirs)
                     .then(on: .inline) { _ in writes.failingWithConflict(resource.id ?? "") }
             }
-            guard FailureClass(error).queuesWrite else { throw error }
-            return writes.queue(method, resource, key: key, sent: true)
+            let failure = FailureClass(error)
+            guard failure.queuesWrite else { throw error }
+            return writes.queue(method, resource, key: key, sent: !failure.neverLeft)
         }
     }
 

@@ -91,8 +91,16 @@ struct OutboxReplay: Sendable {
             entry.method, entry.path, body: entry.body, headers: Self.headers(of: entry))
         run.whenSettled(sent) { answer in
             switch answer.map(Outcome.delivered) {
-            case .success(let outcome): handle(outcome, entry, run)
-            case .failure(let error): handle(Self.outcome(of: error, for: entry), entry, run)
+            case .success(let outcome):
+                handle(outcome, entry, run)
+            case .failure(let error) where FailureClass(error).neverLeft && !entry.attemptedBefore:
+                // No connection was made: the change never left, and later edits may merge into it.
+                run.whenSettled(database.write { try OutboxTable.markNeverSent(entry, $0) }) { written in
+                    if case .failure(let failure) = written { return run.fail(failure) }
+                    handle(Self.outcome(of: error, for: entry), entry, run)
+                }
+            case .failure(let error):
+                handle(Self.outcome(of: error, for: entry), entry, run)
             }
         }
     }

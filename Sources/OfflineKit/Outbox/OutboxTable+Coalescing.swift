@@ -45,6 +45,13 @@ extension OutboxTable {
             "UPDATE outbox SET attempted = 1 WHERE sequence = ?", [.integer(entry.sequence)])
     }
 
+    /// Marks `entry` as never sent again, when its attempt made no connection: later edits merge
+    /// into it as into any change not sent yet.
+    static func markNeverSent(_ entry: OutboxEntry, _ connection: Connection) throws {
+        try connection.execute(
+            "UPDATE outbox SET attempted = 0 WHERE sequence = ?", [.integer(entry.sequence)])
+    }
+
     private static func mayHaveArrived(_ entry: OutboxEntry, _ connection: Connection) throws -> Bool {
         guard
             case .integer(let attempted) = try connection.scalar(

@@ -65,6 +65,10 @@ public struct FailureClass: Equatable, Sendable {
     /// Whether the failure may pass on its own within seconds, so that the same GET may succeed
     /// when sent again: a connection that could not be made, timed out or was lost; 502, 503, 504.
     public let passesSoon: Bool
+    /// Whether the request certainly never left this device: no connection was made (not
+    /// connected, the host not found or refusing connections). A write that failed so did not
+    /// reach the API: it is queued as never sent, and later edits merge into it.
+    package let neverLeft: Bool
 
     /// Classifies any error a request or a service failed with.
     ///
@@ -126,11 +130,15 @@ public struct FailureClass: Equatable, Sendable {
         kind == .offline
     }
 
-    private init(kind: Kind, status: Int? = nil, retryAfter: Double? = nil, passesSoon: Bool = false) {
+    private init(
+        kind: Kind, status: Int? = nil, retryAfter: Double? = nil, passesSoon: Bool = false,
+        neverLeft: Bool = false
+    ) {
         self.kind = kind
         self.status = status
         self.retryAfter = retryAfter
         self.passesSoon = passesSoon
+        self.neverLeft = neverLeft
     }
 
     /// The HTTP status table.
@@ -168,8 +176,10 @@ public struct FailureClass: Equatable, Sendable {
         switch code {
         case .notConnectedToInternet, .cannotFindHost, .dnsLookupFailed, .internationalRoamingOff,
             .dataNotAllowed:
-            self.init(kind: .offline)
-        case .cannotConnectToHost, .timedOut, .networkConnectionLost:
+            self.init(kind: .offline, neverLeft: true)
+        case .cannotConnectToHost:
+            self.init(kind: .offline, passesSoon: true, neverLeft: true)
+        case .timedOut, .networkConnectionLost:
             self.init(kind: .offline, passesSoon: true)
         case .cancelled:
             self.init(kind: .cancelled)

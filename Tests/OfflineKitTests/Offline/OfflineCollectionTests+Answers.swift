@@ -19,7 +19,11 @@ extension OfflineCollectionTests {
         defer { server.stop() }
         let (database, offline) = try tasks(server)
         _ = await PromiseExpectations.value(of: offline.create(Task(title: "Noid")))
-        let (_, online) = try tasks(server, online: true)
+        // A clock that stands still: the backoff after the failure has not passed at the second sync.
+        let moment = Date()
+        let online = OfflineCollection<Task>(
+            database: database, collection: "tasks",
+            client: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never), now: { moment })
 
         // When: synced twice in a row
         let first = await PromiseExpectations.value(of: online.sync())
@@ -131,5 +135,35 @@ extension OfflineCollectionTests {
         #expect(report?.sent.count == 1 && report?.refused.isEmpty == true, "\(String(describing: report))")
         #expect(copy?.values.map(\.title) == ["Milk"])
         #expect(api.applied == ["POST /tasks"])
+    }
+
+    @Test(
+        "a create that met a refused connection never left: a later edit merges into it, one request",
+        arguments: [true, false])
+    func refusedConnectionLeavesTheCreateUnsent(createdOnline: Bool) async throws {
+        // Given: an API whose port refuses connections
+        let port = try TestHTTPServer.closedPort()
+        let database = try Database(at: folder.file("tasks.sqlite"))
+        let closed = try #require(URL(string: "http://127.0.0.1:\(port)/"))
+        let online = OfflineCollection<Task>(
+            database: database, collection: "tasks",
+            client: APIClient(baseURL: closed, timeout: 30, retry: .never))
+        let offline = OfflineCollection<Task>(
+            database: database, collection: "tasks",
+            client: APIClient(baseURL: closed, timeout: 30, retry: .never),
+            reachability: Offline())
+
+        // When: a task created online (queued when the connection is refused), or offline and
+        // then synced against the refusing port; then edited offline
+        let created = try #require(
+            await PromiseExpectations.value(
+                of: (createdOnline ? online : offline).create(Task(title: "Milk"))))
+        if !createdOnline { _ = await PromiseExpectations.value(of: online.sync()) }
+        _ = await PromiseExpectations.value(of: offline.update(id: created.id ?? "") { $0.note = "2 l" })
+
+        // Then: one create waits, carrying the edit
+        let waiting = await PromiseExpectations.value(of: online.outbox.entries()) ?? []
+        #expect(waiting.map(\.method) == [.post], "\(waiting)")
+        #expect(waiting.first?.body.map { String(decoding: $0, as: UTF8.self).contains("2 l") } == true)
     }
 }
