@@ -28,6 +28,7 @@ extension Arguments {
                    demo orders [\(verbs)
                    demo orders create \(synopsis)
                    demo customers [list] | customers create --name NAME --email EMAIL
+                   demo customers retry ID | customers discard ID
                    demo sync [options]
                    demo login --user NAME | logout [--erase] | whoami
                    demo export-sample-api FOLDER
@@ -45,6 +46,8 @@ extension Arguments {
             settles it. 'customers create' adds a customer, offline too; an order names one with
             --customer ID (an ID 'customers' shows, sent or not) and is sent after it, naming the shop's
             ID. 'sync' sends every change that waits, customers before the orders that name them.
+            'customers retry ID' and 'customers discard ID' do for a customer what they do for an order;
+            the orders that named a discarded customer are held until each is discarded or changed.
             'export-sample-api FOLDER' writes a sample API to serve with 'python3 -m http.server'.
             'login' signs in to a shop that wants it (the password is read from standard input, not
             echoed), and every command then uses that account; 'logout' keeps its orders and changes for

@@ -28,6 +28,8 @@ struct Arguments {
         case discardOrder(id: String)
         case listCustomers
         case createCustomer(Customer)
+        case retryCustomer(id: String)
+        case discardCustomer(id: String)
         case syncAll
         case exportSampleAPI(folder: String)
         case login(user: String)
@@ -139,6 +141,12 @@ struct Arguments {
         case ["orders", "create"]: return .createOrder(try order(values))
         case ["customers"], ["customers", "list"]: command = .listCustomers
         case ["customers", "create"]: return .createCustomer(try customer(values))
+        case ["customers", "retry"], ["customers", "discard"]:
+            throw UsageError(message: "say which customer: demo customers \(positional[1]) ID")
+        case let words
+        where words.count == 3 && words[0] == "customers" && ["retry", "discard"].contains(words[1]):
+            let id = try id(words, naming: "customer")
+            command = words[1] == "retry" ? .retryCustomer(id: id) : .discardCustomer(id: id)
         case ["sync"]: command = .syncAll
         case let words where words.count == 3 && words[0] == "orders" && words[1] == "update":
             return .updateOrder(
@@ -180,10 +188,10 @@ struct Arguments {
     /// The order identifier in `orders VERB ID`, not blank; as the demo shows identifiers
     /// (control characters escaped, ``Terminal/escaped(_:)``), so one copied from the screen
     /// names its order.
-    private static func id(_ words: [String]) throws -> String {
+    private static func id(_ words: [String], naming noun: String = "order") throws -> String {
         let id = Terminal.unescaped(words[2])
         guard !id.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw UsageError(message: "say which order: demo orders \(words[1]) ID")
+            throw UsageError(message: "say which \(noun): demo \(words[0]) \(words[1]) ID")
         }
         return id
     }

@@ -60,6 +60,68 @@ enum CustomersScreen {
         }
     }
 
+    /// `customers retry ID`: sends the customer's refused or stuck change again, then every change
+    /// that waits (its orders too).
+    static func retry(
+        _ id: String, _ store: FallbackOrdersStore, _ arguments: Arguments, _ terminal: Terminal
+    ) async -> Int32 {
+        let shown = Terminal.escaped(id)
+        do {
+            _ = try await store.customers.retry(id: id).value
+            terminal.print("Sent customer \(shown)'s change again.")
+        } catch {
+            terminal.printError("demo: customer \(shown) has no change the shop refused or failed too often")
+            return 1
+        }
+        return await SyncScreen.sync(store, all: true, arguments, terminal)
+    }
+
+    /// `customers discard ID`: drops the customer's held change; the orders that named it are
+    /// listed, held, with what the user can do with each.
+    static func discard(_ id: String, _ store: FallbackOrdersStore, _ terminal: Terminal) async -> Int32 {
+        let shown = Terminal.escaped(id)
+        let children = (try? await store.ordersNaming(customer: id).value) ?? []
+        do {
+            let dropped = try await store.customers.discard(id: id).value
+            terminal.print(
+                "Discarded \(SignInScreen.changes(dropped.count)) to customer \(shown).")
+        } catch {
+            terminal.printError(
+                "demo: customer \(shown) has no change that was refused, failed too often or damaged")
+            return 1
+        }
+        if !children.isEmpty {
+            let orders = children.map(Terminal.escaped).joined(separator: ", ")
+            terminal.print(
+                "\(children.count == 1 ? "Order" : "Orders") \(orders) named customer \(shown): the next sync "
+                    + "holds \(children.count == 1 ? "it" : "them"), and 'demo orders discard ID' then drops one.",
+                style: .yellow)
+        }
+        return 0
+    }
+
+    /// What the user can do about the customers' held changes, naming each with the orders it
+    /// holds back: for `demo sync`'s report.
+    static func held(_ store: FallbackOrdersStore) async -> [String] {
+        guard let status = try? await store.customers.syncStatus().value else { return [] }
+        var lines: [String] = []
+        for (id, state) in status.states.sorted(by: { $0.key < $1.key }) {
+            guard case .refused(let reason) = state else { continue }
+            let shown = Terminal.escaped(id)
+            let orders = (try? await store.ordersNaming(customer: id).value) ?? []
+            let holding =
+                orders.isEmpty
+                ? ""
+                : " It holds back \(orders.count == 1 ? "order" : "orders") "
+                    + orders.map(Terminal.escaped).joined(separator: ", ") + "."
+            lines.append(
+                "Customer \(shown) was refused by the shop (\(reason)).\(holding) "
+                    + "'demo customers retry \(shown)' sends it again, 'demo customers discard \(shown)' drops it."
+            )
+        }
+        return lines
+    }
+
     /// The customer an order names, as `orders show` prints it: "Eve Elder (a1b2c3d4)", or the
     /// identifier alone when this device does not have the customer.
     static func describe(_ id: String, _ customers: CustomersStore) async -> String {

@@ -86,6 +86,14 @@ struct Demo {
             return await withApp(arguments, terminal) { app in
                 await CustomersScreen.create(customer, app.orders.customers, terminal)
             }
+        case .retryCustomer(let id):
+            return await withApp(arguments, terminal) { app in
+                await CustomersScreen.retry(id, app.orders, arguments, terminal)
+            }
+        case .discardCustomer(let id):
+            return await withApp(arguments, terminal) { app in
+                await CustomersScreen.discard(id, app.orders, terminal)
+            }
         case .resolveOrder(let id, let keeping):
             return await withApp(arguments, terminal) { app in
                 await SyncScreen.resolve(id, keeping, app.orders, arguments, terminal)

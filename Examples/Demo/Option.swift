@@ -67,7 +67,7 @@ struct Option: Sendable {
         ),
         Option(
             name: "--erase", value: "", use: .flag,
-            help: "with 'logout': erase the account's orders and unsent changes from this device"),
+            help: "with 'logout': erase the account's orders, customers and unsent changes here"),
         Option(name: "--help", value: "", use: .flag, help: "show this help"),
         Option(name: "--version", value: "", use: .flag, help: "show the version"),
         order("--first-name", "NAME", .firstName) { $0.firstName = $1 },
@@ -82,8 +82,13 @@ struct Option: Sendable {
         order("--item", "NAME:QUANTITY:PRICE", .items, repeats: true) { $0.items.append(try item($1)) },
         order("--state", "STATE", nil, required: false) { $0.setAddress(\.state, $1) },
         order("--phone", "PHONE", nil, required: false) { $0.phone = $1 },
-        // Any customer this device shows (`demo customers`), sent to the shop or not; empty for none.
-        order("--customer", "ID", nil, required: false) { $0.customerID = $1.isEmpty ? nil : $1 },
+        // Any customer this device shows (`demo customers`), sent to the shop or not; never blank.
+        order("--customer", "ID", nil, required: false) { order, id in
+            guard !id.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw UsageError(message: "say which customer: --customer ID ('demo customers' lists them)")
+            }
+            order.customerID = id
+        },
         order("--shipping", "standard|two-day|one-day", nil, required: false) {
             $0.shipmentMethod = ShipmentMethod(speed: try speed($1))
         },

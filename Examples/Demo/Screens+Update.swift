@@ -13,7 +13,7 @@ extension Screens {
         do {
             var order = try await worker.fetchOrder(id: id).value
             try Arguments.apply(changes, to: &order)
-            guard await knowsCustomer(of: order, app, terminal) else { return 1 }
+            guard await knowsCustomer(of: order, app, terminal) else { return 2 }
             let updated = try await worker.updateOrder(order).value
             terminal.print(
                 "Updated order \(updated.id ?? id) (\(formatter.name(updated)), \(formatter.currency(updated.total)))"

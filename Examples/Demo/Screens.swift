@@ -86,7 +86,7 @@ enum Screens {
 
     static func create(_ order: Order, _ app: App, _ terminal: Terminal) async -> Int32 {
         let (worker, formatter) = (app.worker, app.formatter)
-        guard await knowsCustomer(of: order, app, terminal) else { return 1 }
+        guard await knowsCustomer(of: order, app, terminal) else { return 2 }
         let view = TerminalOrdersView(terminal: terminal, api: nil)
         let presenter = CreateOrderPresenter(worker: worker, output: view, formatter: formatter)
         view.createPresenter = presenter
@@ -122,12 +122,17 @@ enum Screens {
 
     /// 0 once `promise` is fulfilled, 1 once it is rejected: the view has shown why by then.
     /// Whether the customer `order` names, if any, is one this device shows (or the shop has);
-    /// says so when not.
+    /// says so when not, as a wrong command line (exit 2).
     static func knowsCustomer(of order: Order, _ app: App, _ terminal: Terminal) async -> Bool {
         guard let id = order.customerID, !(await CustomersScreen.exists(id, app.orders.customers)) else {
             return true
         }
-        terminal.printError("demo: no customer \(id) on this device or in the shop (see 'demo customers')")
+        let shown = Terminal.escaped(id)
+        terminal.printError(
+            UsageError(
+                message: "no customer \(shown) on this device or in the shop ('demo customers' lists them)"
+            )
+            .line)
         return false
     }
 

@@ -63,7 +63,8 @@ enum SignInScreen {
             let waiting = try await app.orders.unsentChangesByAccount().value[account] ?? 0
             if erase {
                 terminal.print(
-                    "Erasing \(shown)'s orders and \(changes(waiting)) not sent yet from this device.")
+                    "Erasing \(shown)'s orders, customers and \(changes(waiting)) not sent yet from this device."
+                )
                 _ = try await app.orders.erase(account: account).value
             }
             try credentials.signOut()

@@ -115,6 +115,7 @@ enum SyncScreen {
             return 1
         }
         if let waiting = OrdersSyncWording.list(customers) { terminal.print("Customers: \(waiting)") }
+        for line in await CustomersScreen.held(store) { terminal.print(line, style: .yellow) }
         return status.waiting + status.held + customers.waiting + customers.held == 0 ? 0 : 1
     }
 

@@ -133,14 +133,82 @@ import Testing
                 (["customers", "create", "--email", "e@x", "--name", " "], 2),
                 (["customers", "create", "--name", "Eve", "--email", "e@x", "--city", "Boston"], 2),
                 (["orders", "--name", "Eve"], 2),
-                (OfflineWritesDemoTests.createArguments + ["--customer", "nobody"], 1),
+                (OfflineWritesDemoTests.createArguments + ["--customer", "nobody"], 2),
+                (OfflineWritesDemoTests.createArguments + ["--customer", ""], 2),
+                (OfflineWritesDemoTests.createArguments + ["--customer", "  "], 2),
+                (["orders", "update", "abc123", "--customer", ""], 2),
+                (["customers", "retry"], 2),
+                (["customers", "discard", " "], 2),
             ] as [([String], Int32)])
         func refused(arguments: [String], status: Int32) async throws {
             // When
             let run = try await DemoRunner().run(arguments + ["--offline"])
 
-            // Then
+            // Then: one line saying what is wrong
             #expect(run.status == status, "\(run.output)\(run.error)")
+            #expect(
+                run.error.split(separator: "\n").count == 1 && run.error.hasPrefix("demo: "), "\(run.error)")
+        }
+
+        @Test("a customer the shop refused is retried, or discarded with the orders it held named")
+        func refusedCustomerIsRetriedOrDiscarded() async throws {
+            // Given: Eve and her order made offline; the shop refuses Eve once
+            let demo = DemoRunner()
+            let shop = try Shop()
+            defer { shop.server.stop() }
+            let (_, eve) = try await Self.eve(demo)
+            let order = try await Self.order(demo, customer: eve)
+            shop.customers.refuse("POST /customers", status: 422, body: #"{"error": "email taken"}"#)
+            let refused = try await demo.run(["sync"] + shop.api)
+
+            // When: retried once the shop takes her
+            shop.customers.allow("POST /customers")
+            let retried = try await demo.run(["customers", "retry", eve] + shop.api)
+
+            // Then: the message named the customer, the order it held, and what to do; the retry
+            // sent both
+            #expect(refused.status == 1)
+            #expect(
+                refused.output.contains("Customer \(eve) was refused by the shop (HTTP 422: email taken).")
+                    && refused.output.contains("It holds back order \(order).")
+                    && refused.output.contains("'demo customers retry \(eve)'")
+                    && refused.output.contains("'demo customers discard \(eve)'"),
+                "\(refused.output)")
+            #expect(retried.status == 0, "\(retried.output)\(retried.error)")
+            #expect(shop.customers.resources(as: Customer.self).map(\.name) == ["Eve Elder"])
+            #expect(shop.orders.storedOrders.contains { $0.customerID == "cus-1" })
+        }
+
+        @Test(
+            "discarding a refused customer names the orders it held, which the next sync holds to be discarded"
+        )
+        func refusedCustomerDiscarded() async throws {
+            // Given: Eve and her order made offline, Eve refused by the shop
+            let demo = DemoRunner()
+            let shop = try Shop()
+            defer { shop.server.stop() }
+            let (_, eve) = try await Self.eve(demo)
+            let order = try await Self.order(demo, customer: eve)
+            shop.customers.refuse("POST /customers", status: 422, body: #"{"error": "email taken"}"#)
+            _ = try await demo.run(["sync"] + shop.api)
+
+            // When: Eve discarded, the next sync holds her order, which is then discarded too
+            let discarded = try await demo.run(["customers", "discard", eve, "--offline"])
+            let holding = try await demo.run(["sync"] + shop.api)
+            let droppedOrder = try await demo.run(["orders", "discard", order, "--offline"])
+            let synced = try await demo.run(["sync"] + shop.api)
+
+            // Then
+            #expect(discarded.status == 0, "\(discarded.output)\(discarded.error)")
+            #expect(
+                discarded.output.contains("Discarded 1 change to customer \(eve).")
+                    && discarded.output.contains(
+                        "Order \(order) named customer \(eve): the next sync holds it"),
+                "\(discarded.output)")
+            #expect(holding.status == 1 && holding.output.contains("1 change refused"), "\(holding.output)")
+            #expect(droppedOrder.status == 0, "\(droppedOrder.output)\(droppedOrder.error)")
+            #expect(synced.status == 0, "\(synced.output)\(synced.error)")
+            #expect(shop.customers.resources(as: Customer.self).isEmpty && shop.orders.applied.isEmpty)
         }
     }
 #endif

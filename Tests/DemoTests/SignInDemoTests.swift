@@ -1,6 +1,7 @@
 import Foundation
 import MelodiesTesting
 import OrdersTesting
+import Services
 import Testing
 
 #if SUBPROCESSES  // where the demo is built: macOS and Linux (Package.swift)
@@ -94,22 +95,43 @@ import Testing
             #expect(shop.storedOrders.contains { $0.email == "eve@example.com" })
         }
 
-        @Test("logout --erase says what it drops, then leaves none of the account's orders in the file")
+        @Test(
+            "logout --erase says what it drops, then leaves nothing of the account in any table of the file")
         func logoutEraseLeavesNothing() async throws {
             defer { server.stop() }
-            // Given
+            // Given: a customer and an order naming it made offline, and the order sent and
+            // answered (so the id map holds it)
             _ = try await login("amy", "apple pie")
-            _ = try await demo.run(OfflineWritesDemoTests.createArguments + ["--offline"] + api)
+            let customer = try await demo.run([
+                "customers", "create", "--name", "Zed Zebra", "--email", "zed@example.com", "--offline",
+            ])
+            let id = customer.output.split(separator: " ").dropFirst(2).first.map(String.init) ?? ""
+            _ = try await demo.run(
+                OfflineWritesDemoTests.createArguments + ["--customer", id, "--offline"] + api)
+            let sent = try await demo.run(OfflineWritesDemoTests.createArguments + ["--offline"] + api)
+            let sentID =
+                sent.output.split(separator: "\n").first?.split(separator: " ").last.map(String.init) ?? ""
+            _ = try await demo.run(["orders", "sync"] + api)
             // When
             let erased = try await demo.run(["logout", "--erase"] + api)
-            // Then
+            // Then: every change counted (the customer, the order naming it), nothing of the account
+            // left in any row of any table, nor in the file's bytes
             #expect(erased.status == 0)
             #expect(
-                erased.output.contains("Erasing amy's orders and 1 change not sent yet"), "\(erased.output)")
+                erased.output.contains("Erasing amy's orders, customers and 2 changes not sent yet"),
+                "\(erased.output)")
+            let left = try await Self.rows(
+                in: demo.folder.file("demo.sqlite"),
+                containingAny: [
+                    "amy", "Zed Zebra", "zed@example.com", "eve@example.com", id, sentID,
+                ])
+            #expect(!sentID.isEmpty)
+            #expect(left.isEmpty, "\(left)")
             for name in ["demo.sqlite", "demo.sqlite-wal"] {
                 let url = demo.folder.file(name)
                 guard let bytes = try? Data(contentsOf: url) else { continue }
                 #expect(bytes.range(of: Data("eve@example.com".utf8)) == nil, "\(name)")
+                #expect(bytes.range(of: Data("zed@example.com".utf8)) == nil, "\(name)")
             }
             let whoami = try await demo.run(["whoami"] + api)
             #expect(whoami.status == 1 && whoami.output.contains("Nobody is signed in."))
@@ -120,6 +142,35 @@ import Testing
 
 #if SUBPROCESSES
     extension SignInDemoTests {
+        /// Each row of every table of the file at `url` that holds one of `words`, as
+        /// `table: row`: what an erase left behind.
+        static func rows(in url: URL, containingAny words: [String]) async throws -> [String] {
+            let database = try Database(at: url)
+            return try await database.read { connection -> [String] in
+                let tables = try connection.query(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+                ) { try $0.string("name") }
+                var found: [String] = []
+                for table in tables {
+                    let rows = try connection.query("SELECT * FROM \"\(table)\"")
+                    for row in rows {
+                        let text = row.values.map { value -> String in
+                            switch value {
+                            case .text(let text): text
+                            case .blob(let bytes): String(decoding: bytes, as: UTF8.self)
+                            default: ""
+                            }
+                        }
+                        .joined(separator: " | ")
+                        if words.contains(where: { !$0.isEmpty && text.contains($0) }) {
+                            found.append("\(table): \(text)")
+                        }
+                    }
+                }
+                return found
+            }.value
+        }
+
         @Test("the 'Signing in' article's session prints what the article shows")
         func readmeSession() async throws {
             defer { server.stop() }

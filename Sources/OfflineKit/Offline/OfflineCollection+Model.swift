@@ -1,5 +1,5 @@
 import Promises
-import Services
+package import Services
 
 /// Models that change between app versions.
 extension OfflineCollection {
@@ -29,6 +29,10 @@ extension OfflineCollection {
         copy.gate(version: version, steps: steps)
         return copy
     }
+
+    /// What the collection's tables wait for before any read or write: its model's check and
+    /// upgrade. A feature that reads the same tables its own way waits for it too.
+    package var modelGate: OnceReady? { storage.tables.gate }
 
     /// Makes the tables and the outbox wait for the upgrade to `version` (replacing any gate set
     /// before, which then never runs).

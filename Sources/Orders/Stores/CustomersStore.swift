@@ -75,6 +75,33 @@ public struct CustomersStore: Sendable {
     public func syncStatus() -> Promise<OutboxStatus> {
         customers.status()
     }
+
+    /// Sends a customer's refused or stuck changes again, then syncs.
+    ///
+    /// - Parameter id: The customer's identifier.
+    /// - Returns: A promise of the sync's report; rejected with `notFound` when the customer has
+    ///   no such change.
+    public func retry(id: String) -> Promise<OutboxSyncReport> {
+        let customers = customers
+        return customers.retry(id: id).then(on: .inline) { count -> Promise<OutboxSyncReport> in
+            guard count > 0 else { throw OrdersStoreError(.updateOrder, .notFound(id: id)) }
+            return customers.sync()
+        }
+    }
+
+    /// Drops a customer's held change and those behind it, and undoes them here: a customer the
+    /// shop never had goes, and the orders naming it are held with the reason (see
+    /// ``FallbackOrdersStore/ordersNaming(customer:)``) until each is discarded or changed.
+    ///
+    /// - Parameter id: The customer's identifier.
+    /// - Returns: A promise of the changes dropped; rejected with `notFound` when the customer
+    ///   has no held change.
+    public func discard(id: String) -> Promise<[OutboxEntry]> {
+        customers.discard(id: id).map(on: .inline) { entries in
+            guard !entries.isEmpty else { throw OrdersStoreError(.deleteOrder, .notFound(id: id)) }
+            return entries
+        }
+    }
 }
 
 extension OfflineCollection where Resource == Order {

@@ -103,19 +103,41 @@ extension FallbackOrdersStore {
 
 /// Signed-in shops: whose changes wait, and erasing an account's orders at its sign-out.
 extension FallbackOrdersStore {
-    /// The accounts whose order changes wait here, with how many each.
+    /// The accounts whose changes wait here, orders' and customers' together, with how many each.
     ///
     /// - Returns: A promise of the counts.
     public func unsentChangesByAccount() -> Promise<[String: Int]> {
-        orders.unsentChangesByAccount()
+        let customers = customers.customers
+        return orders.unsentChangesByAccount().then(on: .inline) { orders in
+            customers.unsentChangesByAccount().map(on: .inline) { orders.merging($0, uniquingKeysWith: +) }
+        }
     }
 
-    /// Erases the orders and `account`'s waiting changes from this device, leaving no trace in
-    /// the file (see `OfflineCollection.erase(account:)`).
+    /// Erases every collection this store keeps for `account` (the orders, then the customers:
+    /// copies, waiting changes, owners and the map of the shop's identifiers) from this device,
+    /// leaving no trace in the file (see `OfflineCollection.erase(account:)`).
     ///
     /// - Parameter account: The account signing out.
-    /// - Returns: A promise of how many waiting changes were dropped.
+    /// - Returns: A promise of how many waiting changes were dropped, orders' and customers'.
     public func erase(account: String) -> Promise<Int> {
-        orders.erase(account: account)
+        let customers = customers.customers
+        return orders.erase(account: account).then(on: .inline) { orders in
+            customers.erase(account: account).map(on: .inline) { orders + $0 }
+        }
+    }
+
+    /// The orders whose changes wait for customer `customer`'s create (queued, refused or
+    /// discarded): what discarding a refused customer leaves held.
+    ///
+    /// - Parameter customer: The customer's identifier.
+    /// - Returns: A promise of the orders' identifiers, sorted.
+    public func ordersNaming(customer: String) -> Promise<[String]> {
+        let orders = orders
+        return orders.status().then(on: .inline) { status -> Promise<[String]> in
+            let waits = status.states.keys.sorted().map { id in
+                orders.waitingParent(of: id).map(on: .inline) { $0?.id == customer ? id : nil }
+            }
+            return when(fulfilled: waits).map(on: .inline) { $0.compactMap { $0 } }
+        }
     }
 }

@@ -37,9 +37,10 @@ extension FallbackOrdersStore {
         return cache.fetchOrdersPage(after: cursor, limit: limit) { try orders.checkAccount(in: $0) }
     }
 
-    /// A scheduler that sends this store's waiting changes by itself (see `SyncScheduler`),
-    /// following its outbox: started, it syncs at once, then whenever a change is queued,
-    /// connectivity comes back or the app says it is active, with the backoff after failures.
+    /// A scheduler that sends this store's waiting changes by itself (see `SyncScheduler`), the
+    /// customers' before the orders' (``syncAll()``), following both outboxes: started, it syncs
+    /// at once, then whenever a change is queued, connectivity comes back or the app says it is
+    /// active, with the backoff after failures.
     ///
     /// - Parameters:
     ///   - connectivity: Tells when the shop can be reached; on Linux an `APIProbe`, on Apple
@@ -50,7 +51,8 @@ extension FallbackOrdersStore {
         connectivity: any ConnectivityMonitor = AssumeReachable(), clock: any SyncClock = SystemSyncClock()
     ) -> SyncScheduler {
         let store = self
-        let scheduler = SyncScheduler(connectivity: connectivity, clock: clock) { store.sync() }
+        let scheduler = SyncScheduler(connectivity: connectivity, clock: clock) { store.syncAll() }
+        scheduler.follow(customers.customers.outbox)
         scheduler.follow(cache.outbox)
         return scheduler
     }

@@ -7,7 +7,7 @@ import Services
 /// first, with the changes that wait in the same file. The one storage of orders: the device-only
 /// ``OrdersSQLiteStore`` and the ``FallbackOrdersStore``'s collection both keep their orders here.
 struct OrdersOfflineStorage: OfflineStorage {
-    let tables: FeatureDatabase
+    var tables: FeatureDatabase
     let outbox: Outbox
 
     /// The storage on `database`, its tables brought up to date (``OrdersSchema``) before the

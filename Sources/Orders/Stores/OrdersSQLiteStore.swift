@@ -40,7 +40,7 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
         retry: RetryPolicy = Outbox.standardRetry, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.makeID = makeID
-        storage = OrdersOfflineStorage(database: database, retry: retry, now: now)
+        var storage = OrdersOfflineStorage(database: database, retry: retry, now: now)
         // The client is never asked: its address only makes the collection (the queued changes'
         // paths are relative, sent with the fallback store's client).
         offline =
@@ -49,6 +49,10 @@ public struct OrdersSQLiteStore: OrdersStore, OfflineCache {
                 reachability: NeverReachable(),
                 makeID: makeID, now: now
             ).namingCustomers
+        // Every read of the tables waits for the collection's model check, as the collection's
+        // own do: a file a newer app wrote is refused here too, never listed.
+        storage.tables.gate = offline.modelGate
+        self.storage = storage
     }
 
     /// All orders, newest first.

@@ -26,7 +26,9 @@ extension ServiceRequestError {
             "The server took too long to answer. Please try again."
         case .storageFailed(let reason) where !reason.isEmpty:
             // The file and the cause (full, locked, read-only, damaged): the user can act on them.
-            "The data stored on this device cannot be read or written: \(reason)."
+            // A reason that is a sentence of its own keeps its full stop, never two.
+            "The data stored on this device cannot be read or written: \(reason)"
+                + (reason.hasSuffix(".") || reason.hasSuffix("!") || reason.hasSuffix("?") ? "" : ".")
         case .storageFailed:
             "The data stored on this device cannot be read or written."
         case .cancelled:
