@@ -150,6 +150,26 @@ import Testing
                 run.error.split(separator: "\n").count == 1 && run.error.hasPrefix("demo: "), "\(run.error)")
         }
 
+        @Test("orders watch sends a customer made offline, then the order naming it, by itself")
+        func watchSendsCustomersFirst() async throws {
+            // Given: Eve and her order made offline
+            let demo = DemoRunner()
+            let shop = try Shop()
+            defer { shop.server.stop() }
+            let (_, eve) = try await Self.eve(demo)
+            _ = try await Self.order(demo, customer: eve)
+
+            // When: the watch runs with the shop up
+            let watch = try WatchedProcess(demo, ["orders", "watch"] + shop.api)
+            let sent = await watch.output(containing: OrdersSyncWording.nothingWaits)
+            let status = await watch.closeInput()
+
+            // Then: both reached the shop, the order naming the shop's id for Eve
+            #expect(sent && status == 0)
+            #expect(shop.customers.resources(as: Customer.self).map(\.name) == ["Eve Elder"])
+            #expect(shop.orders.storedOrders.contains { $0.customerID == "cus-1" })
+        }
+
         @Test("a customer the shop refused is retried, or discarded with the orders it held named")
         func refusedCustomerIsRetriedOrDiscarded() async throws {
             // Given: Eve and her order made offline; the shop refuses Eve once
