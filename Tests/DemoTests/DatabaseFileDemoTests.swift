@@ -1,6 +1,7 @@
 import Foundation
 import MelodiesTesting
 import OrdersTesting
+import Services
 import Testing
 
 #if SUBPROCESSES  // where the demo is built: macOS and Linux (Package.swift)
@@ -81,6 +82,28 @@ import Testing
                 #expect(owner == nil || owner?.intValue == 0, "\(sidecar) left by the other user")
             }
             #expect(try await demo.run(OfflineWritesDemoTests.createArguments + ["--offline"]).status == 0)
+        }
+
+        @Test(
+            "a file a newer app wrote is refused offline too, listed or shown, in one sentence",
+            arguments: [["orders", "--offline"], ["orders", "show", "abc123", "--offline"]])
+        func newerModelIsRefusedOffline(arguments: [String]) async throws {
+            // Given: a file whose orders a newer version of the app wrote (model 9)
+            let demo = DemoRunner()
+            _ = try await demo.run(OfflineWritesDemoTests.createArguments + ["--offline"])
+            let database = try Database(at: demo.database)
+            _ = try await database.write { connection in
+                try connection.execute(
+                    "INSERT OR REPLACE INTO offline_models (feature, version) VALUES ('orders', 9)")
+            }.value
+
+            // When
+            let run = try await demo.run(arguments)
+
+            // Then: refused, saying why once, and nothing listed
+            #expect(run.status == 1, "\(run.output)")
+            #expect(run.error.contains("saved by a newer version of the app"), "\(run.error)")
+            #expect(!run.error.contains("..") && !run.output.contains("Eve"), "\(run.output)\(run.error)")
         }
 
         @Test("a database path that cannot be created leaves no folder behind")

@@ -102,6 +102,20 @@ struct ServiceRequestErrorMappingTests {
                 == "The data stored on this device cannot be read or written: /data/app.sqlite: \(cause).")
     }
 
+    @Test(
+        "a storage reason that is a sentence of its own ends the message with one full stop",
+        arguments: [
+            ("the file is full", "the file is full."), ("Update the app.", "Update the app."),
+            ("Is it open elsewhere?", "Is it open elsewhere?"),
+        ])
+    func storageReasonEndsOnce(reason: String, ending: String) {
+        // When
+        let message = ServiceRequestError.storageFailed(reason: reason).userMessage
+
+        // Then
+        #expect(message == "The data stored on this device cannot be read or written: \(ending)")
+    }
+
     @Test("cancelled counts as a cancellation, so catch skips it")
     func cancelledIsCancellation() {
         #expect(ServiceRequestError.cancelled.isCancellation)
