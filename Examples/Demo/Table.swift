@@ -11,6 +11,10 @@ struct Table<Row> {
     /// Columns that must not be truncated (identifiers, amounts).
     var fixed: Set<Int> = []
 
+    /// The widest a flexible column grows, whatever the width it may take: a cell the API sent
+    /// 100 KiB long (a name, an email) shows its start and an ellipsis, on a terminal or in a pipe.
+    static var widestCell: Int { 60 }
+
     /// The header line, then one line per row, each made as it is read.
     func lines(fitting width: Int?) -> some Sequence<String> {
         lines(widths: columnWidths(fitting: width), header: true)
@@ -35,7 +39,9 @@ struct Table<Row> {
         var widths = headers.map(\.displayWidth)
         for row in rows {
             for (column, cell) in cells(row).enumerated() where column < widths.count {
-                widths[column] = max(widths[column], cell.displayWidth)
+                let shown =
+                    fixed.contains(column) ? cell.displayWidth : min(cell.displayWidth, Self.widestCell)
+                widths[column] = max(widths[column], shown)
             }
         }
         guard let width else { return widths }

@@ -60,6 +60,19 @@ import Testing
             }
         }
 
+        @Test("a cell the API sent 100 KiB long shows its start and an ellipsis, in a pipe too")
+        func hugeCellIsCut() {
+            // Given: a name of 100 KiB, as a hostile shop sends, and no terminal width
+            let table = Table(
+                headers: ["ID", "Name"], rows: [["n1", String(repeating: "L", count: 100 << 10)]], fixed: [0])
+
+            // When
+            let lines = Array(table.lines(fitting: nil))
+
+            // Then
+            #expect(lines[1] == "n1  " + String(repeating: "L", count: 59) + "…")
+        }
+
         @Test(
             "an address is shown without its user name or password",
             arguments: [
