@@ -152,12 +152,13 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
     ) -> Promise<Fetched<OfflineSnapshot<Resource>>> {
         let fallback = NetworkFallback(cache: OfflineCopy(self), reachability: reachability, now: now)
         let local = self
-        let sends = sendingFirst && reachability.isReachable && policy != .cacheOnly
-        // Nothing is asked of the API before the stored data is at the collection's model.
+        let asks = reachability.isReachable && policy != .cacheOnly
+        // Nothing is asked of the API before the stored data is at the collection's model. A
+        // create whose answer was lost is asked again first (under its key): the listing may hold
+        // what it made, which would otherwise show beside this device's copy, twice.
         let sent = storage.tables.opened.then(on: .inline) { () -> Promise<Void> in
-            sends
-                ? local.sync().asVoid().recover(on: .inline) { _ in Guarantee.value(()) }.asPromise()
-                : .value(())
+            guard asks else { return .value(()) }
+            return sendingFirst ? local.syncIgnoringFailure() : local.replayingLostCreates()
         }
         return sent.then(on: .inline) {
             fallback.fetch(policy: policy, showingCopy: showingCopy) { validators in
@@ -181,6 +182,19 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
             guard policy != .cacheOnly, ServiceRequestError(error) == .noData else { throw error }
             return local.snapshot().map(on: .inline) { Fetched(value: $0, source: .nothingSaved) }
         }
+    }
+
+    /// Sends the waiting changes; a failure is left for the read that follows to meet.
+    func syncIgnoringFailure() -> Promise<Void> {
+        sync().asVoid().recover(on: .inline) { _ in Guarantee.value(()) }.asPromise()
+    }
+
+    /// Sends the waiting changes when a create among them was sent and never answered; else
+    /// nothing.
+    func replayingLostCreates() -> Promise<Void> {
+        let (local, feature) = (self, collection)
+        return storage.tables.read { try OutboxTable.createAnswerLost(feature, $0) }
+            .then(on: .inline) { lost in lost ? local.syncIgnoringFailure() : .value(()) }
     }
 
     /// The path of one resource.

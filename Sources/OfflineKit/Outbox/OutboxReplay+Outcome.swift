@@ -57,6 +57,9 @@ extension OutboxReplay {
             // failure, which waits the backoff and, repeated, makes the change stuck.
             guard let seconds = failure.waitAsked else { return .failed(reason) }
             return .later(reason, status: status, seconds: seconds)
+        case .offline where failure.answerMayBeLost:
+            // It left and no answer came: not "offline", and checked at the next sync.
+            return .stop(.answerLost)
         case .offline, .cancelled, .signedOut:
             // Signed out: the change waits, untouched and uncounted, for the next sign-in.
             return .stop(reason)

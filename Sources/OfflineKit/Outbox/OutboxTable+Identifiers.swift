@@ -47,6 +47,16 @@ extension OutboxTable {
             [.text(feature), .text(localID)]) != nil
     }
 
+    /// Whether a create of `feature` was sent and waits still, neither answered nor held: its
+    /// answer was lost, and the API may have made the resource.
+    static func createAnswerLost(_ feature: String, _ connection: Connection) throws -> Bool {
+        try connection.scalar(
+            """
+            SELECT 1 FROM outbox WHERE feature = ? AND method = 'POST' AND attempted = 1 AND refusal IS NULL
+                AND conflict = 0 AND stuck = 0 AND damage IS NULL LIMIT 1
+            """, [.text(feature)]) != nil
+    }
+
     /// Deletes `entries`, every entry of resource `localID` of `feature`. A create dropped is
     /// remembered as ``discarded``: the resource never reaches the API, and a change that names it
     /// (a related record) must not be sent naming it.

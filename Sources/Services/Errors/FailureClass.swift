@@ -11,7 +11,7 @@ import Promises
 /// | failure | kind | a read shows the copy | a write is queued | a GET is sent again | the outbox |
 /// | --- | --- | --- | --- | --- | --- |
 /// | `URLError` not connected, cannot find host, DNS failure, roaming off, data not allowed; ``ServiceRequestError/noNetwork`` | ``Kind/offline`` | yes | yes | no | stops |
-/// | `URLError` cannot connect, timed out, connection lost; ``ServiceRequestError/timedOut`` | ``Kind/offline`` | yes | yes | yes | stops |
+/// | `URLError` cannot connect, timed out, connection lost; ``ServiceRequestError/timedOut``, ``ServiceRequestError/answerLost`` | ``Kind/offline`` | yes | yes | yes | stops (a write that left: ``ServiceRequestError/answerLost``) |
 /// | HTTP 408, 425, 429 | ``Kind/later`` | yes | no | with `Retry-After` (429) | waits for `Retry-After`, else stops |
 /// | HTTP 5xx | ``Kind/serverTrouble`` | yes | no | 502, 503, 504 | counts a failure of the entry |
 /// | HTTP 503 with `Retry-After` | ``Kind/later`` | yes | no | yes | waits for `Retry-After` |
@@ -69,6 +69,9 @@ public struct FailureClass: Equatable, Sendable {
     /// connected, the host not found or refusing connections). A write that failed so did not
     /// reach the API: it is queued as never sent, and later edits merge into it.
     package let neverLeft: Bool
+    /// Whether a write that failed so may have reached the API all the same: it left, and the
+    /// connection was lost or timed out before the answer came (``ServiceRequestError/answerLost``).
+    package var answerMayBeLost: Bool { kind == .offline && passesSoon && !neverLeft }
 
     /// Classifies any error a request or a service failed with.
     ///
@@ -193,7 +196,7 @@ public struct FailureClass: Equatable, Sendable {
         switch serviceError {
         case .noNetwork:
             self.init(kind: .offline)
-        case .timedOut:
+        case .timedOut, .answerLost:
             self.init(kind: .offline, passesSoon: true)
         case .httpStatus(let status):
             self.init(status: status, retryAfter: nil)

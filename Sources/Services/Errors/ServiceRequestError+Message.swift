@@ -35,6 +35,8 @@ extension ServiceRequestError {
             "Cancelled."
         case .notTheAPI:
             "The network answered with a page that is not the API's (a sign-in page?). Nothing was sent; sign in to the network and try again."
+        case .answerLost:
+            "The server may have received the change; it will be checked at the next sync."
         case .moved(let location) where location.isEmpty:
             "The API answered that it moved, without saying where. Nothing was sent there; your changes wait."
         case .moved(let location):

@@ -32,6 +32,10 @@ public enum ServiceRequestError: Error, Equatable, Sendable {
     /// The API answered a write with a redirect to `location` (it moved): the change was not sent
     /// there and waits; the app's API address needs updating.
     case moved(to: String)
+    /// A write left, and its answer never came (the connection was lost, or the answer took too
+    /// long): the API may have applied it. The change waits under its idempotency key and is sent
+    /// again at the next sync, which finds out; nothing is lost or applied twice.
+    case answerLost
 }
 
 extension ServiceRequestError: CancellableError {

@@ -116,7 +116,7 @@ extension OfflineCollectionTests {
 
     @Test("a create whose answer was lost finds what it made in the copy: taken, shown once")
     func lostAnswerTakesTheListedRow() async throws {
-        // Given: a create the API applied whose answer was lost, then a listing that brought it
+        // Given: a create the API applied whose answer was lost, then a refresh that brought it
         let api = TestResourceAPI(collection: "tasks")
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
@@ -125,7 +125,7 @@ extension OfflineCollectionTests {
         api.loseAnswer(to: "POST /tasks", with: .closeWithoutAnswer)
         let (_, online) = try tasks(server, online: true)
         _ = await PromiseExpectations.value(of: online.sync())
-        _ = await PromiseExpectations.value(of: online.list())
+        _ = await PromiseExpectations.value(of: online.refresh())
 
         // When: the next sync replays the create under its key
         let report = await PromiseExpectations.value(of: online.sync())
@@ -165,5 +165,31 @@ extension OfflineCollectionTests {
         let waiting = await PromiseExpectations.value(of: online.outbox.entries()) ?? []
         #expect(waiting.map(\.method) == [.post], "\(waiting)")
         #expect(waiting.first?.body.map { String(decoding: $0, as: UTF8.self).contains("2 l") } == true)
+    }
+
+    @Test(
+        "a lost answer is worded as one, not as offline, and a listing before the next sync shows the task once"
+    )
+    func lostAnswerIsWordedAndListedOnce() async throws {
+        // Given: a task created offline; the API applies the create and the connection closes
+        let api = TestResourceAPI(collection: "tasks")
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let (_, offline) = try tasks(server)
+        _ = await PromiseExpectations.value(of: offline.create(Task(title: "Shed")))
+        api.loseAnswer(to: "POST /tasks", with: .closeWithoutAnswer)
+        let (_, online) = try tasks(server, online: true)
+
+        // When: synced, then listed
+        let report = await PromiseExpectations.value(of: online.sync())
+        let listed = await PromiseExpectations.value(of: online.list())
+
+        // Then
+        #expect(report?.stoppedBecause == .answerLost, "\(String(describing: report))")
+        #expect(
+            report?.stoppedBecause?.userMessage
+                == "The server may have received the change; it will be checked at the next sync.")
+        #expect(listed?.value.values.map(\.title) == ["Shed"])
+        #expect(api.applied == ["POST /tasks"])
     }
 }
