@@ -72,6 +72,28 @@ import Testing
             #expect(up.status == 0 && up.output.contains("Nothing waits"), "\(up.output)")
         }
 
+        @Test("an order shown by the id printed offline is found online after the sync, under the shop's id")
+        func localIDShownOnlineAfterSync() async throws {
+            // Given: an order created offline, its id as printed, then sent
+            let demo = DemoRunner()
+            let (shop, server) = try Self.sampleShop()
+            defer { server.stop() }
+            let api = ["--api", server.baseURL.absoluteString]
+            let created = try await demo.run(Self.createArguments + ["--offline"])
+            let local =
+                created.output.split(separator: "\n").first?.split(separator: " ").last.map(String.init) ?? ""
+            let synced = try await demo.run(["orders", "sync"] + api)
+
+            // When: shown online by the id printed offline
+            let shown = try await demo.run(["orders", "show", local] + api)
+
+            // Then: the shop's copy, asked for by the shop's id
+            #expect(synced.status == 0, "\(synced.output)")
+            #expect(shown.status == 0 && shown.output.contains("Eve"), "\(shown.output)\(shown.error)")
+            let apiID = try #require(shop.storedOrders.first { $0.email == "eve@example.com" }?.id)
+            #expect(apiID != local && shown.output.contains(apiID), "\(shown.output)")
+        }
+
         @Test("a stuck change and a damaged one are shown as such, each with its line, never as synced")
         func stuckAndDamagedShown() async throws {
             // Given: two orders created offline; one failed too often, the other's row damaged

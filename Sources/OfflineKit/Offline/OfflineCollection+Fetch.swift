@@ -24,6 +24,10 @@ extension OfflineCollection {
     /// API cannot be reached, or `fetch`'s error when the copy does not have it either (offline,
     /// `ServiceRequestError/noData`).
     ///
+    /// `fetch` is called without the identifier: one made here that the API has replaced is read
+    /// from the copy under its new one, but `fetch` asks the API for whatever it captured. Prefer
+    /// ``fetch(id:fetchingByID:)``, which gives `fetch` the API's identifier.
+    ///
     /// - Parameters:
     ///   - id: Its identifier.
     ///   - fetch: Reads it from the API.
@@ -31,8 +35,28 @@ extension OfflineCollection {
     public func fetch(
         id: String, fetching fetch: @escaping @Sendable () -> Promise<Resource>
     ) -> Promise<Resource> {
+        self.fetch(id: id, fetchingByID: { _ in fetch() })
+    }
+
+    /// One resource, asking the API with `fetch` when no change of it waits, given the identifier
+    /// the API knows it by: an identifier made here that the API has replaced (a screen open during
+    /// the sync, a link, a widget) is followed through the id map first, online as offline. The
+    /// copy's when the API cannot be reached, or `fetch`'s error when the copy does not have it
+    /// either (offline, `ServiceRequestError/noData`).
+    ///
+    /// ```swift
+    /// orders.fetch(id: id) { current in api.getOrder(id: current) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - id: Its identifier, here or at the API.
+    ///   - fetch: Reads the resource with the given identifier from the API.
+    /// - Returns: A promise of the resource.
+    public func fetch(
+        id: String, fetchingByID fetch: @escaping @Sendable (_ id: String) -> Promise<Resource>
+    ) -> Promise<Resource> {
         let local = self
-        return currentID(of: id).then(on: .inline) { id in local.fetchCurrent(id: id, fetching: fetch) }
+        return currentID(of: id).then(on: .inline) { id in local.fetchCurrent(id: id) { fetch(id) } }
     }
 
     /// ``fetch(id:fetching:)`` of an identifier that is current.

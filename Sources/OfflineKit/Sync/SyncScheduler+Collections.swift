@@ -26,10 +26,7 @@ extension SyncScheduler {
         gathering: TimeInterval = 0.2
     ) {
         self.init(connectivity: connectivity, clock: clock, backoff: backoff, gathering: gathering) {
-            collections.reduce(Promise<[OutboxSyncReport]>.value([])) { earlier, collection in
-                earlier.then(on: .inline) { reports in collection.sync().map(on: .inline) { reports + [$0] } }
-            }
-            .map(on: .inline) { OutboxSyncReport(combining: $0) }
+            SyncedCollections.sync(collections)
         }
         for collection in collections { follow(collection.outbox) }
     }

@@ -83,7 +83,7 @@ public struct FallbackOrdersStore: OrdersStore {
     /// - Returns: A promise of the order, or rejected with `notFound`.
     public func fetchOrder(id: String) -> Promise<Order> {
         let api = api
-        return orders.fetch(id: id) { api.getOrder(id: id) }.failing(as: .fetchOrder, id: id)
+        return orders.fetch(id: id, fetchingByID: { api.getOrder(id: $0) }).failing(as: .fetchOrder, id: id)
     }
 
     /// Sends a new order to the API and keeps it in the offline copy; when the API cannot be
