@@ -73,16 +73,12 @@ public final class NoteListPresenter {
         reporting(notes.resolve(id: id, with: resolution).then { _ in self.notes.sync() }.asVoid())
     }
 
-    /// A change's failure, told to the user; a conflict is shown with both sides.
+    /// A change's failure, told to the user the kit's way: a conflict with both sides, anything
+    /// else in one sentence.
     private func reporting(_ change: Promise<Void>) -> Promise<Void> {
-        change.recover { error -> Promise<Void> in
-            if let conflict = error as? OfflineConflict<Note> {
-                self.view?.showConflicts([conflict])
-            } else {
-                self.view?.showError(ServiceRequestError(error).userMessage)
-            }
-            throw error
-        }
+        change.reportingChangeFailure(
+            of: Note.self, conflict: { [weak self] in self?.view?.showConflicts([$0]) },
+            error: { [weak self] in self?.view?.showError($0) })
     }
 
     private func show(_ fetched: Fetched<OfflineSnapshot<Note>>, refreshing: Bool) {

@@ -87,15 +87,12 @@ public final class TaskListPresenter {
         return scheduler.stop()
     }
 
+    /// A change's failure, told to the user the kit's way: a conflict with both sides, anything
+    /// else in one sentence.
     private func reporting(_ change: Promise<Void>) -> Promise<Void> {
-        change.recover { error -> Promise<Void> in
-            if let conflict = error as? OfflineConflict<PlannedTask> {
-                self.view?.showConflicts([conflict])
-            } else {
-                self.view?.showError(ServiceRequestError(error).userMessage)
-            }
-            throw error
-        }
+        change.reportingChangeFailure(
+            of: PlannedTask.self, conflict: { [weak self] in self?.view?.showConflicts([$0]) },
+            error: { [weak self] in self?.view?.showError($0) })
     }
 
     private func show(_ fetched: Fetched<OfflineSnapshot<PlannedTask>>, refreshing: Bool) {
