@@ -132,4 +132,22 @@ struct DocumentReferencesTests {
         uniqueKeysWithValues: Documents.swiftFiles(under: ["Tests"]).compactMap { path in
             (try? Documents.text(path)).map { (path, $0) }
         })
+
+    @Test("every test the API contract article quotes by its name exists, word for word")
+    func contractArticleQuotesRealTests() throws {
+        // Given: the article, and the text of every test file
+        let article = try Documents.text("Sources/OfflineKit/OfflineKit.docc/WhatYourAPIMustAnswer.md")
+        let tests = try Documents.swiftFiles(under: ["Tests"]).map(Documents.text).joined(separator: "\n")
+
+        // When: each quoted name (a long lower-case quotation), its lines joined
+        let quoted = article.components(separatedBy: "\"").enumerated()
+            .filter { $0.offset % 2 == 1 }
+            .map { $0.element.split(whereSeparator: \.isNewline).joined(separator: " ") }
+            .filter { $0.count > 25 && $0.first?.isLowercase == true }
+        let missing = quoted.filter { !tests.contains($0) }
+
+        // Then
+        #expect(quoted.count >= 20, "\(quoted)")
+        #expect(missing.isEmpty, "\(missing)")
+    }
 }

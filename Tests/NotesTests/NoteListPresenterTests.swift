@@ -33,10 +33,6 @@ final class RecordingNoteListView: NoteListView {
 }
 
 /// Offline edits of a real SQLite file and a versioned test API.
-struct Unreachable: ConnectivityMonitor {
-    var isReachable: Bool { false }
-}
-
 @Suite("Notes screen")
 @MainActor
 struct NoteListPresenterTests {
@@ -49,7 +45,7 @@ struct NoteListPresenterTests {
         OfflineCollection<Note>(
             database: try Database(at: folder.file("notes.sqlite")), collection: "notes",
             client: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never),
-            reachability: online ? AssumeReachable() : Unreachable()
+            reachability: online ? AssumeReachable() : ManualConnectivity(.unreachable)
         ).model(version: Note.model.version, steps: Note.model.steps)
     }
 
@@ -203,7 +199,7 @@ struct NoteListPresenterTests {
         defer { server.stop() }
         let first = OfflineCollection<FirstNote>(
             database: try Database(at: folder.file("notes.sqlite")), collection: "notes",
-            client: APIClient(baseURL: server.baseURL), reachability: Unreachable())
+            client: APIClient(baseURL: server.baseURL), reachability: ManualConnectivity(.unreachable))
         _ = await PromiseExpectations.value(of: first.create(FirstNote(title: "Ideas", text: "a")))
 
         // When: the second version starts, and sends it
