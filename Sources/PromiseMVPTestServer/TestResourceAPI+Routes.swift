@@ -86,6 +86,7 @@ extension TestResourceAPI {
             )
         case ("POST", 1):
             let id = naming(nextID)
+            if let unknown = unknownReference(in: request.body) { return (Self.error(400, unknown), false) }
             guard let json = accepting(request.body), let kept = keep(json, as: id, after: nil) else {
                 return (Self.error(400, "not a valid resource"), false)
             }
@@ -124,6 +125,7 @@ extension TestResourceAPI {
             set(IdentifierKey(id), nil)
             return (.status(204, body: ""), true)
         }
+        if let unknown = unknownReference(in: request.body) { return (Self.error(400, unknown), false) }
         guard let json = accepting(request.body), let kept = keep(json, as: id, after: current.version) else {
             return (Self.error(400, "not a valid resource"), false)
         }

@@ -52,6 +52,9 @@ public final class TestResourceAPI: @unchecked Sendable {
     var unconditionalWrites = 0
     var ifMatchRequired = false
     var faults = Faults()
+    /// The fields a body names another resource by, each checked against the API holding it
+    /// (``requiring(_:in:)``).
+    var references: [Reference] = []
 
     /// A resource as the API keeps it: its JSON object as bytes (`id` and `version` first, then
     /// its other members as they were sent), so that a listing joins them without encoding
@@ -98,6 +101,25 @@ public final class TestResourceAPI: @unchecked Sendable {
             else { continue }
             keep(json, as: id, at: object["version"] as? String ?? "1")
         }
+    }
+
+    /// Makes the API of `collection`, holding `resources`, keeping what `accepting` makes of each
+    /// body: so that a trailing closure means `accepting`, never the identifiers' `naming`.
+    ///
+    /// ```swift
+    /// let tasks = TestResourceAPI(collection: "tasks") { body in body.isEmpty ? nil : body }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - collection: The first path segment, such as `notes`.
+    ///   - resources: The resources it starts with, each encoding as a JSON object with an `"id"`.
+    ///   - accepting: What the API keeps of a body sent to create or update a resource, or `nil` to
+    ///     refuse it with `400`.
+    public convenience init(
+        collection: String, resources: [any Encodable] = [],
+        accepting: @escaping @Sendable (Data) -> Data?
+    ) {
+        self.init(collection: collection, resources: resources, naming: nil, accepting: accepting)
     }
 
     /// Whether a PUT or DELETE without `If-Match` is refused with `428 Precondition Required`.

@@ -17,6 +17,7 @@ struct ArticleCodeTests {
         ("AddingAnEditableOfflineScreen.md", "Examples/Notes/NoteListPresenter.swift"),
         ("AddingAnEditableOfflineScreen.md", "Tests/NotesTests/NoteListPresenterTests.swift"),
         ("RelatedRecords.md", "Tests/OfflineKitTests/Offline/ProjectsAndTasks.swift"),
+        ("RelatedRecords.md", "Tests/OfflineKitTests/Sync/RelatedCollectionsAPITests.swift"),
     ]
 
     @Test("the article shows the file word for word", arguments: printed)
