@@ -310,4 +310,55 @@ struct OfflineModelTests {
         let message = ServiceRequestError(error ?? ServiceRequestError.unknownError).userMessage
         #expect(message.contains("this device's saved notes") && !message.contains("server"), "\(message)")
     }
+
+    @Test("an upgrade starts from the version the file holds: a step already applied is not applied again")
+    func upgradeStartsFromStoredVersion() async throws {
+        // Given: steps that each add a mark to the title, and a note at model 1 brought to model 2
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let marking = { (mark: String) in
+            OfflineModelStep { $0["title"] = ($0["title"] as? String ?? "") + mark }
+        }
+        _ = await PromiseExpectations.value(
+            of: try version1(server, online: false).create(NoteV1(title: "T", text: "t")))
+        let atTwo = OfflineCollection<NoteV1>(
+            database: try database(), collection: "notes", client: client(server)
+        )
+        .model(version: 2, steps: [marking("+1")])
+        _ = await PromiseExpectations.value(of: atTwo.snapshot())
+
+        // When: the next version opens it at model 3
+        let atThree = OfflineCollection<NoteV1>(
+            database: try database(), collection: "notes", client: client(server)
+        )
+        .model(version: 3, steps: [marking("+1"), marking("+2")])
+        let copy = await PromiseExpectations.value(of: atThree.snapshot())
+
+        // Then
+        #expect(copy?.values.map(\.title) == ["T+1+2"])
+    }
+
+    @Test("a row of the copy a step cannot bring over leaves the copy: every read works, the others stay")
+    func unreadableRowLeavesTheCopy() async throws {
+        // Given: the API's notes listed at model 1
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        _ = await PromiseExpectations.value(of: try version1(server, online: true).list())
+        let picky = OfflineModelStep { object in
+            if object["id"] as? String == "n4" { throw OfflineModelError.unreadable("cannot read it") }
+            try Self.steps[0].apply(&object)
+        }
+
+        // When: opened at model 3, the first step failing for n4 alone
+        let notes = OfflineCollection<NoteV3>(
+            database: try database(), collection: "notes", client: client(server)
+        )
+        .model(version: 3, steps: [picky, Self.steps[1]])
+        let copy = await PromiseExpectations.value(of: notes.snapshot())
+        let again = await PromiseExpectations.value(of: notes.list(policy: .cacheOnly))
+
+        // Then
+        #expect(Set(copy?.values.compactMap(\.id) ?? []) == ["n1", "n2", "n3"])
+        #expect(again?.value.values.count == 3)
+    }
 }
