@@ -75,6 +75,27 @@ struct OfflineCollectionFieldConflictTests {
         #expect(api.field("stamp", of: "c1") == max(myStamp, "3"))
     }
 
+    @Test("two field rules both apply: each decides its field, the rest merges")
+    func twoFieldRulesBothApply() async throws {
+        // Given: both sides changed the title and the stamp; only they changed the note
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        try await editsOfDifferentFields(server)
+        api.edit("c1", ["title": "Soy milk"])
+        let chores = try chores(server, online: true)
+            .merging(\.stamp) { mine, theirs in max(mine, theirs) }
+            .merging(\.title) { mine, theirs in "\(mine) or \(theirs)" }
+
+        // When
+        let report = await PromiseExpectations.value(of: chores.sync())
+
+        // Then
+        #expect(
+            report?.merged.count == 1 && report?.conflicted.isEmpty == true, "\(String(describing: report))")
+        #expect(api.field("title", of: "c1") == "Oat milk or Soy milk")
+        #expect(api.field("stamp", of: "c1") == "3" && api.field("note", of: "c1") == "done")
+    }
+
     @Test("a field rule is given mine first, then theirs")
     func fieldRuleTakesMineThenTheirs() async throws {
         // Given: my stamp 2, theirs 3
