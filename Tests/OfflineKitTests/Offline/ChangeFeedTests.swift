@@ -104,6 +104,38 @@ struct ChangeFeedTests {
         #expect(api.listings.full == 2 && api.listings.notModified == 0)
     }
 
+    @Test("after a 410 the listing asks without the old validators: a new token is kept, not the dead one")
+    func expiredTokenListsWithoutValidators() async throws {
+        // Given: an API whose listing has not changed (ETag "e1") but which forgot token t1; it
+        // answers a listing that names "e1" with 304, one without with the new token t2
+        let listings = TestLog<String>()
+        let server = try TestHTTPServer { request in
+            if request.path.contains("since=t1") { return .status(410, body: #"{"error": "gone"}"#) }
+            if request.path.contains("since=t2") {
+                return .status(200, body: #"{"changes": [], "deleted": [], "next": "t2"}"#)
+            }
+            if request.headers["if-none-match"] == #""e1""# { return .status(304, body: "") }
+            listings.append(request.path)
+            let token = listings.elements.count == 1 ? "t1" : "t2"
+            return .status(
+                200, body: #"[{"id": "t1", "title": "Milk"}]"#,
+                headers: ["ETag": #""e1""#, "Sync-Token": token])
+        }
+        defer { server.stop() }
+        let tasks = try tasks(server)
+        _ = await PromiseExpectations.value(of: tasks.list())
+
+        // When: refreshed twice
+        let first = await PromiseExpectations.value(of: tasks.refresh())
+        let second = await PromiseExpectations.value(of: tasks.refresh())
+
+        // Then: the first listed whole, without If-None-Match (a 304 would have kept the dead
+        // token, and every refresh met the 410 again)
+        #expect(first == .listed(count: 1), "\(String(describing: first))")
+        #expect(server.requests.filter { $0.contains("since=t1") }.count == 1, "\(server.requests)")
+        #expect(second == .applied(changes: 0, deletions: 0), "\(String(describing: second))")
+    }
+
     @Test(
         "a feed that cannot be used lists whole and applies none of it",
         arguments: [
