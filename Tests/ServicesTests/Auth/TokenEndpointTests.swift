@@ -38,6 +38,32 @@ struct TokenEndpointTests {
         #expect(body?.split(separator: "&").contains("client_id=notes-app") == true, "\(body ?? "")")
     }
 
+    @Test("a refresh answered without a new refresh token keeps the old one for the next refresh")
+    func refreshWithoutNewRefreshTokenKeepsTheOld() async throws {
+        // Given: a sign-in granted a1 and r1; each refresh answers a new access token alone
+        let bodies = DeliveryRecorder<String>()
+        let server = try TestHTTPServer { request in
+            let body = String(decoding: request.body, as: UTF8.self)
+            guard body.contains("grant_type=refresh_token") else { return .status(200, body: Self.token) }
+            bodies.record(body)
+            return .status(
+                200, body: #"{"access_token":"a\#(body.count)","token_type":"Bearer","expires_in":3600}"#)
+        }
+        defer { server.stop() }
+        let credentials = OAuthCredentials(
+            tokenURL: server.baseURL.appendingPathComponent("oauth/token"),
+            keeper: FileTokenKeeper(url: folder.file("signin")))
+        _ = await PromiseExpectations.value(of: credentials.signIn(user: "amy", password: "apple pie"))
+
+        // When: refreshed twice
+        let first = await PromiseExpectations.value(of: credentials.refresh(replacing: "a1"))
+        _ = await PromiseExpectations.value(of: credentials.refresh(replacing: first ?? ""))
+
+        // Then: both refreshes sent r1
+        let sent = [await bodies.next(), await bodies.next()]
+        #expect(sent.allSatisfy { $0?.split(separator: "&").contains("refresh_token=r1") == true }, "\(sent)")
+    }
+
     @Test("a refused grant (invalid_grant) says the password was refused; another error names its status")
     func refusalsSayWhy() async throws {
         for (body, words) in [
