@@ -95,6 +95,23 @@ import Testing
             #expect(shop.storedOrders.contains { $0.email == "eve@example.com" })
         }
 
+        @Test("on a device keeping Amy's orders, Bob's offline listing names her and shows none of them")
+        func otherAccountSeesNoPage() async throws {
+            defer { server.stop() }
+            // Given: Amy listed the shop's orders, then Bob signed in on the same device
+            _ = try await login("amy", "apple pie")
+            let amys = try await demo.run(["orders"] + api)
+            _ = try await demo.run(["logout"] + api)
+            _ = try await login("bob", "battery")
+            // When
+            let bobs = try await demo.run(["orders", "--offline"] + api)
+            // Then: Amy saw hers; Bob is told whose they are and sees none
+            let name = try #require(Order.samples.first?.lastName)
+            #expect(amys.status == 0 && amys.output.contains(name), "\(amys.output)")
+            #expect(!bobs.output.contains(name), "\(bobs.output)")
+            #expect((bobs.output + bobs.error).contains("amy"), "\(bobs.output)\(bobs.error)")
+        }
+
         @Test(
             "logout --erase says what it drops, then leaves nothing of the account in any table of the file")
         func logoutEraseLeavesNothing() async throws {

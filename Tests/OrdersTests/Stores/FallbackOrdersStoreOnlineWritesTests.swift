@@ -144,4 +144,23 @@ struct FallbackOrdersStoreOnlineWritesTests {
         #expect((error as? OrdersStoreError)?.reason == .storage(.httpStatus(503)))
         #expect(await PromiseExpectations.value(of: device.online.syncStatus()) == .empty)
     }
+
+    @Test(
+        "an online delete is conditional on the version kept here: an order the shop changed since is a conflict"
+    )
+    func deleteIsConditionalOnTheKeptVersion() async throws {
+        // Given: Bob's order listed here, then changed in the shop
+        let device = try DeviceAndShop()
+        _ = await device.listing(device.online)
+        device.shop.editOnServer("shop-bob") { $0.lastName = "Changed" }
+
+        // When
+        let error = await PromiseExpectations.error(of: device.online.deleteOrder(id: "shop-bob"))
+
+        // Then: not deleted; the delete waits as a conflict with the shop's copy
+        #expect(error != nil)
+        #expect(device.shop.storedOrders.contains { $0.id == "shop-bob" })
+        let status = await PromiseExpectations.value(of: device.online.syncStatus())
+        #expect(status?.conflicted == 1, "\(String(describing: status))")
+    }
 }
