@@ -42,6 +42,17 @@ import Testing
             return (created, id)
         }
 
+        /// Eve and her order made offline, and a `demo sync` the shop answered by refusing Eve:
+        /// her id, the order's, and what the sync printed.
+        static func refusedEve(_ demo: DemoRunner, _ shop: Shop) async throws -> (
+            eve: String, order: String, synced: DemoRunner.Run
+        ) {
+            let (_, eve) = try await Self.eve(demo)
+            let order = try await Self.order(demo, customer: eve)
+            shop.customers.refuse("POST /customers", status: 422, body: #"{"error": "email taken"}"#)
+            return (eve, order, try await demo.run(["sync"] + shop.api))
+        }
+
         /// An order of Eve's made offline, naming customer `id`; its identifier.
         static func order(_ demo: DemoRunner, customer id: String) async throws -> String {
             let run = try await demo.run(
@@ -108,12 +119,9 @@ import Testing
             let demo = DemoRunner()
             let shop = try Shop()
             defer { shop.server.stop() }
-            let (_, eve) = try await Self.eve(demo)
-            let order = try await Self.order(demo, customer: eve)
-            shop.customers.refuse("POST /customers", status: 422, body: #"{"error": "email taken"}"#)
 
             // When
-            let synced = try await demo.run(["sync"] + shop.api)
+            let (eve, order, synced) = try await Self.refusedEve(demo, shop)
             let shown = try await demo.run(["orders", "show", order, "--offline"])
 
             // Then: the order was not sent, and says which customer holds it and why
@@ -176,10 +184,7 @@ import Testing
             let demo = DemoRunner()
             let shop = try Shop()
             defer { shop.server.stop() }
-            let (_, eve) = try await Self.eve(demo)
-            let order = try await Self.order(demo, customer: eve)
-            shop.customers.refuse("POST /customers", status: 422, body: #"{"error": "email taken"}"#)
-            let refused = try await demo.run(["sync"] + shop.api)
+            let (eve, order, refused) = try await Self.refusedEve(demo, shop)
 
             // When: retried once the shop takes her
             shop.customers.allow("POST /customers")
@@ -207,10 +212,7 @@ import Testing
             let demo = DemoRunner()
             let shop = try Shop()
             defer { shop.server.stop() }
-            let (_, eve) = try await Self.eve(demo)
-            let order = try await Self.order(demo, customer: eve)
-            shop.customers.refuse("POST /customers", status: 422, body: #"{"error": "email taken"}"#)
-            _ = try await demo.run(["sync"] + shop.api)
+            let (eve, order, _) = try await Self.refusedEve(demo, shop)
 
             // When: Eve discarded, the next sync holds her order, which is then discarded too
             let discarded = try await demo.run(["customers", "discard", eve, "--offline"])

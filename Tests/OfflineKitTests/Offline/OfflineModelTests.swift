@@ -61,6 +61,12 @@ struct OfflineModelTests {
             .model(version: 3, steps: Self.steps)
     }
 
+    /// Given, under version 1: a note ("New", "idea") created offline.
+    func noteCreatedAtVersion1(_ server: TestHTTPServer) async throws {
+        _ = await PromiseExpectations.value(
+            of: try version1(server, online: false).create(NoteV1(title: "New", text: "idea")))
+    }
+
     /// Given, under version 1: the notes listed, then offline a create, an update and a delete
     /// queued, and an edit the API answers with a conflict.
     func changesQueuedAtVersion1(_ server: TestHTTPServer) async throws {
@@ -209,8 +215,7 @@ struct OfflineModelTests {
         // Given: a note created offline at model 1
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
-        let offline = try version1(server, online: false)
-        _ = await PromiseExpectations.value(of: offline.create(NoteV1(title: "New", text: "idea")))
+        try await noteCreatedAtVersion1(server)
 
         // When: the next version renamed one field and added another in one version
         let notes = OfflineCollection<NoteV3>(
@@ -233,8 +238,7 @@ struct OfflineModelTests {
         // Given: a note created offline at model 1
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
-        let offline = try version1(server, online: false)
-        _ = await PromiseExpectations.value(of: offline.create(NoteV1(title: "New", text: "idea")))
+        try await noteCreatedAtVersion1(server)
 
         // When: the next version declares too many steps, too few, or no version at all
         let notes = OfflineCollection<NoteV3>(
@@ -266,8 +270,7 @@ struct OfflineModelTests {
         // Given: a note created offline, and the file's version row set to a value no app writes
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
-        let offline = try version1(server, online: false)
-        _ = await PromiseExpectations.value(of: offline.create(NoteV1(title: "New", text: "idea")))
+        try await noteCreatedAtVersion1(server)
         _ = await PromiseExpectations.value(
             of: try database().write { connection in
                 try connection.execute(
@@ -298,8 +301,7 @@ struct OfflineModelTests {
         // Given: a note created offline at model 1, and a version that changed the shape without a step
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
-        let offline = try version1(server, online: false)
-        _ = await PromiseExpectations.value(of: offline.create(NoteV1(title: "New", text: "idea")))
+        try await noteCreatedAtVersion1(server)
         let notes = OfflineCollection<NoteV3>(
             database: try database(), collection: "notes", client: client(server))
 

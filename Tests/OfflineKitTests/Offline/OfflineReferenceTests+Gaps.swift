@@ -8,29 +8,38 @@ import Testing
 /// What a child waits for, and what it names once its parent is gone (`OfflineReferences.swift`):
 /// the behaviours a mutation run found no test for.
 extension OfflineReferenceTests {
-    @Test("a task naming a project the API has goes at once, whatever edit of the project waits or is held")
-    func childDoesNotWaitForParentsEdit() async throws {
-        // Given: a project the API has, listed; its rename refused and held; then a task naming it
-        let api = try API()
-        defer { api.server.stop() }
+    /// A project the API has (House), whose rename made offline the API refused and holds: the
+    /// two views of the file and the project's id.
+    func projectWithHeldEdit(_ api: API) async throws -> (
+        online: ProjectsAndTasks, offline: ProjectsAndTasks, id: String
+    ) {
         let file = folder.file("app.sqlite")
         let online = try device(file, api, online: true)
         let house = try #require(
             await PromiseExpectations.value(of: online.projects.create(Project(name: "House"))))
+        let id = house.id ?? ""
         let offline = try device(file, api, online: false)
-        _ = await PromiseExpectations.value(
-            of: offline.projects.update(id: house.id ?? "") { $0.name = "Home" })
-        api.projects.refuse("PUT /projects/\(house.id ?? "")", status: 422, body: #"{"error": "no"}"#)
+        _ = await PromiseExpectations.value(of: offline.projects.update(id: id) { $0.name = "Home" })
+        api.projects.refuse("PUT /projects/\(id)", status: 422, body: #"{"error": "no"}"#)
         _ = await PromiseExpectations.value(of: online.projects.sync())
+        return (online, offline, id)
+    }
+
+    @Test("a task naming a project the API has goes at once, whatever edit of the project waits or is held")
+    func childDoesNotWaitForParentsEdit() async throws {
+        // Given: a project the API has, its rename refused and held; then a task naming it
+        let api = try API()
+        defer { api.server.stop() }
+        let (online, offline, house) = try await projectWithHeldEdit(api)
         _ = await PromiseExpectations.value(
-            of: offline.tasks.create(PlannedTask(title: "Paint", projectID: house.id)))
+            of: offline.tasks.create(PlannedTask(title: "Paint", projectID: house)))
 
         // When
         let report = await PromiseExpectations.value(of: online.tasks.sync())
 
         // Then: the task went, naming the project the API has
         #expect(report?.sent.count == 1, "\(String(describing: report))")
-        #expect(api.tasks.resources(as: PlannedTask.self).map(\.projectID) == [house.id])
+        #expect(api.tasks.resources(as: PlannedTask.self).map(\.projectID) == [house])
     }
 
     @Test("discarding a held edit of a project the API has leaves its tasks free to go")
@@ -38,18 +47,10 @@ extension OfflineReferenceTests {
         // Given: a project the API has; its edit refused, then discarded; a task naming it
         let api = try API()
         defer { api.server.stop() }
-        let file = folder.file("app.sqlite")
-        let online = try device(file, api, online: true)
-        let house = try #require(
-            await PromiseExpectations.value(of: online.projects.create(Project(name: "House"))))
-        let offline = try device(file, api, online: false)
+        let (online, offline, house) = try await projectWithHeldEdit(api)
+        _ = await PromiseExpectations.value(of: online.projects.discard(id: house))
         _ = await PromiseExpectations.value(
-            of: offline.projects.update(id: house.id ?? "") { $0.name = "Home" })
-        api.projects.refuse("PUT /projects/\(house.id ?? "")", status: 422, body: #"{"error": "no"}"#)
-        _ = await PromiseExpectations.value(of: online.projects.sync())
-        _ = await PromiseExpectations.value(of: online.projects.discard(id: house.id ?? ""))
-        _ = await PromiseExpectations.value(
-            of: offline.tasks.create(PlannedTask(title: "Paint", projectID: house.id)))
+            of: offline.tasks.create(PlannedTask(title: "Paint", projectID: house)))
 
         // When
         let report = await PromiseExpectations.value(of: online.tasks.sync())
