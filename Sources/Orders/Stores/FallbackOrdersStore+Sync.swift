@@ -30,10 +30,7 @@ extension FallbackOrdersStore {
     ///
     /// - Returns: A promise of the two syncs' reports, combined.
     public func syncAll() -> Promise<OutboxSyncReport> {
-        let store = self
-        return customers.sync().then(on: .inline) { customers in
-            store.sync().map(on: .inline) { OutboxSyncReport(combining: [customers, $0]) }
-        }
+        SyncedCollections.sync([customers.customers, orders])
     }
 
     /// The customer whose create holds an order's changes back, and where that create stands
