@@ -23,11 +23,18 @@ enum FileReplacement {
     ///   - url: The file.
     ///   - data: Its new content.
     ///   - permissions: The new file's mode; `0o600` by default.
+    ///   - process: The process saving it (this one); a test names two.
+    ///   - beforeRename: Runs once the new content is on disk, just before it is put in place: a
+    ///     test's other process saving the same file at that moment.
     /// - Throws: `POSIXError` saying which step failed (a full disk: `ENOSPC`).
-    static func replace(_ url: URL, with data: Data, permissions: mode_t = 0o600) throws {
+    static func replace(
+        _ url: URL, with data: Data, permissions: mode_t = 0o600, process: pid_t = getpid(),
+        beforeRename: () throws -> Void = {}
+    ) throws {
         let folder = url.deletingLastPathComponent().path
-        // Named for this process, so that two processes saving at once never write one file.
-        let temporary = "\(url.path).new-\(getpid())"
+        // Named for the process, so that two processes saving at once never write (or unlink)
+        // one file: the other's half-written file is not this one's to touch.
+        let temporary = "\(url.path).new-\(process)"
         _ = unlink(temporary)  // one a crash of this process number left
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard descriptor >= 0 else { throw Self.error() }
@@ -46,6 +53,12 @@ enum FileReplacement {
                 }
             }
             guard fsync(descriptor) == 0 else { throw Self.error() }
+        } catch {
+            _ = unlink(temporary)
+            throw error
+        }
+        do {
+            try beforeRename()
         } catch {
             _ = unlink(temporary)
             throw error

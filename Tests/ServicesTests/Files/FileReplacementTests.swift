@@ -1,0 +1,55 @@
+import Foundation
+import PromiseMVPTesting
+import Testing
+
+@testable import Services
+
+/// A file is replaced whole, and two processes replacing it at once each put their own content in
+/// place: neither writes, unlinks or renames the other's half-written file.
+@Suite("FileReplacement")
+struct FileReplacementTests {
+    let folder = TemporaryFolder("FileReplacementTests")
+
+    init() throws {
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+    }
+
+    @Test("two processes saving one file at once each put their whole content in place, the last one kept")
+    func twoProcessesSavingAtOnce() throws {
+        // Given: a saved file
+        let file = folder.file("signin")
+        try FileReplacement.replace(file, with: Data("first".utf8))
+
+        // When: process 111 has written its content and, before it renames it, process 222 saves
+        var inner: (any Error)?
+        try FileReplacement.replace(file, with: Data("from 111".utf8), process: 111) {
+            do {
+                try FileReplacement.replace(file, with: Data("from 222".utf8), process: 222)
+                #expect(try String(contentsOf: file, encoding: .utf8) == "from 222")
+            } catch {
+                inner = error
+            }
+        }
+
+        // Then: both succeeded; the one that renamed last is in place, and no half-written file is left
+        #expect(inner == nil, "\(String(describing: inner))")
+        #expect(try String(contentsOf: file, encoding: .utf8) == "from 111")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["signin"])
+    }
+
+    @Test("a save that fails before its rename leaves the file as it was and nothing beside it")
+    func failedSaveLeavesTheFile() throws {
+        // Given
+        let file = folder.file("signin")
+        try FileReplacement.replace(file, with: Data("kept".utf8))
+
+        // When: the save fails once its content is written
+        #expect(throws: POSIXError.self) {
+            try FileReplacement.replace(file, with: Data("lost".utf8)) { throw POSIXError(.ENOSPC) }
+        }
+
+        // Then
+        #expect(try String(contentsOf: file, encoding: .utf8) == "kept")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["signin"])
+    }
+}
