@@ -38,14 +38,15 @@ extension Arguments {
             the local database and sent when it can: at the next online listing, or with 'orders sync'
             (exit 1 while a change still waits or is held). 'orders retry ID' sends a refused or stuck
             change again now, 'orders discard ID' drops it. 'orders watch' (and 'melodies watch') stays
-            on, shows each change as it is saved, here or by another demo, and sends waiting changes by
-            itself when the API is back; Ctrl-C or a closed input ends it. 'orders update ID' changes
-            the parts of an order its options name (those of 'orders create'). A change the shop's copy
-            moved on from meanwhile is merged when the two changed different fields, else a conflict:
-            'orders show ID' puts both side by side, 'orders resolve ID --keep-mine | --keep-theirs'
-            settles it. 'customers create' adds a customer, offline too; an order names one with
-            --customer ID (an ID 'customers' shows, sent or not) and is sent after it, naming the shop's
-            ID. 'sync' sends every change that waits, customers before the orders that name them.
+            on, shows the newest 100 orders again at each change saved, here or by another demo, and
+            sends waiting changes by itself when the API is back; Ctrl-C or a closed input ends it.
+            'orders update ID' changes the parts of an order its options name (those of 'orders
+            create'). A change the shop's copy moved on from meanwhile is merged when the two changed
+            different fields, else a conflict: 'orders show ID' puts both side by side, 'orders
+            resolve ID --keep-mine | --keep-theirs' settles it. 'customers create' adds a customer,
+            offline too; an order names one with --customer ID (an ID 'customers' shows, sent or not)
+            and is sent after it, naming the shop's ID. 'sync' sends every change that waits,
+            customers before the orders that name them.
             'customers retry ID' and 'customers discard ID' do for a customer what they do for an order;
             the orders that named a discarded customer are held until each is discarded or changed.
             'export-sample-api FOLDER' writes a sample API to serve with 'python3 -m http.server'.

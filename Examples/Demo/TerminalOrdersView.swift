@@ -41,6 +41,8 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
     /// Watching (`orders watch`): a view model equal to the one on screen is not shown again, and
     /// a new one replaces it in place on a terminal.
     var watching = false
+    /// How many orders a watch shows at most (the newest); a list that long says so in its title.
+    var watchedAtMost: Int?
     private var watched: ListOrders.FetchOrders.ViewModel?
 
     func displayFetchedOrders(viewModel: ListOrders.FetchOrders.ViewModel) {
@@ -58,7 +60,10 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
             return
         }
         printedOrders = orders
-        terminal.print("Orders (\(orders.count))", style: .bold)
+        terminal.print(
+            watchedAtMost == orders.count
+                ? "Orders (the newest \(orders.count))" : "Orders (\(orders.count))",
+            style: .bold)
         let table = Self.table(orders, sample: sample)
         for (index, line) in table.lines(fitting: terminal.width).enumerated() {
             terminal.print(line, style: index == 0 ? .dim : .plain)

@@ -18,9 +18,13 @@ import Services
 /// is written when nothing changed).
 @MainActor
 enum WatchScreen {
+    /// How many of the newest orders `orders watch` shows: a screenful and more.
+    static let watchedOrders = 100
+
     static func orders(_ app: App, _ arguments: Arguments, _ terminal: Terminal) async -> Int32 {
         let view = TerminalOrdersView(terminal: terminal, api: arguments.api)
         view.watching = true
+        view.watchedAtMost = watchedOrders
         view.sample = await Seeding.ordersAreSample(app.database)
         let presenter = ListOrdersPresenter(
             worker: app.worker, output: view, formatter: app.formatter, cachePolicy: arguments.cachePolicy)
@@ -31,7 +35,8 @@ enum WatchScreen {
         let refreshing = scheduler?.refresh(every: arguments.refresh) { app.orders.refresh() }
         scheduler?.start()
         // The first load's failure (signed out, say) is shown by the view; nothing else handles it.
-        let (loaded, observation) = presenter.watchOrders()
+        // The newest orders only: a copy of any size costs the watch one page a change.
+        let (loaded, observation) = presenter.watchOrders(first: watchedOrders)
         loaded.catch(on: .inline) { _ in }
         await untilEnded()
         observation?.cancel()

@@ -35,11 +35,27 @@ extension OfflineStorage {
         _ onChange: @escaping @Sendable (Result<OfflineSnapshot<Resource>, ServiceRequestError>) -> Void
     ) -> ObservationHandle where Resource: Equatable {
         let storage = self
+        return observe(on: dispatcher, reading: { try storage.snapshot(in: $0) }, onChange)
+    }
+
+    /// Observes a feature's own read of the storage's tables (the first page of a long list read
+    /// through the feature's index, say), with the rules of ``observe(on:_:)``: `read` runs at
+    /// once, then after every commit to the storage's tables, the outbox or the copy's date, and
+    /// an equal value is not delivered twice. A screen that shows a page watches the page, so a
+    /// copy of any size costs one page a change.
+    ///
+    /// - Parameters:
+    ///   - dispatcher: Where `onChange` runs.
+    ///   - read: Reads the value in a read transaction; it must not keep the connection.
+    ///   - onChange: Gets each value, or why it could not be read.
+    /// - Returns: The observation; it ends when cancelled or released.
+    public func observe<Value: Equatable & Sendable>(
+        on dispatcher: any Dispatcher, reading read: @escaping @Sendable (Connection) throws -> Value,
+        _ onChange: @escaping @Sendable (Result<Value, ServiceRequestError>) -> Void
+    ) -> ObservationHandle {
         // The storage's tables are made on the database's queue before any read of it (see
         // `FeatureDatabase`), and this observation's reads run on that queue.
-        return tables.database.observe(tables: snapshotTables, on: dispatcher) { connection in
-            try storage.snapshot(in: connection)
-        } onChange: { result in
+        tables.database.observe(tables: snapshotTables, on: dispatcher, read: read) { result in
             onChange(result.mapError { ServiceRequestError($0) })
         }
     }

@@ -24,6 +24,24 @@ extension FallbackOrdersStore {
         }
     }
 
+    /// Observes the newest `limit` orders kept on this device, read as a page through the
+    /// copy's index, with the account check of every read; see
+    /// ``OrdersStore/watchOrders(first:on:_:)``.
+    ///
+    /// - Parameters:
+    ///   - limit: How many of the newest orders the snapshots hold at most.
+    ///   - dispatcher: Where `onChange` runs.
+    ///   - onChange: Gets each snapshot, or why it cannot be read.
+    /// - Returns: The observation; it ends when cancelled or released.
+    public func watchOrders(
+        first limit: Int, on dispatcher: any Dispatcher,
+        _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
+    ) -> ObservationHandle? {
+        let orders = orders
+        return cache.watchOrders(
+            first: limit, on: dispatcher, checking: { try orders.checkAccount(in: $0) }, onChange)
+    }
+
     /// A page of the orders kept on this device: the offline copy with this device's changes, as
     /// the last listing, change or sync left it. It does not ask the API; a listing
     /// (``fetchOrdersWithSource(policy:showingCopy:)``) or a sync brings the copy up to date.

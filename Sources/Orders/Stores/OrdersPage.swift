@@ -68,4 +68,11 @@ public struct OrdersPage: Sendable, Equatable {
         self.syncStatus = syncStatus
         self.savedAt = savedAt
     }
+
+    /// The newest `limit` of `orders` (all of them without a limit), in the list's order: newest
+    /// first, then by identifier, as pages follow it; for stores that cut a page from the list.
+    static func newest(_ orders: [Order], _ limit: Int? = nil) -> [Order] {
+        let sorted = orders.sorted { Cursor(after: $0).precedes($1) }
+        return limit.map { Array(sorted.prefix(max(1, $0))) } ?? sorted
+    }
 }

@@ -72,6 +72,21 @@ public protocol OrdersStore: Sendable {
         _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
     ) -> ObservationHandle?
 
+    /// Observes the newest `limit` orders kept on this device, as ``watchOrders(on:_:)`` observes
+    /// them all: what a screen showing one page watches, so that a copy of any size (a feed that
+    /// never ends, say) costs it one page a change. Stores that keep orders on this device read
+    /// the page through their index; the default cuts it from ``watchOrders(on:_:)``.
+    ///
+    /// - Parameters:
+    ///   - limit: How many of the newest orders the snapshots hold at most.
+    ///   - dispatcher: Where `onChange` runs.
+    ///   - onChange: Gets the snapshot at once and after each change, or why it cannot be read.
+    /// - Returns: The observation, or `nil`.
+    func watchOrders(
+        first limit: Int, on dispatcher: any Dispatcher,
+        _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
+    ) -> ObservationHandle?
+
     /// One page of the orders, newest first: read as a page (an index seek) by the stores that
     /// keep orders on this device, cut from the whole list by the others.
     ///
@@ -122,6 +137,27 @@ extension OrdersStore {
         nil
     }
 
+    /// The snapshots of ``watchOrders(on:_:)``, each cut to its newest `limit` orders.
+    ///
+    /// - Parameters:
+    ///   - limit: How many orders at most.
+    ///   - dispatcher: Where `onChange` runs.
+    ///   - onChange: Gets each snapshot, or why it cannot be read.
+    /// - Returns: The observation, or `nil` when the store keeps nothing to watch.
+    public func watchOrders(
+        first limit: Int, on dispatcher: any Dispatcher,
+        _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
+    ) -> ObservationHandle? {
+        watchOrders(on: dispatcher) { result in
+            onChange(
+                result.map {
+                    OrdersSnapshot(
+                        orders: OrdersPage.newest($0.orders, limit), syncStatus: $0.syncStatus,
+                        savedAt: $0.savedAt)
+                })
+        }
+    }
+
     /// The page cut from the whole list, with the status.
     ///
     /// - Parameters:
@@ -133,8 +169,7 @@ extension OrdersStore {
         let store = self
         return store.fetchOrders().then(on: .inline) { orders in
             store.syncStatus().map(on: .inline) { status in
-                let following = orders.filter { cursor?.precedes($0) ?? true }
-                    .sorted { OrdersPage.Cursor(after: $0).precedes($1) }
+                let following = OrdersPage.newest(orders.filter { cursor?.precedes($0) ?? true })
                 let page = Array(following.prefix(limit))
                 let next = following.count > limit ? page.last.map(OrdersPage.Cursor.init(after:)) : nil
                 return OrdersPage(

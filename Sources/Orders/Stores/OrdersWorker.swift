@@ -79,6 +79,20 @@ public struct OrdersWorker: Sendable {
         ordersStore.watchOrders(on: dispatcher, onChange)
     }
 
+    /// Observes the newest `limit` orders: see ``OrdersStore/watchOrders(first:on:_:)``.
+    ///
+    /// - Parameters:
+    ///   - limit: How many of the newest orders the snapshots hold at most.
+    ///   - dispatcher: Where `onChange` runs.
+    ///   - onChange: Gets the orders at once and after each change, or why they cannot be read.
+    /// - Returns: The observation, or `nil` when the store keeps nothing to watch (memory, API).
+    public func observeOrders(
+        first limit: Int, on dispatcher: any Dispatcher,
+        _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
+    ) -> ObservationHandle? {
+        ordersStore.watchOrders(first: limit, on: dispatcher, onChange)
+    }
+
     /// One page of the orders, newest first: see ``OrdersStore/fetchOrdersPage(after:limit:)``.
     ///
     /// - Parameters:

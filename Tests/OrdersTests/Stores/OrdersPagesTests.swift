@@ -147,4 +147,59 @@ struct OrdersPagesTests {
         #expect(fromMemory.flatMap(\.orders).map(\.id) == fromDatabase.flatMap(\.orders).map(\.id))
         #expect(fromMemory.map(\.count) == [7, nil, nil])
     }
+
+    @Test("a watch of the first page holds its newest orders and follows an order made newer than them")
+    func watchedFirstPage() async throws {
+        // Given: nine orders, and the first three watched
+        let store = try await store(holding: pagedOrders(9))
+        let snapshots = DeliveryRecorder<OrdersSnapshot>()
+        let observation = store.watchOrders(first: 3, on: .inline) { result in
+            if case .success(let snapshot) = result { snapshots.record(snapshot) }
+        }
+        let first = await snapshots.next()
+
+        // When: an order newer than all of them is made here
+        let created = await PromiseExpectations.value(of: store.createOrder(validOrder()))
+        let after = await snapshots.next(where: { $0.orders.first?.id == created?.id })
+
+        // Then: the first page each time, with the new order's sync state
+        #expect(first?.orders.map(\.id) == ["page-00", "page-01", "page-02"])
+        #expect(after?.orders.map(\.id) == [created?.id, "page-00", "page-01"])
+        #expect(after?.syncStatus.state(of: created?.id ?? "") == .pending)
+        observation?.cancel()
+    }
+
+    @Test("a store that cannot watch pages has its whole list's snapshots cut to the newest orders")
+    func watchedFirstPageOfAnyStore() async {
+        // Given: a store that watches its whole list, shuffled
+        let store = WholeListWatchingStore(orders: pagedOrders(5).reversed())
+        let snapshots = DeliveryRecorder<OrdersSnapshot>()
+
+        // When
+        let observation = store.watchOrders(first: 2, on: .inline) { result in
+            if case .success(let snapshot) = result { snapshots.record(snapshot) }
+        }
+
+        // Then
+        #expect(await snapshots.next()?.orders.map(\.id) == ["page-00", "page-01"])
+        observation?.cancel()
+    }
+}
+
+/// A store that watches its whole list, as a store written before pages watches it.
+private struct WholeListWatchingStore: OrdersStore {
+    let orders: [Order]
+
+    func fetchOrders() -> Promise<[Order]> { .value(orders) }
+    func fetchOrder(id: String) -> Promise<Order> { .value(orders[0]) }
+    func createOrder(_ order: Order) -> Promise<Order> { .value(order) }
+    func updateOrder(_ order: Order) -> Promise<Order> { .value(order) }
+    func deleteOrder(id: String) -> Promise<Order> { .value(orders[0]) }
+    func watchOrders(
+        on dispatcher: any Dispatcher,
+        _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
+    ) -> ObservationHandle? {
+        onChange(.success(OrdersSnapshot(orders: orders, syncStatus: .empty, savedAt: nil)))
+        return ObservationHandle {}
+    }
 }

@@ -9,7 +9,7 @@ import Testing
 struct SignedInOrdersTests {
     let folder = TemporaryFolder("SignedInOrdersTests")
 
-    @Test("a page of orders kept for Amy is refused to Bob, as every other read is")
+    @Test("a page of orders kept for Amy, read or watched, is refused to Bob, as every other read is")
     func pageIsCheckedAgainstTheAccount() async throws {
         // Given: Amy listed the shop's orders; then Bob signed in on the same device
         let shop = TestOrdersShop(orders: Order.samples)
@@ -31,9 +31,18 @@ struct SignedInOrdersTests {
 
         // When
         let bobs = await PromiseExpectations.error(of: store.fetchOrdersPage(after: nil, limit: 10))
+        let watched = DeliveryRecorder<Result<OrdersSnapshot, OrdersStoreError>>()
+        let observation = store.watchOrders(first: 10, on: .inline) { watched.record($0) }
+        let bobsWatch = await watched.next()
+        observation?.cancel()
 
         // Then
         #expect(amys?.orders.isEmpty == false)
         #expect(bobs.map { FailureClass($0).kind } == .signedOut, "\(String(describing: bobs))")
+        guard case .failure(let error)? = bobsWatch else {
+            Issue.record("Bob's watch was shown Amy's orders: \(String(describing: bobsWatch))")
+            return
+        }
+        #expect(FailureClass(error).kind == .signedOut, "\(error)")
     }
 }

@@ -17,17 +17,39 @@ extension ListOrdersPresenter {
     public func watchOrders() -> (
         loaded: Promise<ListOrders.FetchOrders.ViewModel>, observation: ObservationHandle?
     ) {
+        watching(first: nil)
+    }
+
+    /// ``watchOrders()`` for a screen that shows the newest `limit` orders: the list shown and
+    /// each one read after a change hold at most `limit` orders, read as a page through the
+    /// copy's index (see `OrdersStore.watchOrders(first:on:_:)`), so that a copy of any size (a
+    /// change feed that never ends, say) costs the screen one page a change, never every order.
+    ///
+    /// - Parameter limit: How many of the newest orders the screen shows at most.
+    /// - Returns: The fetch's promise and the observation.
+    public func watchOrders(first limit: Int) -> (
+        loaded: Promise<ListOrders.FetchOrders.ViewModel>, observation: ObservationHandle?
+    ) {
+        watching(first: max(1, limit))
+    }
+
+    /// The watch, of every order or of the newest `limit`.
+    private func watching(first limit: Int?) -> (
+        loaded: Promise<ListOrders.FetchOrders.ViewModel>, observation: ObservationHandle?
+    ) {
         let (worker, policy) = (worker, cachePolicy)
         let (loaded, observation) = listLoad(watching: true).watch { showingCopy in
-            Self.fetch(worker, policy, showingCopy: showingCopy)
+            Self.fetch(worker, policy, first: limit, showingCopy: showingCopy)
         } following: { changed in
-            worker.observeOrders(on: .inline) { result in
+            let delivered: @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void = { result in
                 guard case .success(let snapshot) = result else { return }
                 changed(
                     Fetched(
                         value: ListedOrders(orders: snapshot.orders, status: snapshot.syncStatus),
                         source: snapshot.savedAt.map { .stored(savedAt: $0) } ?? .network))
             }
+            if let limit { return worker.observeOrders(first: limit, on: .inline, delivered) }
+            return worker.observeOrders(on: .inline, delivered)
         }
         return (shownViewModel(loaded), observation)
     }

@@ -83,12 +83,17 @@ public final class ListOrdersPresenter {
     /// The orders as `policy` reads them, each read (the copy, then the fresh orders) with the
     /// outbox's status; none when it cannot be read.
     nonisolated static func fetch(
-        _ worker: OrdersWorker, _ policy: CachePolicy,
+        _ worker: OrdersWorker, _ policy: CachePolicy, first limit: Int? = nil,
         showingCopy: @escaping @Sendable (Fetched<ListedOrders>) -> Void
     ) -> Promise<Fetched<ListedOrders>> {
         @Sendable func withStatus(_ fetched: Fetched<[Order]>) -> Guarantee<Fetched<ListedOrders>> {
             worker.syncStatus().recover(on: .inline) { _ in Guarantee.value(OutboxStatus.empty) }
-                .map(on: .inline) { status in fetched.map { ListedOrders(orders: $0, status: status) } }
+                .map(on: .inline) { status in
+                    fetched.map { orders in
+                        ListedOrders(
+                            orders: limit.map { OrdersPage.newest(orders, $0) } ?? orders, status: status)
+                    }
+                }
         }
         return worker.fetchOrdersWithSource(policy: policy) { copy in
             withStatus(copy).done(on: .inline, showingCopy)

@@ -80,6 +80,28 @@ struct ListOrdersWatchTests {
         #expect(view.shown.all.count == count)
     }
 
+    @Test("a screen watching the newest order is shown one order, then the newer one made offline")
+    func watchesTheNewestOrders() async throws {
+        // Given: the shop's two orders listed once, then a screen watching the newest one
+        let device = try DeviceAndShop()
+        _ = await device.listing(device.online)
+        let view = WatchingOrdersView()
+        let presenter = ListOrdersPresenter(
+            worker: OrdersWorker(ordersStore: device.offline), output: view, formatter: pinnedFormatter)
+        let (loaded, observation) = presenter.watchOrders(first: 1)
+        let shown = await PromiseExpectations.value(of: loaded)
+
+        // When: an order newer than both is created offline
+        let created = await PromiseExpectations.value(of: device.offline.createOrder(validOrder()))
+
+        // Then: one order each time, the newest
+        #expect(shown?.displayedOrders.map(\.id) == [DeviceAndShop.bob.id ?? ""])
+        let newer = await view.shown.next(where: { $0.displayedOrders.first?.id == created?.id })
+        #expect(newer?.displayedOrders.count == 1)
+        #expect(newer?.syncNotice == "1 change waiting to be sent.")
+        withExtendedLifetime(presenter) { observation?.cancel() }
+    }
+
     @Test("a store that keeps nothing to watch tells the screen once, with no observation")
     func memoryStoreIsNotWatched() async {
         // Given
