@@ -7,7 +7,7 @@ public import Services
 /// nothing the user did offline lost.
 ///
 /// The orders are an `OfflineCollection` on the database store's tables, and follow every rule of
-/// the offline kit (see the Services article "Adding an editable offline screen"): listings lay
+/// the offline kit (see the OfflineKit article "Adding an editable offline screen"): listings lay
 /// this device's changes over the API's answer, a change that cannot reach the API waits in the
 /// outbox with the order, in one transaction, and reaches the shop exactly once at a ``sync()``.
 public struct FallbackOrdersStore: OrdersStore {
