@@ -1,6 +1,7 @@
 // Part of the secret-storage seam (`KeychainTokenKeeper`): Apple platforms only.
 #if canImport(Security)
-    public import Foundation
+    // `OSStatus`, from the framework that answers with it.
+    public import Security
 
     /// The Keychain refused: its `OSStatus` (`SecCopyErrorMessageString` says it in words).
     public struct KeychainError: Error, Equatable, Sendable {

@@ -1,7 +1,7 @@
 // The secret-storage seam: Apple platforms keep a sign-in in the Keychain; elsewhere an app (the
 // demo on Linux) keeps it in a file only its owner can read (`FileTokenKeeper`).
 #if canImport(Security)
-    public import Foundation
+    import Foundation
     import Security
 
     /// A sign-in kept in the Keychain, as a generic password item under ``service`` and
