@@ -22,6 +22,11 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
             value: Resource, key: SQLValue
         )]
     private let prepare: @Sendable (OfflineOrder, Connection) throws -> Void
+    private let queried:
+        @Sendable (OfflineQuery, [SQLValue]?, Connection) throws -> [(value: Resource, keys: [SQLValue])]
+    private let counted: @Sendable (OfflineFilter?, Connection) throws -> Int
+    private let held: @Sendable (String, Connection) throws -> Bool
+    private let indexing: @Sendable ([String], Connection) throws -> Void
     /// Whose data the collection holds, checked before every read and write; `nil` for a client
     /// that does not sign in.
     private(set) var owner: OfflineOwner?
@@ -46,6 +51,10 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
         changed = { try storage.idsChangedHere(in: $0) }
         paged = { try storage.page($0, after: $1, limit: $2, in: $3) }
         prepare = { try storage.preparePages($0, in: $1) }
+        queried = { try storage.query($0, after: $1, in: $2) }
+        counted = { try storage.count($0, in: $1) }
+        held = { try storage.hasField($0, in: $1) }
+        indexing = { try storage.prepareQueries(on: $0, in: $1) }
     }
 
     /// The same storage, not checked: for erasing another account's data.
@@ -112,5 +121,28 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
 
     func preparePages(_ order: OfflineOrder, in connection: Connection) throws {
         try prepare(order, connection)
+    }
+
+    func query(_ query: OfflineQuery, after cursor: [SQLValue]?, in connection: Connection) throws
+        -> [(value: Resource, keys: [SQLValue])]
+    {
+        try owner?.check(connection, claiming: false)
+        guard let references else { return try queried(query, cursor, connection) }
+        return try queried(query, cursor, connection).map {
+            (try references.renamed($0.value, connection), $0.keys)
+        }
+    }
+
+    func count(_ filter: OfflineFilter?, in connection: Connection) throws -> Int {
+        try owner?.check(connection, claiming: false)
+        return try counted(filter, connection)
+    }
+
+    func hasField(_ field: String, in connection: Connection) throws -> Bool {
+        try held(field, connection)
+    }
+
+    func prepareQueries(on fields: [String], in connection: Connection) throws {
+        try indexing(fields, connection)
     }
 }

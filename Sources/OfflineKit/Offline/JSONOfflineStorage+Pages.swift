@@ -74,4 +74,17 @@ extension JSONOfflineStorage {
     static func keyExpression(_ order: OfflineOrder) -> String {
         OfflineOrder.sortKey("json_extract(json, '$.\(order.field)')")
     }
+
+    /// The index a query on `fields` reads, in that order: one field's is a page's index; several
+    /// make one index that serves a filter on the first (or the first few) and an order on the
+    /// next, as "the tasks of a project by due date" asks.
+    func prepareQueries(on fields: [String], in connection: Connection) throws {
+        guard let first = fields.first else { return }
+        guard fields.count > 1 else { return try preparePages(.ascending(first), in: connection) }
+        let keys = fields.map(Self.fieldExpression).joined(separator: ", ")
+        try connection.execute(
+            // sql-constant: the name and the keys are made of field names checked to be letters, digits and _.
+            "CREATE INDEX IF NOT EXISTS offline_resources_ordered_by_\(fields.joined(separator: "_then_")) ON offline_resources (collection, \(keys), id)"
+        )
+    }
 }

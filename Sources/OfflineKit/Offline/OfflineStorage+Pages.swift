@@ -34,10 +34,22 @@ extension OfflinePageCursor {
     static func key<Resource: OfflineResource>(of resource: Resource, _ order: OfflineOrder) throws
         -> SQLValue
     {
-        let object = try JSONSerialization.jsonObject(with: APIClient.encode(resource)) as? [String: Any]
-        switch object?[order.field] {
+        try key(of: order.field, in: try fields(of: resource))
+    }
+
+    /// The top-level fields of `resource`'s JSON, as the API client encodes it.
+    static func fields<Resource: OfflineResource>(of resource: Resource) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: APIClient.encode(resource)) as? [String: Any] ?? [:]
+    }
+
+    /// Field `field` of `object` as it sorts: text by ``OfflineOrder/sortKey(of:)``, booleans as
+    /// `1` and `0` (as SQLite's `json_extract` gives them), whole numbers as integers.
+    static func key(of field: String, in object: [String: Any]) throws -> SQLValue {
+        switch object[field] {
         case let text as String:
             return .text(OfflineOrder.sortKey(of: text))
+        case let bool as Bool:
+            return .integer(bool ? 1 : 0)
         case let number as NSNumber:
             let value = number.doubleValue
             return value == value.rounded() && abs(value) < 9e15 ? .integer(Int64(value)) : .real(value)
@@ -54,37 +66,7 @@ extension OfflinePageCursor {
     static func precedes(_ lhs: (SQLValue, String), _ rhs: (SQLValue, String), in order: OfflineOrder) -> Bool
     {
         let (first, second) = order.descending ? (rhs, lhs) : (lhs, rhs)
-        if let ascending = Self.ascending(first.0, second.0) { return ascending }
+        if let comparison = OfflineQueryTerm.compare(first.0, second.0) { return comparison < 0 }
         return Array(first.1.utf8).lexicographicallyPrecedes(Array(second.1.utf8))
-    }
-
-    /// Whether `lhs` sorts before `rhs` in SQLite; `nil` when they are equal.
-    private static func ascending(_ lhs: SQLValue, _ rhs: SQLValue) -> Bool? {
-        func rank(_ value: SQLValue) -> Int {
-            switch value {
-            case .null: 0
-            case .integer, .real: 1
-            case .text: 2
-            case .blob: 3
-            }
-        }
-        func number(_ value: SQLValue) -> Double {
-            switch value {
-            case .integer(let integer): Double(integer)
-            case .real(let real): real
-            default: 0
-            }
-        }
-        guard rank(lhs) == rank(rhs) else { return rank(lhs) < rank(rhs) }
-        switch (lhs, rhs) {
-        case (.text(let left), .text(let right)):
-            return left == right ? nil : Array(left.utf8).lexicographicallyPrecedes(Array(right.utf8))
-        case (.blob(let left), .blob(let right)):
-            return left == right ? nil : left.lexicographicallyPrecedes(right)
-        case (.null, .null):
-            return nil
-        default:
-            return number(lhs) == number(rhs) ? nil : number(lhs) < number(rhs)
-        }
     }
 }

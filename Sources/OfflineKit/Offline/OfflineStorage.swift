@@ -47,6 +47,20 @@ public protocol OfflineStorage: Sendable {
     /// Makes reading pages in `order` cheap (an index), in a write transaction before the first
     /// page; the default does nothing.
     func preparePages(_ order: OfflineOrder, in connection: Connection) throws
+    /// The resources `query` keeps, in its order, after the one whose terms' values are `cursor`,
+    /// at most its limit, each with the values of its terms (the query's fields, then what breaks
+    /// their ties). The default reads every resource and filters and sorts them in memory; a
+    /// storage with its own tables answers in SQL instead.
+    func query(_ query: OfflineQuery, after cursor: [SQLValue]?, in connection: Connection) throws
+        -> [(value: Resource, keys: [SQLValue])]
+    /// How many resources `filter` keeps; the default counts what ``query(_:after:in:)`` returns.
+    func count(_ filter: OfflineFilter?, in connection: Connection) throws -> Int
+    /// Whether any resource holds a value in `field`: what tells a field the model has from a
+    /// misspelt one.
+    func hasField(_ field: String, in connection: Connection) throws -> Bool
+    /// Makes queries on `fields` cheap (an index on them, in that order), in a write transaction;
+    /// the default does nothing.
+    func prepareQueries(on fields: [String], in connection: Connection) throws
     /// The identifiers of the rows changed here (deleted ones included): each should have a
     /// change in ``outbox``, and one that has none is shown damaged, never synced.
     func idsChangedHere(in connection: Connection) throws -> [String]

@@ -39,6 +39,20 @@ extension OutboxTable {
         try apiID(of: localID, feature: feature, connection).flatMap { $0 == discarded ? nil : $0 }
     }
 
+    /// Every identifier resource `id` has had here: `id`, the API's identifier of a resource
+    /// created here under it, and the identifiers given here to a resource the API now names
+    /// `id`, of any collection (local identifiers are unique across them).
+    static func aliases(of id: String, _ connection: Connection) throws -> [String] {
+        let others = try connection.query(
+            """
+            SELECT api_id AS other FROM outbox_identifiers WHERE local_id = ? AND api_id <> ''
+            UNION SELECT local_id FROM outbox_identifiers WHERE api_id = ?
+            """,
+            [.text(id), .text(id)]
+        ) { try $0.string("other") }
+        return [id] + others.filter { $0 != id }
+    }
+
     /// Whether the create of resource `localID` of `feature` still waits here (queued, held, or
     /// sent and not answered): a change that names it waits for it.
     static func createWaits(_ localID: String, feature: String, _ connection: Connection) throws -> Bool {
