@@ -47,6 +47,8 @@ extension Arguments {
             offline too; an order names one with --customer ID (an ID 'customers' shows, sent or not)
             and is sent after it, naming the shop's ID. 'sync' sends every change that waits,
             customers before the orders that name them.
+            'orders --customer ID' lists the orders of one customer kept here, by the ID this device
+            gave it or the shop's, before the sync and after; '--count' says how many instead.
             'customers retry ID' and 'customers discard ID' do for a customer what they do for an order;
             the orders that named a discarded customer are held until each is discarded or changed.
             'export-sample-api FOLDER' writes a sample API to serve with 'python3 -m http.server'.

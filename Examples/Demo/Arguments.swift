@@ -49,6 +49,10 @@ struct Arguments {
     /// With `orders watch`: the seconds between two refreshes of the list from the API.
     var refresh: Double = Arguments.defaultRefresh
     static let defaultRefresh = 30.0
+    /// With `orders`: list only the orders of this customer kept here (`--customer ID`).
+    var customer: String?
+    /// With `orders`: say how many orders are kept here, not list them (`--count`).
+    var countOnly = false
 
     static let version = "demo 1.0.0 (PromiseMVP)"
 
@@ -136,7 +140,10 @@ struct Arguments {
         switch positional {
         case ["melodies"]: command = .melodies
         case ["melodies", "watch"]: command = .watchMelodies
-        case ["orders"]: command = .listOrders
+        case ["orders"], ["orders", "list"]:
+            // The list can be of one customer's orders: --customer is not an order's part here.
+            try refuseOrderParts(values, allowing: ["--customer"])
+            return .listOrders
         case ["whoami"]: command = .whoami
         case ["orders", "create"]: return .createOrder(try order(values))
         case ["customers"], ["customers", "list"]: command = .listCustomers
@@ -220,11 +227,20 @@ struct Arguments {
             guard !path.isEmpty else { throw UsageError(message: "--database needs a path") }
             return URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         }
+        var customer: String?
+        if case .listOrders = command, let id = values["--customer"]?.last {
+            customer = Terminal.unescaped(id)
+        }
+        if flags.contains("--count"), !{ if case .listOrders = command { true } else { false } }() {
+            throw UsageError(message: "--count only goes with 'orders'")
+        }
         return Arguments(
             command: command, api: api, database: database ?? defaultDatabase(), offline: offline,
+
             cachePolicy: try values["--cache"]?.last.map(CachePolicyName.policy) ?? .networkFirst,
             apiTimeout: environment["DEMO_API_TIMEOUT"].flatMap(Double.init).map { max(1, $0) } ?? 10,
-            refresh: try values["--refresh"]?.last.map(refreshSeconds) ?? defaultRefresh)
+            refresh: try values["--refresh"]?.last.map(refreshSeconds) ?? defaultRefresh,
+            customer: customer, countOnly: flags.contains("--count"))
     }
 
     /// The seconds of `--refresh`: a number from 1 to a day.

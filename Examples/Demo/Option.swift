@@ -51,6 +51,9 @@ struct Option: Sendable {
             help: "the local database (default: in your data folder)"),
         Option(name: "--offline", value: "", use: .flag, help: "do not try the API"),
         Option(
+            name: "--count", value: "", use: .flag,
+            help: "with 'orders': how many orders this device keeps (of --customer ID)"),
+        Option(
             name: "--refresh", value: "N", use: .setting,
             help: "with 'orders watch': refresh from the API every N seconds (default: \(refreshDefault))"),
         Option(

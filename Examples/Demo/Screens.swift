@@ -31,6 +31,20 @@ enum Screens {
         let presenter = ListOrdersPresenter(
             worker: worker, output: view, formatter: formatter, cachePolicy: arguments.cachePolicy)
         view.listPresenter = presenter
+        if let customer = arguments.customer {
+            // One customer's orders, asked of the copy by the customer's local or shop id.
+            if arguments.countOnly {
+                guard let page = try? await worker.fetchOrders(ofCustomer: customer).value else { return 1 }
+                terminal.print(Self.counted(page.count ?? page.orders.count))
+                return 0
+            }
+            return await exitCode(of: presenter.fetchOrders(ofCustomer: customer))
+        }
+        if arguments.countOnly {
+            guard let page = try? await worker.fetchOrdersPage(after: nil, limit: 1).value else { return 1 }
+            terminal.print(Self.counted(page.count ?? page.orders.count))
+            return 0
+        }
         guard arguments.offline else { return await exitCode(of: presenter.fetchOrders()) }
         // Offline, the copy is printed a page at a time, each page read after the one before was
         // printed: a list of any length is never held whole.
@@ -42,6 +56,11 @@ enum Screens {
             cursor = page.next
         } while cursor != nil
         return 0
+    }
+
+    /// "1 order", "3 orders".
+    static func counted(_ count: Int) -> String {
+        count == 1 ? "1 order" : "\(count) orders"
     }
 
     static func order(_ id: String, _ app: App, _ terminal: Terminal) async -> Int32 {

@@ -61,6 +61,51 @@ import Testing
         }
 
         @Test(
+            "orders --customer lists the customer's three orders by its local id offline, and by either id after the sync"
+        )
+        func ordersOfACustomer() async throws {
+            // Given: Eve with three orders and Fay with two, made offline
+            let demo = DemoRunner()
+            let shop = try Shop()
+            defer { shop.server.stop() }
+            let (_, eve) = try await Self.eve(demo)
+            let fay =
+                try await demo.run([
+                    "customers", "create", "--name", "Fay Field", "--email", "fay@example.com", "--offline",
+                ]).output.split(separator: " ").dropFirst(2).first.map(String.init) ?? ""
+            var eves: [String] = []
+            for _ in 0..<3 { eves.append(try await Self.order(demo, customer: eve)) }
+            for _ in 0..<2 { _ = try await Self.order(demo, customer: fay) }
+
+            // When: listed and counted by Eve's local id, then again after the sync, by both ids
+            let before = try await demo.run(["orders", "--customer", eve, "--offline"])
+            let counted = try await demo.run(["orders", "--customer", eve, "--count", "--offline"])
+            let synced = try await demo.run(["sync"] + shop.api)
+            let eveAtTheShop =
+                shop.customers.resources(as: Customer.self).first { $0.name == "Eve Elder" }?.id ?? ""
+            let byLocalID = try await demo.run(["orders", "--customer", eve, "--offline"])
+            let byShopID = try await demo.run(["orders", "list", "--customer", eveAtTheShop, "--offline"])
+            let all = try await demo.run(["orders", "--count", "--offline"])
+
+            // Then: Eve's three orders each time, under their shop ids after the sync; Fay's never
+            #expect(before.status == 0, "\(before.output)\(before.error)")
+            #expect(before.output.contains("Orders (3)"), "\(before.output)")
+            #expect(eves.allSatisfy { before.output.contains($0) }, "\(before.output)")
+            #expect(before.output.contains("3 changes waiting to be sent"), "\(before.output)")
+            #expect(counted.output == "3 orders\n", "\(counted.output)")
+            #expect(synced.status == 0, "\(synced.output)\(synced.error)")
+            #expect(!eveAtTheShop.isEmpty && eveAtTheShop != eve)
+            for listed in [byLocalID, byShopID] {
+                #expect(
+                    listed.status == 0 && listed.output.contains("Orders (3)"),
+                    "\(listed.output)\(listed.error)")
+                #expect(!eves.contains { listed.output.contains($0) }, "still local ids: \(listed.output)")
+            }
+            #expect(byLocalID.output == byShopID.output)
+            #expect(all.output == "\(Order.samples.count + 5) orders\n", "\(all.output)")
+        }
+
+        @Test(
             "a customer and two orders made offline: demo sync sends the customer, then the orders naming its id"
         )
         func customerThenOrders() async throws {

@@ -10,7 +10,7 @@ struct DocumentReferencesTests {
     static let elsewhere: Set<String> = [
         "Codable", "Int", "Regex", "Process", "Package", "NWPathMonitor", "SQLite3", "ETag", "GET", "PUT",
         "ESRCH", "ECHILD", "EINTR", "ENOLCK", "WNOWAIT", "SUBPROCESSES", "PackageFrameworks", "Sendable",
-        "CHANGELOG",
+        "CHANGELOG", "Security", "Network", "Combine",
         "Added", "Changed", "Fixed",
         "Removed", "PMKCancel",
         "PMKError", "PMKFinalizer", "Resolver", "CatchMixin", "FileManager", "ProcessInfo", "Future",

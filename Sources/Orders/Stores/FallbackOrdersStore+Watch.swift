@@ -42,6 +42,24 @@ extension FallbackOrdersStore {
             first: limit, on: dispatcher, checking: { try orders.checkAccount(in: $0) }, onChange)
     }
 
+    /// The orders kept on this device that customer `customerID` placed, asked of the offline
+    /// copy (``OfflineCollection/query(_:)``), which follows a customer made here from its local
+    /// identifier to the shop's: either finds the same orders, before the sync and after. The
+    /// status counts the changes of these orders only.
+    ///
+    /// - Parameter customerID: The customer's identifier, as this device or the shop gave it.
+    /// - Returns: A promise of the orders as one page, newest first.
+    public func fetchOrders(ofCustomer customerID: String) -> Promise<OrdersPage> {
+        orders.query(OfflineQuery(where: .equals("customerId", .text(customerID))))
+            .map(on: .inline) { result in
+                let theirs = OrdersPage.newest(result.values)
+                return OrdersPage(
+                    orders: theirs, next: nil, count: theirs.count, syncStatus: result.status,
+                    savedAt: result.savedAt)
+            }
+            .failing(as: .fetchOrders)
+    }
+
     /// A page of the orders kept on this device: the offline copy with this device's changes, as
     /// the last listing, change or sync left it. It does not ask the API; a listing
     /// (``fetchOrdersWithSource(policy:showingCopy:)``) or a sync brings the copy up to date.

@@ -87,6 +87,15 @@ public protocol OrdersStore: Sendable {
         _ onChange: @escaping @Sendable (Result<OrdersSnapshot, OrdersStoreError>) -> Void
     ) -> ObservationHandle?
 
+    /// The orders kept on this device that customer `customerID` placed, newest first, with the
+    /// changes waiting for them: read from the offline copy by the stores that keep one (where a
+    /// customer made here is found by its local identifier or by the shop's, before and after the
+    /// sync), cut from the whole list by the others.
+    ///
+    /// - Parameter customerID: The customer's identifier, as this device or the shop gave it.
+    /// - Returns: A promise of the orders as one page (``OrdersPage/count`` says how many).
+    func fetchOrders(ofCustomer customerID: String) -> Promise<OrdersPage>
+
     /// One page of the orders, newest first: read as a page (an index seek) by the stores that
     /// keep orders on this device, cut from the whole list by the others.
     ///
@@ -155,6 +164,20 @@ extension OrdersStore {
                         orders: OrdersPage.newest($0.orders, limit), syncStatus: $0.syncStatus,
                         savedAt: $0.savedAt)
                 })
+        }
+    }
+
+    /// The customer's orders cut from the whole list, with the status.
+    ///
+    /// - Parameter customerID: The customer's identifier, compared as it is.
+    /// - Returns: A promise of the orders as one page.
+    public func fetchOrders(ofCustomer customerID: String) -> Promise<OrdersPage> {
+        let store = self
+        return store.fetchOrders().then(on: .inline) { orders in
+            store.syncStatus().map(on: .inline) { status in
+                let theirs = OrdersPage.newest(orders.filter { $0.customerID == customerID })
+                return OrdersPage(orders: theirs, next: nil, count: theirs.count, syncStatus: status)
+            }
         }
     }
 

@@ -93,6 +93,15 @@ public struct OrdersWorker: Sendable {
         ordersStore.watchOrders(first: limit, on: dispatcher, onChange)
     }
 
+    /// The orders of customer `customerID` kept on this device: see
+    /// ``OrdersStore/fetchOrders(ofCustomer:)``.
+    ///
+    /// - Parameter customerID: The customer's identifier, as this device or the shop gave it.
+    /// - Returns: A promise of the orders as one page.
+    public func fetchOrders(ofCustomer customerID: String) -> Promise<OrdersPage> {
+        ordersStore.fetchOrders(ofCustomer: customerID)
+    }
+
     /// One page of the orders, newest first: see ``OrdersStore/fetchOrdersPage(after:limit:)``.
     ///
     /// - Parameters:

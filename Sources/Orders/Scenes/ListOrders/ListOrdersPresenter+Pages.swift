@@ -20,18 +20,33 @@ extension ListOrdersPresenter {
     public func fetchOrdersPage(
         after cursor: OrdersPage.Cursor? = nil, limit: Int = 500
     ) -> Promise<ListOrders.FetchOrdersPage.ViewModel> {
-        worker.fetchOrdersPage(after: cursor, limit: limit)
-            .map { page in
-                let viewModel = ListOrders.FetchOrdersPage.ViewModel(
-                    displayedOrders: self.displayed(page.orders, page.syncStatus), next: page.next,
-                    count: page.count,
-                    notice: page.savedAt.flatMap { self.sourceNotice.text(for: .stored(savedAt: $0)) },
-                    syncNotice: OrdersSyncWording.list(page.syncStatus))
-                self.output?.displayOrdersPage(viewModel: viewModel)
-                return viewModel
-            }
-            .recover(policy: .allErrors) { error -> Promise<ListOrders.FetchOrdersPage.ViewModel> in
-                throw self.failedFetch(error)
-            }
+        shown(worker.fetchOrdersPage(after: cursor, limit: limit))
+    }
+
+    /// Shows the orders of customer `customerID` kept on this device (see
+    /// `OrdersStore.fetchOrders(ofCustomer:)`) as one page, with the changes waiting for them: the
+    /// customer's local identifier and the shop's find the same orders, before the sync and after.
+    ///
+    /// - Parameter customerID: The customer's identifier, as this device or the shop gave it.
+    /// - Returns: A promise of the view model the screen was given.
+    @discardableResult
+    public func fetchOrders(ofCustomer customerID: String) -> Promise<ListOrders.FetchOrdersPage.ViewModel> {
+        shown(worker.fetchOrders(ofCustomer: customerID))
+    }
+
+    /// Gives the screen the page `read` reads, or why it could not be read.
+    private func shown(_ read: Promise<OrdersPage>) -> Promise<ListOrders.FetchOrdersPage.ViewModel> {
+        read.map { page in
+            let viewModel = ListOrders.FetchOrdersPage.ViewModel(
+                displayedOrders: self.displayed(page.orders, page.syncStatus), next: page.next,
+                count: page.count,
+                notice: page.savedAt.flatMap { self.sourceNotice.text(for: .stored(savedAt: $0)) },
+                syncNotice: OrdersSyncWording.list(page.syncStatus))
+            self.output?.displayOrdersPage(viewModel: viewModel)
+            return viewModel
+        }
+        .recover(policy: .allErrors) { error -> Promise<ListOrders.FetchOrdersPage.ViewModel> in
+            throw self.failedFetch(error)
+        }
     }
 }
