@@ -18,6 +18,7 @@ struct ArticleCodeTests {
         ("AddingAnEditableOfflineScreen.md", "Tests/NotesTests/NoteListPresenterTests.swift"),
         ("RelatedRecords.md", "Tests/OfflineKitTests/Offline/ProjectsAndTasks.swift"),
         ("RelatedRecords.md", "Tests/OfflineKitTests/Sync/RelatedCollectionsAPITests.swift"),
+        ("AskingTheCopy.md", "Tests/OfflineKitTests/Query/AskingTheCopyTests.swift"),
     ]
 
     @Test("the article shows the file word for word", arguments: printed)

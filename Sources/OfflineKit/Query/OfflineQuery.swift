@@ -2,7 +2,7 @@ import Services
 
 /// A question a screen asks of a collection's copy: which resources (``OfflineFilter``), in which
 /// order (one or more ``OfflineOrder``s, ties broken by identifier), and how many at most. It reads
-/// the copy with this device's changes applied, as ``OfflineCollection/list(policy:showingCopy:)``
+/// the copy with this device's changes applied, as ``OfflineCollection/list(policy:sendingFirst:showingCopy:)``
 /// shows it: created ones in, deleted ones out.
 ///
 /// ```swift

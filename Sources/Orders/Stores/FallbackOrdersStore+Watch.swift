@@ -43,7 +43,7 @@ extension FallbackOrdersStore {
     }
 
     /// The orders kept on this device that customer `customerID` placed, asked of the offline
-    /// copy (``OfflineCollection/query(_:)``), which follows a customer made here from its local
+    /// copy (`OfflineCollection.query(_:)`), which follows a customer made here from its local
     /// identifier to the shop's: either finds the same orders, before the sync and after. The
     /// status counts the changes of these orders only.
     ///
