@@ -65,6 +65,7 @@ extension OfflineStorage {
     /// - Parameters:
     ///   - fields: Not used.
     ///   - connection: Not used.
+    /// - Throws: Never.
     public func prepareQueries(on fields: [String], in connection: Connection) throws {}
 
     /// Whether a resource whose terms' values are `lhs` comes before one whose values are `rhs`.
