@@ -197,6 +197,7 @@ let benchmarks: @Sendable () -> Void = {
     refreshBenchmarks()
     modelUpgradeBenchmarks()
     relatedRecordsBenchmarks()
+    queryBenchmarks()
     latencyBenchmarks()
 }
 

@@ -101,9 +101,11 @@ struct JSONOfflineStorage<Resource: OfflineResource>: OfflineStorage {
 
     /// The resources of a collection changed on this device. `'device'` is written out, not
     /// bound: SQLite takes the partial index `offline_changed_here` only for a condition it can
-    /// see is the index's own.
+    /// see is the index's own. Named, not left to the planner: without statistics it took an
+    /// index of a query or a page that also leads with the collection, and walked the whole
+    /// collection through it (43 ms a snapshot or query at 100,000 rows, for none changed here).
     static var changedHere: String {
-        "SELECT id FROM offline_resources WHERE collection = ? AND origin = 'device'"
+        "SELECT id FROM offline_resources INDEXED BY offline_changed_here WHERE collection = ? AND origin = 'device'"
     }
 
     func idsChangedHere(in connection: Connection) throws -> [String] {
