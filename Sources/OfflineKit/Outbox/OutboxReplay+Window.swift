@@ -119,7 +119,8 @@ extension OutboxReplay {
     /// on as they were read.
     private func pick(_ window: inout Window, _ run: Run, _ connection: Connection) throws -> [OutboxEntry] {
         var picked: [OutboxEntry] = []
-        let account = client.credentials?.account
+        // Read when the run started, never in this transaction.
+        let account = run.account
         while window.admits(inFlight, cancelled: !run.promise.isPending) {
             let moment = now()
             let next = try Self.next(

@@ -48,10 +48,13 @@ struct OutboxReplay: Sendable {
         // Cancellable, so that cancelling a sync reaches this promise; each step checks it.
         seal.setCancellationHandler {}
         let queue = DispatchQueue(label: "Outbox \(feature)")
-        let run = Run(promise: promise, seal: seal, queue: queue, window: Locked(Window()))
+        // The sign-in, read once, here, outside any transaction (a keychain read may block): the
+        // run's fills pick by it; each send checks it again, outside the transactions too.
+        let account = client.credentials?.account
+        let run = Run(promise: promise, seal: seal, queue: queue, window: Locked(Window()), account: account)
         // Signed out: nothing is sent (without a token every change would be a 401); the changes
         // wait, untouched, for the sign-in.
-        if let credentials = client.credentials, credentials.account == nil {
+        if client.credentials != nil, account == nil {
             run.window.withLock {
                 $0.report.stoppedBecause = .httpStatus(401)
                 $0.stopping = true
@@ -67,6 +70,8 @@ struct OutboxReplay: Sendable {
         let seal: Seal<OutboxSyncReport>
         let queue: DispatchQueue
         let window: Locked<Window>
+        /// The account signed in when the run started: the one whose changes it picks.
+        let account: String?
 
         /// Calls `body` on the run's queue with how `promise` settled.
         func whenSettled<Value>(

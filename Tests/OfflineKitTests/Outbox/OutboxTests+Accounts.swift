@@ -31,8 +31,8 @@ extension OutboxTests {
 
     @Test("an account that signs in between a change's read and its send: the change waits for its own")
     func accountChangedBeforeTheSend() async throws {
-        // Given: amy's change; the sync reads her account when it starts and when it picks the
-        // change, and bob's by the time it sends it
+        // Given: amy's change; the sync reads her account when it starts, and bob's by the time
+        // it sends the change
         let (database, outbox) = try Self.notes()
         let server = try TestHTTPServer(responder: { _ in .status(200, body: "{}") })
         defer { server.stop() }
@@ -45,7 +45,7 @@ extension OutboxTests {
                 }
             })
         let client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
-            .authorized(by: SwitchingAccount(signsInBobAfter: 2))
+            .authorized(by: SwitchingAccount(signsInBobAfter: 1))
 
         // When
         let report = await PromiseExpectations.value(of: outbox.sync(with: client) { _, _, _ in nil })
@@ -55,5 +55,44 @@ extension OutboxTests {
         #expect(report?.sent.isEmpty == true)
         #expect(report?.stoppedBecause == .httpStatus(401))
         #expect(await PromiseExpectations.value(of: outbox.entries())?.map(\.account) == ["amy"])
+    }
+
+    /// Credentials that count how often the account is read.
+    final class CountedAccount: Credentials {
+        let reads = Locked(0)
+        var account: String? {
+            reads.withLock { $0 += 1 }
+            return "amy"
+        }
+        func accessToken() -> Promise<String> { .value("token") }
+        func refresh(replacing token: String) -> Promise<String> { .value("token") }
+    }
+
+    @Test("a sync reads the sign-in once when it starts and once before each send, never in its transactions")
+    func signInReadOutsideTransactions() async throws {
+        // Given: three of amy's changes
+        let (database, outbox) = try Self.notes()
+        let server = try TestHTTPServer(responder: { _ in .status(200, body: "{}") })
+        defer { server.stop() }
+        _ = await PromiseExpectations.value(
+            of: outbox.ready.then(on: .inline) {
+                database.write { connection in
+                    for number in 1...3 {
+                        try outbox.record(
+                            .put, "notes/n-\(number)", json: ["text": "amy's"], localID: "n-\(number)",
+                            account: "amy", in: connection)
+                    }
+                }
+            })
+        let credentials = CountedAccount()
+        let client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never).authorized(
+            by: credentials)
+
+        // When
+        let report = await PromiseExpectations.value(of: outbox.sync(with: client) { _, _, _ in nil })
+
+        // Then: all three sent; one read to start and one a send, none in the four fills
+        #expect(report?.sent.count == 3)
+        #expect(credentials.reads.withLock { $0 } == 1 + 3)
     }
 }
