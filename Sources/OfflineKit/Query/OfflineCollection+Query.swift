@@ -154,6 +154,12 @@ extension OfflineCollection {
         }
     }
 
+    /// Whether `value` is an optional holding nothing.
+    static func holdsNothing(_ value: Any) -> Bool {
+        let mirror = Mirror(reflecting: value)
+        return mirror.displayStyle == .optional && mirror.children.isEmpty
+    }
+
     /// Throws when the collection has resources and a field `query` names is neither a property
     /// of theirs nor held by any of them: a misspelt field would otherwise find nothing, or order
     /// nothing, without a word.
@@ -172,7 +178,14 @@ extension OfflineCollection {
                 let sample = try rows.first?.value
                     ?? storage.query(OfflineQuery(limit: 1), after: nil, in: connection).first?.value
             else { return }
-            if Mirror(reflecting: sample).children.contains(where: { $0.label == field }) { continue }
+            // A property of that name holding nothing is left out of the JSON, so its JSON name
+            // cannot be checked: taken as the field. One holding a value whose JSON has no such
+            // field is a Swift name the JSON spells otherwise (`CodingKeys`): an error below.
+            if let property = Mirror(reflecting: sample).children.first(where: { $0.label == field }),
+                Self.holdsNothing(property.value)
+            {
+                continue
+            }
             if try storage.hasField(field, in: connection) { continue }
             throw ServiceRequestError.storageFailed(
                 reason:

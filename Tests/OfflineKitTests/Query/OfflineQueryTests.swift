@@ -313,4 +313,36 @@ struct OfflineQueryTests {
         #expect(byAPIID?.values.map(\.title) == ["Paint", "Sweep"])
         #expect(counted == 2)
     }
+
+    /// A resource whose JSON spells a property otherwise than Swift does.
+    struct Receipt: OfflineResource, Equatable {
+        var id: String?
+        var version: String?
+        var ownerID: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, version
+            case ownerID = "ownerId"
+        }
+    }
+
+    @Test("a field named as Swift spells a property the JSON spells otherwise is an error, not an empty list")
+    func swiftNameOfAJSONFieldIsAnError() async throws {
+        // Given
+        let receipts = OfflineCollection<Receipt>(
+            database: try Database(at: folder.file("receipts.sqlite")), collection: "receipts",
+            client: APIClient(baseURL: URL(fileURLWithPath: "/")),
+            reachability: OfflineCollectionTests.Offline())
+        _ = await PromiseExpectations.value(of: receipts.create(Receipt(ownerID: "amy")))
+
+        // When
+        let bySwiftName = await PromiseExpectations.error(
+            of: receipts.query(OfflineQuery(where: .equals("ownerID", "amy"))))
+        let byJSONName = await PromiseExpectations.value(
+            of: receipts.query(OfflineQuery(where: .equals("ownerId", "amy"))))
+
+        // Then
+        #expect("\(String(describing: bySwiftName))".contains("ownerID"))
+        #expect(byJSONName?.values.map(\.ownerID) == ["amy"])
+    }
 }
