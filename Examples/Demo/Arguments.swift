@@ -227,13 +227,12 @@ struct Arguments {
             guard !path.isEmpty else { throw UsageError(message: "--database needs a path") }
             return URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         }
-        var customer: String?
-        if case .listOrders = command, let id = values["--customer"]?.last {
-            customer = Terminal.unescaped(id)
-        }
-        if flags.contains("--count"), !{ if case .listOrders = command { true } else { false } }() {
+        var listsOrders = false
+        if case .listOrders = command { listsOrders = true }
+        if flags.contains("--count"), !listsOrders {
             throw UsageError(message: "--count only goes with 'orders'")
         }
+        let customer = listsOrders ? values["--customer"]?.last.map(Terminal.unescaped) : nil
         return Arguments(
             command: command, api: api, database: database ?? defaultDatabase(), offline: offline,
 

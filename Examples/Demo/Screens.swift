@@ -31,19 +31,22 @@ enum Screens {
         let presenter = ListOrdersPresenter(
             worker: worker, output: view, formatter: formatter, cachePolicy: arguments.cachePolicy)
         view.listPresenter = presenter
-        if let customer = arguments.customer {
-            // One customer's orders, asked of the copy by the customer's local or shop id.
-            if arguments.countOnly {
-                guard let page = try? await worker.fetchOrders(ofCustomer: customer).value else { return 1 }
+        if arguments.countOnly {
+            // The copy's count, of one customer's orders (by its local or shop id) or of all.
+            let counted =
+                arguments.customer.map { worker.fetchOrders(ofCustomer: $0) }
+                ?? worker.fetchOrdersPage(after: nil, limit: 1)
+            do {
+                let page = try await counted.value
                 terminal.print(Self.counted(page.count ?? page.orders.count))
                 return 0
+            } catch {
+                terminal.printError("demo: \(message(for: error))")
+                return 1
             }
-            return await exitCode(of: presenter.fetchOrders(ofCustomer: customer))
         }
-        if arguments.countOnly {
-            guard let page = try? await worker.fetchOrdersPage(after: nil, limit: 1).value else { return 1 }
-            terminal.print(Self.counted(page.count ?? page.orders.count))
-            return 0
+        if let customer = arguments.customer {
+            return await exitCode(of: presenter.fetchOrders(ofCustomer: customer))
         }
         guard arguments.offline else { return await exitCode(of: presenter.fetchOrders()) }
         // Offline, the copy is printed a page at a time, each page read after the one before was

@@ -13,7 +13,7 @@ struct OfflineCollectionPagesTests {
     typealias Task = OfflineCollectionTests.Task
     let folder = TemporaryFolder("OfflineCollectionPagesTests")
 
-    /// The JSON storage with its own pages left out: the default, sorted in memory.
+    /// The JSON storage with its own pages and queries left out: the defaults, answered in memory.
     struct SortedInMemory<Resource: OfflineResource>: OfflineStorage {
         let base: JSONOfflineStorage<Resource>
         var tables: FeatureDatabase { base.tables }

@@ -11,7 +11,8 @@ extension OutboxTests {
     /// at a moment a test picks, counted in reads rather than time.
     final class SwitchingAccount: Credentials {
         let before: Int
-        private let reads = Locked(0)
+        /// How many times the account was read.
+        let reads = Locked(0)
 
         init(signsInBobAfter before: Int) {
             self.before = before
@@ -57,17 +58,6 @@ extension OutboxTests {
         #expect(await PromiseExpectations.value(of: outbox.entries())?.map(\.account) == ["amy"])
     }
 
-    /// Credentials that count how often the account is read.
-    final class CountedAccount: Credentials {
-        let reads = Locked(0)
-        var account: String? {
-            reads.withLock { $0 += 1 }
-            return "amy"
-        }
-        func accessToken() -> Promise<String> { .value("token") }
-        func refresh(replacing token: String) -> Promise<String> { .value("token") }
-    }
-
     @Test("a sync reads the sign-in once when it starts and once before each send, never in its transactions")
     func signInReadOutsideTransactions() async throws {
         // Given: three of amy's changes
@@ -84,7 +74,7 @@ extension OutboxTests {
                     }
                 }
             })
-        let credentials = CountedAccount()
+        let credentials = SwitchingAccount(signsInBobAfter: .max)  // amy's, whatever is read
         let client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never).authorized(
             by: credentials)
 

@@ -23,30 +23,6 @@ struct OfflineQueryTests {
 
     let folder = TemporaryFolder("OfflineQueryTests")
 
-    /// The JSON storage, its queries left to the default: read whole and answered in memory.
-    struct AnsweredInMemory<Resource: OfflineResource>: OfflineStorage {
-        let base: JSONOfflineStorage<Resource>
-        var tables: FeatureDatabase { base.tables }
-        var outbox: Outbox { base.outbox }
-        var copyStamp: String { base.copyStamp }
-        func resources(in connection: Connection) throws -> [Resource] { try base.resources(in: connection) }
-        func resource(id: String, in connection: Connection) throws -> (value: Resource, deleted: Bool)? {
-            try base.resource(id: id, in: connection)
-        }
-        func put(_ resource: Resource, from origin: OfflineOrigin, in connection: Connection) throws {
-            try base.put(resource, from: origin, in: connection)
-        }
-        func markDeleted(id: String, in connection: Connection) throws {
-            try base.markDeleted(id: id, in: connection)
-        }
-        func remove(id: String, from origin: OfflineOrigin?, in connection: Connection) throws {
-            try base.remove(id: id, from: origin, in: connection)
-        }
-        func replaceAPICopy(with fresh: [Resource], in connection: Connection) throws {
-            try base.replaceAPICopy(with: fresh, in: connection)
-        }
-    }
-
     /// The first of December 2026, plus `days`.
     static func day(_ days: Int) -> Date {
         Date(timeIntervalSince1970: 1_796_083_200 + Double(days) * 86_400)
@@ -77,7 +53,7 @@ struct OfflineQueryTests {
                         done: number % 3 == 0, due: due)))
         }
         let memory = OfflineCollection<Ticket>(
-            storage: AnsweredInMemory<Ticket>(
+            storage: OfflineCollectionPagesTests.SortedInMemory<Ticket>(
                 base: JSONOfflineStorage(database: database, collection: "tickets", now: { Date() })),
             client: client, reachability: OfflineCollectionTests.Offline())
         return (sql, memory)
