@@ -23,7 +23,9 @@ struct OutboxDevice {
         outbox = Outbox(
             database: database, feature: "notes",
             retry: RetryPolicy(maximumRetries: 4, baseDelay: 0, maximumDelay: 0))
-        client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
+        // A request the API holds waits for the test's next step, which a loaded machine may put
+        // off past any short timeout (InFlightTests says how far): only a hang reaches this one.
+        client = APIClient(baseURL: server.baseURL, timeout: 900, retry: .never)
     }
 
     /// Takes the API's notes as they are now (asking again, a few times, an API that fails).

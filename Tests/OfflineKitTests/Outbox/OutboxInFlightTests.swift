@@ -56,8 +56,10 @@ struct OutboxInFlightTests {
         }
     }
 
+    /// A client whose timeout only a hang reaches: a request the API holds waits for the test's
+    /// next step, which a loaded machine may put off past any short timeout (InFlightTests).
     func client(_ server: TestHTTPServer) -> APIClient {
-        APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
+        APIClient(baseURL: server.baseURL, timeout: 900, retry: .never)
     }
 
     /// Given: the notes `ids` each changed once, three sent at once, and an API that gathers three

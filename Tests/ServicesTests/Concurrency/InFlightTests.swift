@@ -9,10 +9,16 @@ import Testing
 /// `InFlight` as the API client uses it: identical GETs in flight share one request; each caller
 /// may stop waiting on its own. (The outbox's one sync at a time is tested in `OutboxTests`.)
 ///
-/// Timeouts are generous (60 s): a request held by the server must not time out on a loaded
-/// machine (ThreadSanitizer on two cores) before the test lets it answer.
+/// No clock may race the test's next step: between a request reaching the server and the test
+/// resuming to answer or cancel it, the test waits its turn on the concurrency pool behind every
+/// other suite's queued work, which took over 60 s on a loaded two-core machine (a client timeout of
+/// 60 s once failed three of these tests at once). So every timeout here is ``patience``, far
+/// beyond any wait the test means, and only a hang reaches it.
 @Suite("InFlight: shared GETs")
 struct InFlightTests {
+    /// How long any wait of these tests may take before it counts as a hang, in seconds.
+    static let patience = 900.0
+
     /// A server that holds every request until the test lets it answer, so that the test knows
     /// every caller asked while the first request was in flight.
     final class HeldServer: Sendable {
@@ -47,7 +53,7 @@ struct InFlightTests {
                 let number = count.increment()
                 arrived.signal()
                 if firstNeverAnswered && number == 1 { return .never }
-                _ = release.wait(timeout: .now() + 60)
+                _ = release.wait(timeout: .now() + InFlightTests.patience)
                 return .status(200, body: answer)
             })
         }
@@ -55,7 +61,9 @@ struct InFlightTests {
         /// Waits until a request reached the server.
         func waitForRequest() async -> Bool {
             let arrived = arrived
-            return await BlockingWork.run { arrived.wait(timeout: .now() + 60) == .success }
+            return await BlockingWork.run {
+                arrived.wait(timeout: .now() + InFlightTests.patience) == .success
+            }
         }
 
         /// Lets every held request answer.
@@ -72,13 +80,13 @@ struct InFlightTests {
     func identicalGetsShareOneRequest() async throws {
         // Given
         let held = try HeldServer(answer: "[1, 2]")
-        let client = APIClient(baseURL: held.server.baseURL, timeout: 60, retry: .never)
+        let client = APIClient(baseURL: held.server.baseURL, timeout: Self.patience, retry: .never)
         let answers = (0..<100).map { _ in client.get("melodies", as: [Int].self) }
         #expect(await held.waitForRequest())
 
         // When
         held.answer()
-        let all = await PromiseExpectations.value(of: when(fulfilled: answers), timeout: 60)
+        let all = await PromiseExpectations.value(of: when(fulfilled: answers), timeout: Self.patience)
 
         // Then
         #expect(all?.count == 100)
@@ -90,7 +98,7 @@ struct InFlightTests {
     func differentRequestsAreNotShared() async throws {
         // Given
         let held = try HeldServer(answer: "[3]")
-        let client = APIClient(baseURL: held.server.baseURL, timeout: 60, retry: .never)
+        let client = APIClient(baseURL: held.server.baseURL, timeout: Self.patience, retry: .never)
 
         // When
         let asked = [
@@ -115,7 +123,7 @@ struct InFlightTests {
     func oneCancelLeavesTheOthers() async throws {
         // Given
         let held = try HeldServer(answer: "[3]")
-        let client = APIClient(baseURL: held.server.baseURL, timeout: 60, retry: .never)
+        let client = APIClient(baseURL: held.server.baseURL, timeout: Self.patience, retry: .never)
         let leaving = client.get("melodies", as: [Int].self)
         let staying = client.get("melodies", as: [Int].self)
         #expect(await held.waitForRequest())
@@ -125,7 +133,7 @@ struct InFlightTests {
         held.answer()
 
         // Then
-        #expect(await PromiseExpectations.value(of: staying, timeout: 60) == [3])
+        #expect(await PromiseExpectations.value(of: staying, timeout: Self.patience) == [3])
         #expect(leaving.isCancelled)
         #expect(held.server.requests.count == 1)
     }
@@ -134,7 +142,7 @@ struct InFlightTests {
     func allCancelClosesTheConnection() async throws {
         // Given
         let held = try HeldServer(answer: "[5]", firstNeverAnswered: true)
-        let client = APIClient(baseURL: held.server.baseURL, timeout: 60, retry: .never)
+        let client = APIClient(baseURL: held.server.baseURL, timeout: Self.patience, retry: .never)
         let first = client.get("melodies", as: [Int].self)
         let second = client.get("melodies", as: [Int].self)
         #expect(await held.waitForRequest())
@@ -144,10 +152,12 @@ struct InFlightTests {
         second.cancel()
 
         // Then
-        #expect(await held.server.waitForClientToClose(seconds: 10))
+        #expect(await held.server.waitForClientToClose(seconds: Self.patience))
         #expect(first.isCancelled && second.isCancelled)
         held.answer()
-        #expect(await PromiseExpectations.value(of: client.get("melodies", as: [Int].self)) == [5])
+        #expect(
+            await PromiseExpectations.value(
+                of: client.get("melodies", as: [Int].self), timeout: Self.patience) == [5])
         #expect(held.server.requests.count == 2)
     }
 
@@ -159,10 +169,12 @@ struct InFlightTests {
         ])
         defer { server.stop() }
         let client = APIClient(baseURL: server.baseURL, retry: .never)
-        let first = await PromiseExpectations.value(of: client.get("melodies", as: [Int].self))
+        let first = await PromiseExpectations.value(
+            of: client.get("melodies", as: [Int].self), timeout: Self.patience)
 
         // When
-        let second = await PromiseExpectations.value(of: client.get("melodies", as: [Int].self))
+        let second = await PromiseExpectations.value(
+            of: client.get("melodies", as: [Int].self), timeout: Self.patience)
 
         // Then
         #expect(first == [1])
@@ -174,7 +186,7 @@ struct InFlightTests {
     func writesAreNotShared() async throws {
         // Given
         let held = try HeldServer(answer: "{}")
-        let client = APIClient(baseURL: held.server.baseURL, timeout: 60, retry: .never)
+        let client = APIClient(baseURL: held.server.baseURL, timeout: Self.patience, retry: .never)
 
         // When
         let first = client.delete("melodies/1")
