@@ -15,13 +15,15 @@ public struct PlannedTask: OfflineResource, Equatable {
     public var done: Bool
     /// When it was last edited, anywhere.
     public var updatedAt: Date
+    /// The project it belongs to, if any: the project's id here or the API's.
+    public var projectId: String?
 
     /// Makes a task; a new one has no identifier or version yet.
     public init(
         id: String? = nil, version: String? = nil, title: String, due: Date, done: Bool = false,
-        updatedAt: Date
+        updatedAt: Date, projectId: String? = nil
     ) {
-        (self.id, self.version, self.title, self.due, self.done, self.updatedAt) =
-            (id, version, title, due, done, updatedAt)
+        (self.id, self.version, self.title, self.due, self.done, self.updatedAt, self.projectId) =
+            (id, version, title, due, done, updatedAt, projectId)
     }
 }

@@ -36,9 +36,9 @@ struct ArticleCodeTests {
     }
 
     @Test(
-        "the Notes and Tasks features (model, view, presenter) are at most 120 lines of code each, as the article says",
-        arguments: ["Examples/Notes", "Examples/Tasks"])
-    func featureIsSmall(folder: String) throws {
+        "the Notes and Tasks features (model, view, presenter) are at most 120 lines of code each, as the article says; Tasks' project screen adds one file of at most 40",
+        arguments: [("Examples/Notes", 3, 120), ("Examples/Tasks", 4, 160)])
+    func featureIsSmall(folder: String, fileCount: Int, lineCap: Int) throws {
         // Given
         let files = Documents.swiftFiles(under: [folder])
 
@@ -50,7 +50,7 @@ struct ArticleCodeTests {
         }
 
         // Then
-        #expect(files.count == 3)
-        #expect(lines.count <= 120, "\(lines.count) lines")
+        #expect(files.count == fileCount)
+        #expect(lines.count <= lineCap, "\(lines.count) lines")
     }
 }

@@ -12,8 +12,13 @@ final class RecordingTaskListView: TaskListView {
     var pages: [[String]] = []
     var lastPageShown = false
     var errors: [String] = []
+    /// The sync notice shown with the last rows.
+    var syncNotice: String?
 
-    func showTasks(_ rows: [String], notice: String?, syncNotice: String?) { self.rows.record(rows) }
+    func showTasks(_ rows: [String], notice: String?, syncNotice: String?) {
+        self.syncNotice = syncNotice
+        self.rows.record(rows)
+    }
 
     func showPage(_ rows: [String], isLast: Bool) {
         pages.append(rows)
