@@ -16,6 +16,29 @@ public final class Connection {
     private var statements: [String: OpaquePointer] = [:]
     /// The tables changed by this connection's statements since a write last took them.
     let changedTables = ChangedTables()
+    /// How many statements and write transactions this connection has run: what a test counts to
+    /// hold a walk to its size (read on the database's queue, like everything here).
+    package private(set) var work = Work()
+
+    /// Counts a write's body, about to run.
+    func countWrite() {
+        work.writes += 1
+    }
+
+    /// Statements and write transactions run, counted.
+    package struct Work: Equatable, Sendable {
+        /// Statements run with parameters (the transactions' `BEGIN` and `COMMIT` are not counted:
+        /// how many writes share one commit depends on their timing).
+        package var statements = 0
+        /// Writes run (``Database/write(_:)``'s bodies), each in a transaction of its own or in a
+        /// savepoint of a commit it shares.
+        package var writes = 0
+
+        /// What was run after `earlier`.
+        package func since(_ earlier: Work) -> Work {
+            Work(statements: statements - earlier.statements, writes: writes - earlier.writes)
+        }
+    }
 
     init(path: String, flags: Int32) throws {
         var handle: OpaquePointer?
@@ -167,6 +190,7 @@ public final class Connection {
     }
 
     private func prepared(_ sql: String, _ parameters: [SQLValue]) throws -> OpaquePointer {
+        work.statements += 1
         let statement: OpaquePointer
         if let cached = statements[sql] {
             statement = cached

@@ -106,6 +106,7 @@ public final class Database: @unchecked Sendable {
             enqueue(
                 GroupedWrite(
                     run: { connection, alone in
+                        connection.countWrite()
                         let result = Result {
                             try alone ? body(connection) : connection.savepoint { try body(connection) }
                         }
