@@ -28,11 +28,33 @@ struct OfflineReferences<Resource: OfflineResource>: Sendable {
     /// `resource` naming each resource it refers to by the API's identifier, where the API gave
     /// one; whether anything changed.
     func rename(_ resource: inout Resource, _ connection: Connection) throws -> Bool {
+        var known: [String: String?] = [:]
+        return try rename(&resource, connection, known: &known)
+    }
+
+    /// The API's identifier of `id` of `collection` as the table of identifiers holds it (a
+    /// discarded create's mark included), looked up once per preparation: `known` keeps each.
+    private func apiID(
+        of id: String, in collection: String, _ connection: Connection, known: inout [String: String?]
+    ) throws -> String? {
+        let key = collection + "/" + id
+        if let found = known[key] { return found }
+        let found = try OutboxTable.apiID(of: id, feature: collection, connection)
+        known[key] = found
+        return found
+    }
+
+    /// ``rename(_:_:)``, with the identifiers looked up already in `known`.
+    private func rename(
+        _ resource: inout Resource, _ connection: Connection, known: inout [String: String?]
+    ) throws -> Bool {
         var changed = false
         for reference in all {
             var found: [String: String] = [:]
             for id in reference.ids(resource) {
-                if let apiID = try OutboxTable.renamed(id, feature: reference.collection, connection) {
+                if let apiID = try apiID(of: id, in: reference.collection, connection, known: &known),
+                    apiID != OutboxTable.discarded
+                {
                     found[id] = apiID
                 }
             }
@@ -48,9 +70,17 @@ struct OfflineReferences<Resource: OfflineResource>: Sendable {
     func parentGone(for resource: Resource, _ connection: Connection) throws -> (
         reference: OfflineReference<Resource>, parent: String
     )? {
+        var known: [String: String?] = [:]
+        return try parentGone(for: resource, connection, known: &known)
+    }
+
+    /// ``parentGone(for:_:)``, with the identifiers looked up already in `known`.
+    private func parentGone(
+        for resource: Resource, _ connection: Connection, known: inout [String: String?]
+    ) throws -> (reference: OfflineReference<Resource>, parent: String)? {
         for reference in all {
             for id in reference.ids(resource)
-            where try OutboxTable.apiID(of: id, feature: reference.collection, connection)
+            where try apiID(of: id, in: reference.collection, connection, known: &known)
                 == OutboxTable.discarded
             {
                 return (reference, "\(reference.collection)/\(id)")
@@ -68,9 +98,9 @@ struct OfflineReferences<Resource: OfflineResource>: Sendable {
 
     /// Readies an entry of `storage`'s outbox for sending: passed over (`nil`) while a resource its
     /// body names waits for its create; when that create was deleted or discarded, held for the
-    /// user or dropped with its parent, as the reference says (never sent); otherwise its body, and the row here, name the API's identifiers,
-    /// written back in the same transaction. A delete, or a body that is not the resource, goes as
-    /// it is.
+    /// user or dropped with its parent, as the reference says (never sent); otherwise its body
+    /// names the API's identifiers, written back in the same transaction. A delete, or a body
+    /// that is not the resource, goes as it is.
     func preparing(
         _ storage: AnyOfflineStorage<Resource>, createPath: (@Sendable (Resource) -> String)?
     ) -> Outbox.Preparation {
@@ -79,7 +109,9 @@ struct OfflineReferences<Resource: OfflineResource>: Sendable {
                 var value = try? APIClient.decode(Resource.self, from: body)
             else { return entry }
             if try parentWaiting(for: value, connection) != nil { return nil }
-            if let (reference, parent) = try parentGone(for: value, connection) {
+            // Each identifier the body names is looked up once, for all that follows.
+            var known: [String: String?] = [:]
+            if let (reference, parent) = try parentGone(for: value, connection, known: &known) {
                 switch reference.parentGone {
                 case .holdChild:
                     try OutboxTable.refuse(
@@ -95,15 +127,13 @@ struct OfflineReferences<Resource: OfflineResource>: Sendable {
                 }
                 return nil
             }
-            guard try rename(&value, connection) else { return entry }
+            guard try rename(&value, connection, known: &known) else { return entry }
             var ready = entry
             ready.body = try APIClient.encode(value)
             if entry.method == .post, let createPath { ready.path = createPath(value) }
+            // The row here is left as it is: every read of it (`AnyOfflineStorage`) names the
+            // API's identifiers already, and queries follow both.
             try OutboxTable.rewrite(entry, body: ready.body ?? body, path: ready.path, connection)
-            if let row = try storage.resource(id: entry.localID, in: connection), !row.deleted {
-                var kept = row.value
-                if try rename(&kept, connection) { try storage.put(kept, from: .device, in: connection) }
-            }
             return ready
         }
     }

@@ -63,7 +63,6 @@ extension OfflineStorage {
     ///   - connection: The connection of the transaction opened on ``tables``.
     /// - Throws: `DatabaseError` when the tables cannot be written.
     func dateCopyIfUndated(_ date: Date, in connection: Connection) throws {
-        guard try connection.cacheStamp(copyStamp) == nil else { return }
-        try connection.setCacheStamp(copyStamp, to: date)
+        try connection.setCacheStampIfAbsent(copyStamp, to: date)
     }
 }

@@ -31,12 +31,15 @@ struct OutboxClaim: Sendable {
     ///
     /// - Returns: Whether this sync holds it now.
     func renew(at now: Date, _ connection: Connection) throws -> Bool {
-        try releaseIfEnded(connection)
+        // The holder's row, read once: whose it is, its process, and its beat.
         let rows = try connection.query(
-            "SELECT owner, beat FROM outbox_claims WHERE feature = ?", [.text(feature)])
+            "SELECT owner, pid, host, beat FROM outbox_claims WHERE feature = ?", [.text(feature)])
         if let row = rows.first, try row.string("owner") != owner {
-            let stalled = watch.hasStalled(
-                feature, owner: try row.string("owner"), beat: try row.int("beat"), lease: lease)
+            // Its process has ended (``ClaimHolder/hasEnded``): taken at once; otherwise taken
+            // only once its beat has stood still for the lease.
+            let ended = ClaimHolder(pid: Int64(try row.int("pid")), host: try row.string("host")).hasEnded
+            let (other, beat) = (try row.string("owner"), try row.int("beat"))
+            let stalled = ended || watch.hasStalled(feature, owner: other, beat: beat, lease: lease)
             guard stalled else { return false }
             try connection.execute("DELETE FROM outbox_claims WHERE feature = ?", [.text(feature)])
         }
@@ -51,16 +54,6 @@ struct OutboxClaim: Sendable {
                 .text(holder.host),
             ])
         return true
-    }
-
-    /// Removes another sync's claim whose process has ended (``ClaimHolder/hasEnded``).
-    private func releaseIfEnded(_ connection: Connection) throws {
-        let rows = try connection.query(
-            "SELECT owner, pid, host FROM outbox_claims WHERE feature = ?", [.text(feature)])
-        guard let row = rows.first, try row.string("owner") != owner,
-            ClaimHolder(pid: Int64(try row.int("pid")), host: try row.string("host")).hasEnded
-        else { return }
-        try connection.execute("DELETE FROM outbox_claims WHERE feature = ?", [.text(feature)])
     }
 
     /// Gives the claim up, in the caller's transaction, if this sync holds it.

@@ -27,6 +27,13 @@ extension OutboxReplay {
         /// not a window of them.
         var opened = false
 
+        /// Whether the transaction under way is the run's last: nothing in flight, no other
+        /// transaction that may start an entry, and the run not settled. Asked inside it, after
+        /// its fill picked nothing.
+        var isLast: Bool {
+            sending.isEmpty && fills == 1 && !finished
+        }
+
         /// How many entries may be in flight now, of the run's `limit`.
         func room(of limit: Int) -> Int {
             opened ? limit : 1

@@ -113,21 +113,34 @@ struct OutboxReplay: Sendable {
     /// Completes a delivered entry and, in the same transaction, reads and marks the next ones the
     /// window has room for: one commit per change, not two.
     func complete(_ entry: OutboxEntry, answer: Data, _ run: Run) {
-        let (feature, delivered) = (feature, delivered)
+        let (feature, delivered, claim) = (feature, delivered, claim)
         run.window.withLock { $0.fills += 1 }
-        let completed = database.write { connection -> [OutboxEntry] in
+        let completed = database.write { connection -> (picked: [OutboxEntry], waiting: Int?) in
             let completion = try OutboxTable.complete(
                 entry, answer: answer, feature: feature, connection, delivered)
-            return try fill(run, connection, ending: entry) { report in
+            let picked = try fill(run, connection, ending: entry) { report in
                 guard case .done(let newID) = completion else { return }
                 report.sent.append(entry)
                 report.newIDs[entry.localID] = newID
             }
+            // The run's last transaction (nothing picked, in flight or filling but this): the
+            // claim is given up and what waits counted here, not in a transaction of their own.
+            guard picked.isEmpty, run.window.withLock({ $0.isLast }) else { return (picked, nil) }
+            try claim.release(connection)
+            return (picked, try OutboxTable.waiting(feature, connection))
         }
         run.whenSettled(completed) { completed in
-            run.window.withLock { $0.fills -= 1 }
+            let last = run.window.withLock { window -> OutboxSyncReport? in
+                window.fills -= 1
+                guard case .success(let (_, waiting?)) = completed, !window.finished else { return nil }
+                window.finished = true
+                var report = window.report
+                report.waiting = waiting
+                return report
+            }
+            if let last { return settle(last, run) }
             switch completed {
-            case .success(let picked):
+            case .success(let (picked, _)):
                 start(picked, run)
             case .failure(let error as DatabaseError):
                 done(entry, stopping: true, run) { $0.stop(ServiceRequestError(error)) }
@@ -173,8 +186,7 @@ struct OutboxReplay: Sendable {
         }
     }
 
-    /// Gives the claim up, counts what still waits and fulfills the run with `report`, its lists
-    /// in the order the changes were queued (answers come in any order).
+    /// Gives the claim up, counts what still waits and settles the run with `report`.
     func finish(_ report: OutboxSyncReport, _ run: Run) {
         let (feature, claim) = (feature, claim)
         let waiting = database.write { connection in
@@ -184,13 +196,19 @@ struct OutboxReplay: Sendable {
         run.whenSettled(waiting) { waiting in
             switch waiting {
             case .success(let count):
-                var report = report.inQueueOrder
+                var report = report
                 report.waiting = count
-                run.seal.fulfill(report)
+                settle(report, run)
             case .failure(let error):
                 run.fail(error)
             }
         }
+    }
+
+    /// Fulfills the run with `report`, its lists in the order the changes were queued (answers
+    /// come in any order).
+    func settle(_ report: OutboxSyncReport, _ run: Run) {
+        run.seal.fulfill(report.inQueueOrder)
     }
 }
 

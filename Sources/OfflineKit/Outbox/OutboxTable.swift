@@ -50,7 +50,19 @@ enum OutboxTable {
 
     /// How many entries of `feature` wait to be sent (held ones not counted).
     static func waiting(_ feature: String, _ connection: Connection) throws -> Int {
-        try entries(feature, nil, connection).filter { !$0.isHeld }.count
+        // Counted from the columns, not by reading every entry: held is refused, stuck, in
+        // conflict or damaged, and damaged is also what `readEntry` finds (a method it does not
+        // know, a body that is not JSON, no resource).
+        guard
+            case .integer(let count)? = try connection.scalar(
+                """
+                SELECT count(*) FROM outbox
+                WHERE feature = ? AND refusal IS NULL AND stuck = 0 AND conflict = 0 AND damage IS NULL
+                    AND local_id <> '' AND method IN ('GET', 'POST', 'PUT', 'DELETE')
+                    AND (body IS NULL OR json_valid(CAST(body AS TEXT)))
+                """, [.text(feature)])
+        else { return 0 }
+        return Int(count)
     }
 
     /// Records a failed attempt that did not mean "offline": what it got, and when the entry may
@@ -138,12 +150,17 @@ enum OutboxTable {
             try advanceBase(after: entry, to: answer, id: entry.localID, feature: feature, connection)
             return .done(newID: nil)
         }
-        // Another resource here, with changes still waiting, has that identifier: renaming would
-        // make two resources one. Throwing rolls back the whole transaction, `delivered` included.
-        guard try entries(feature, remoteID, connection).isEmpty else {
+        // The entries of both identifiers, read at once: another resource here with changes still
+        // waiting under the API's identifier would make renaming two resources one. Throwing rolls
+        // back the whole transaction, `delivered` included.
+        let both = try connection.query(
+            select + " WHERE feature = ? AND local_id IN (?, ?) ORDER BY sequence",
+            [.text(feature), .text(entry.localID), .text(remoteID)]
+        ).map { self.entry($0, connection) }
+        guard !both.contains(where: { $0.localID == remoteID }) else {
             throw OutboxError(identifierTaken: remoteID, creating: entry.localID)
         }
-        try rename(entry.localID, to: remoteID, feature: feature, connection)
+        try rename(both, of: entry.localID, to: remoteID, connection)
         try remember(entry.localID, became: remoteID, feature: feature, connection)
         try advanceBase(after: entry, to: answer, id: remoteID, feature: feature, connection)
         return .done(newID: remoteID)
@@ -155,14 +172,15 @@ enum OutboxTable {
             "UPDATE outbox SET refusal = ? WHERE sequence = ?", [.text(reason), .integer(entry.sequence)])
     }
 
-    /// Gives the later entries of a resource the API's identifier, in their paths and bodies too.
+    /// Gives the later entries of a resource, `entries`, the API's identifier, in their paths and
+    /// bodies too.
     private static func rename(
-        _ localID: String, to remoteID: String, feature: String, _ connection: Connection
+        _ entries: [OutboxEntry], of localID: String, to remoteID: String, _ connection: Connection
     )
         throws
     {
         let escapedLocal = APIClient.pathSegment(localID)
-        for entry in try entries(feature, localID, connection) {
+        for entry in entries where entry.localID == localID {
             let path = entry.path.split(separator: "/", omittingEmptySubsequences: false)
                 .map { $0 == localID || $0 == escapedLocal ? APIClient.pathSegment(remoteID) : String($0) }
                 .joined(separator: "/")

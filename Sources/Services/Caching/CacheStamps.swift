@@ -34,6 +34,22 @@ extension Connection {
             [.text(name), .real(date.timeIntervalSince1970), json.map(SQLValue.text) ?? .null])
     }
 
+    /// Dates the cache called `name` at `date` unless it has a date already, in one statement:
+    /// a cache that was never listed is dated by the first write the API answered.
+    ///
+    /// - Parameters:
+    ///   - name: The cache.
+    ///   - date: When the API answered.
+    /// - Throws: ``DatabaseError``.
+    package func setCacheStampIfAbsent(_ name: String, to date: Date) throws {
+        try execute(
+            """
+            INSERT INTO cache_stamps (name, saved_at, validators) VALUES (?, ?, NULL)
+            ON CONFLICT(name) DO NOTHING
+            """,
+            [.text(name), .real(date.timeIntervalSince1970)])
+    }
+
     /// Drops the validators of the cache called `name`, keeping its date: for a copy that no
     /// longer holds what the answer held (a row of it removed here), so that the next GET asks
     /// for the whole answer instead of being told `304`.

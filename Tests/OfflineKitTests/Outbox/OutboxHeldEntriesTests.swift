@@ -127,6 +127,7 @@ struct OutboxHeldEntriesTests {
         #expect(first?.refused.map(\.localID) == ["a"])
         #expect(first?.sent.map(\.localID) == ["b"])
         #expect(report?.sent.isEmpty == true)
+        #expect(report?.waiting == 1)  // the change behind the refused one; the refused one is held
         #expect(server.requests == ["PUT /notes/a HTTP/1.1", "PUT /notes/b HTTP/1.1"])
         let status = await PromiseExpectations.value(of: outbox.status())
         #expect(status?.refused == 1 && status?.waiting == 1)
@@ -209,6 +210,7 @@ struct OutboxHeldEntriesTests {
 
         // Then
         #expect(report?.sent.map(\.localID) == ["b"])
+        #expect(report?.waiting == 0)  // a damaged change is held, not waiting
         #expect(server.requests == ["PUT /notes/b HTTP/1.1"])
         #expect(status.damaged == 1 && status.waiting == 0)
         guard case .damaged(let reason)? = status.states["a"] else {

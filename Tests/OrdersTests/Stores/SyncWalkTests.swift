@@ -11,7 +11,7 @@ import Testing
 struct SyncWalkTests {
     let folder = TemporaryFolder("SyncWalkTests")
 
-    @Test("a customer and an order naming it, made offline, are sent in at most 6 writes and 58 statements")
+    @Test("a customer and an order naming it, made offline, are sent in at most 4 writes and 46 statements")
     func customerAndOrderMadeOffline() async throws {
         // Given: Eve and her order made offline, and a shop that checks an order's customer
         let customers = TestResourceAPI.customers()
@@ -42,7 +42,7 @@ struct SyncWalkTests {
         // Then
         #expect(report?.sent.count == 2)
         #expect(shop.storedOrders.first?.customerID == "cus-1")
-        #expect(walk.writes <= 6, "\(walk.writes) writes")
-        #expect(walk.statements <= 58, "\(walk.statements) statements")
+        #expect(walk.writes <= 4, "\(walk.writes) writes")
+        #expect(walk.statements <= 46, "\(walk.statements) statements")
     }
 }
