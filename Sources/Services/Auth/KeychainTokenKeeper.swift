@@ -2,6 +2,7 @@
 // demo on Linux) keeps it in a file only its owner can read (`FileTokenKeeper`).
 #if canImport(Security)
     import Foundation
+    import Promises
     import Security
 
     /// A sign-in kept in the Keychain, as a generic password item under ``service`` and
@@ -29,6 +30,11 @@
             self.service = service
             self.account = account
         }
+
+        /// Every Keychain call of the process, one at a time, whichever keeper and thread makes
+        /// it: Apple asks for `SecItem` calls to be serialised (on macOS they are not safe to make
+        /// at once), and one lock for every keeper is the one place that does it.
+        private static let serial = Locked()
 
         /// The attributes that find the item.
         private var item: CFDictionary {
@@ -62,7 +68,7 @@
         public func load() throws -> TokenGrant? {
             let query = Self.dictionary(KeychainQuery.load(service: service, account: account))
             var found: CFTypeRef?
-            let status = SecItemCopyMatching(query, &found)
+            let status = Self.serial.withLock { SecItemCopyMatching(query, &found) }
             if status == errSecItemNotFound { return nil }
             guard status == errSecSuccess, let data = found as? Data else {
                 throw KeychainError(status: status)
@@ -76,11 +82,16 @@
         /// - Throws: ``KeychainError`` when the Keychain refused.
         public func save(_ grant: TokenGrant) throws {
             let data = try JSONEncoder().encode(grant)
-            let updated = SecItemUpdate(item, Self.dictionary(KeychainQuery.update(data)))
+            let (item, update) = (item, Self.dictionary(KeychainQuery.update(data)))
+            let add = Self.dictionary(KeychainQuery.add(service: service, account: account, data))
+            // The update and the add under one hold: no other call of the process between them.
+            let (updated, added) = Self.serial.withLock { () -> (OSStatus, OSStatus?) in
+                let updated = SecItemUpdate(item, update)
+                guard updated == errSecItemNotFound else { return (updated, nil) }
+                return (updated, SecItemAdd(add, nil))
+            }
             if updated == errSecSuccess { return }
-            guard updated == errSecItemNotFound else { throw KeychainError(status: updated) }
-            let added = SecItemAdd(
-                Self.dictionary(KeychainQuery.add(service: service, account: account, data)), nil)
+            guard let added else { throw KeychainError(status: updated) }
             guard added == errSecSuccess else { throw KeychainError(status: added) }
         }
 
@@ -88,7 +99,8 @@
         ///
         /// - Throws: ``KeychainError`` when the Keychain refused.
         public func erase() throws {
-            let status = SecItemDelete(item)
+            let item = item
+            let status = Self.serial.withLock { SecItemDelete(item) }
             guard status == errSecSuccess || status == errSecItemNotFound else {
                 throw KeychainError(status: status)
             }
