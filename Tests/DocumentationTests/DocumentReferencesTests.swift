@@ -10,7 +10,7 @@ struct DocumentReferencesTests {
     static let elsewhere: Set<String> = [
         "Codable", "Int", "Regex", "Process", "Package", "NWPathMonitor", "SQLite3", "ETag", "GET", "PUT",
         "ESRCH", "ECHILD", "EINTR", "ENOLCK", "WNOWAIT", "SUBPROCESSES", "PackageFrameworks", "Sendable",
-        "CHANGELOG", "Security", "Network", "Combine",
+        "CHANGELOG", "Security", "Network", "Combine", "DatabaseQueue",
         "Added", "Changed", "Fixed",
         "Removed", "PMKCancel",
         "PMKError", "PMKFinalizer", "Resolver", "CatchMixin", "FileManager", "ProcessInfo", "Future",

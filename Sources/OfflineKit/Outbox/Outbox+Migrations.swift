@@ -35,7 +35,7 @@ extension Outbox {
                 ALTER TABLE outbox ADD COLUMN stuck INTEGER NOT NULL DEFAULT 0;
                 """),
         // Whether the entry may have reached the API (a sync sent it, or an online attempt whose
-        // answer never came): nothing is merged into it any more (see `OutboxTable+Coalescing`).
+        // answer never came): nothing is merged into it any more (see coalescing in `OutboxTable`).
         Migration(version: 3, sql: "ALTER TABLE outbox ADD COLUMN attempted INTEGER NOT NULL DEFAULT 0"),
         // Versions and conflicts: the version and the API's copy a change was made from (sent as
         // `If-Match`, and the base of a three-way merge), and, once the API answered 412 or said

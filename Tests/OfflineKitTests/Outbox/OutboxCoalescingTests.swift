@@ -5,7 +5,7 @@ import Testing
 @testable import OfflineKit
 @testable import Services
 
-/// `OutboxTable+Coalescing.swift`: changes of one resource not sent yet merge when recorded; an
+/// `OutboxTable.swift`, its coalescing: changes of one resource not sent yet merge when recorded; an
 /// entry that may have reached the API, or that is held, is never merged into.
 @Suite("Outbox: coalescing")
 struct OutboxCoalescingTests {

@@ -7,7 +7,7 @@ import Testing
 @testable import Services
 
 /// A conflict whose outcome cannot be written: the sync fails with the database's error rather
-/// than report what it did not keep (`OutboxReplay+Conflict.swift`). A trigger makes the write fail,
+/// than report what it did not keep (`OutboxReplay+Answers.swift`). A trigger makes the write fail,
 /// as a full disk would, on the real path.
 extension OutboxConflictTests {
     /// A device whose database refuses the `UPDATE`s of `outbox` that `condition` picks, on an API

@@ -6,7 +6,7 @@ import Testing
 @testable import OfflineKit
 @testable import Services
 
-/// Versions and conflicts (`OutboxReplay+Conflict.swift`, `Outbox+Resolve.swift`, `JSONMerge`):
+/// Versions and conflicts (`OutboxReplay+Answers.swift`, `Outbox+Resolve.swift`, `JSONMerge`):
 /// two devices, two files, one API that another device may change behind either's back.
 @Suite("Outbox: versions and conflicts")
 struct OutboxConflictTests {

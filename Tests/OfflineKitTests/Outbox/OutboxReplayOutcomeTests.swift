@@ -6,7 +6,7 @@ import Testing
 @testable import Services
 
 /// What the outbox makes of answers that are not the API's: a captive portal's page, redirects,
-/// and `Retry-After` values that ask for no wait at all (`OutboxReplay+Outcome.swift`).
+/// and `Retry-After` values that ask for no wait at all (`OutboxReplay+Answers.swift`).
 @Suite("Outbox: answers that are not the API's")
 struct OutboxReplayOutcomeTests {
     /// A create, an update and a delete waiting in the outbox of `notes`.
