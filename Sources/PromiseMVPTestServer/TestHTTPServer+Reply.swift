@@ -35,6 +35,8 @@ extension TestHTTPServer {
         /// Answers the first request with the first reply, the second with the second, and so on;
         /// the last one answers every request after that.
         case sequence([Reply])
+        /// A Server-Sent Events stream that stays open: what `source` sends, as it sends it.
+        case eventStream(TestEventSource)
     }
 
     /// A request as the server received it.
@@ -74,7 +76,7 @@ extension TestHTTPServer.Reply {
         case .status, .redirect: true
         case .slowHeaders(_, let then): then.keepsConnection
         case .sequence(let replies): replies.first?.keepsConnection ?? false
-        case .never, .closeMidBody, .reset, .closeWithoutAnswer, .largeBody: false
+        case .never, .closeMidBody, .reset, .closeWithoutAnswer, .largeBody, .eventStream: false
         }
     }
 }

@@ -11,7 +11,7 @@ import Promises
 extension TestHTTPServer {
     /// Sends `reply`; with `Connection: close` unless `keepingConnection` (a complete answer on a
     /// server that keeps connections open).
-    func answer(_ connection: Int32, _ reply: Reply, keepingConnection: Bool = false) {
+    func answer(_ connection: Int32, _ reply: Reply, to request: Request, keepingConnection: Bool = false) {
         let closing = keepingConnection ? "" : "Connection: close\r\n"
         switch reply {
         case .status(let status, let body, let contentType, let headers):
@@ -24,7 +24,7 @@ extension TestHTTPServer {
         case .slowHeaders(let seconds, let then):
             // The server being slow, not the test waiting: the client's timeout is what is tested.
             usleep(UInt32(max(0, seconds) * 1_000_000))
-            answer(connection, then, keepingConnection: keepingConnection)
+            answer(connection, then, to: request, keepingConnection: keepingConnection)
         case .reset:
             var abort = linger(l_onoff: 1, l_linger: 0)
             setsockopt(connection, SOL_SOCKET, SO_LINGER, &abort, socklen_t(MemoryLayout<linger>.size))
@@ -36,7 +36,11 @@ extension TestHTTPServer {
                 "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\n\(closing)\r\n",
                 [])
         case .sequence(let replies):
-            if let first = replies.first { answer(connection, first, keepingConnection: keepingConnection) }
+            if let first = replies.first {
+                answer(connection, first, to: request, keepingConnection: keepingConnection)
+            }
+        case .eventStream(let source):
+            source.serve(connection, lastEventID: request.headers["last-event-id"])
         case .never:
             var byte: UInt8 = 0
             _ = recv(connection, &byte, 1, 0)  // returns when the client closes

@@ -240,7 +240,9 @@ public final class TestHTTPServer: Sendable {
                 let jitter = latency.jitter > 0 ? Double.random(in: -latency.jitter...latency.jitter) : 0
                 Thread.sleep(forTimeInterval: max(0, latency.roundTrip + jitter))
             }
-            answer(connection, reply, keepingConnection: keepsConnectionsOpen && reply.keepsConnection)
+            answer(
+                connection, reply, to: request,
+                keepingConnection: keepsConnectionsOpen && reply.keepsConnection)
             guard keepsConnectionsOpen && reply.keepsConnection,
                 state.lock.withLock({ state.park(connection) })
             else { return }

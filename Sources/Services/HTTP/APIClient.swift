@@ -34,7 +34,7 @@ public struct APIClient: Sendable {
     public let maximumRetryAfter: Double
     /// When a GET is sent again after a failure that may pass on its own.
     public let retry: RetryPolicy
-    private let transfers: BoundedTransfers
+    let transfers: BoundedTransfers
     /// Makes the decoder of each answer, and the encoder of each body: a fresh one per call, so
     /// that no coder is shared between threads.
     let makeDecoder: @Sendable () -> JSONDecoder

@@ -57,6 +57,16 @@ final class BoundedTransfers: Sendable {
         #error("BoundedTransfers knows how to stop a transfer on Apple platforms and Linux")
     #endif
 
+    /// A session of its own with the client's configuration, for `delegate`: a stream that stays
+    /// open (``EventStream``) is kept apart from the client's requests.
+    func session(delegate: any URLSessionDataDelegate) -> URLSession {
+        #if canImport(FoundationNetworking)
+            URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        #else
+            URLSession(configuration: session.configuration, delegate: delegate, delegateQueue: nil)
+        #endif
+    }
+
     /// Starts `request`; `finish` hears once how it ended: the body and the response, the
     /// transport's error, or ``TooLarge``.
     ///
