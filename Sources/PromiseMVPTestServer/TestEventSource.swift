@@ -10,7 +10,7 @@ import Promises
 /// A Server-Sent Events endpoint for tests (`text/event-stream`), answered by
 /// ``TestHTTPServer/Reply/eventStream(_:)``: every client connected gets what the test sends, as
 /// it sends it; a client that comes back with `Last-Event-ID` first gets the events sent after
-/// that one, as a server that keeps its history does.
+/// that one, as a server that keeps its recent history does (the last 1,000 at least).
 public final class TestEventSource: Sendable {
     private struct State {
         /// What waits to be written, by connection.
@@ -25,6 +25,8 @@ public final class TestEventSource: Sendable {
     }
 
     private let state = Locked(State())
+    /// How many events with an identifier are kept for clients that come back, at most.
+    static let historyKept = 1_000
     private let connected = DispatchSemaphore(value: 0)
     /// What the answer's head says before the stream: a status and content type other than
     /// `200 text/event-stream` make a server that refuses or has no stream.
@@ -58,7 +60,11 @@ public final class TestEventSource: Sendable {
         text += data.split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)\n" }.joined()
         text += "\n"
         state.withLock { state in
-            if let id { state.history.append((id, text)) }
+            guard let id else { return }
+            state.history.append((id, text))
+            // A window, as a server keeps: a client back from further away misses the older ones
+            // and catches up by refreshing.
+            if state.history.count > Self.historyKept { state.history.removeFirst(state.history.count / 2) }
         }
         write(text)
     }

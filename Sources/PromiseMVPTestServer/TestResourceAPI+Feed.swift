@@ -24,6 +24,7 @@ extension TestResourceAPI {
         stored[id] = kept
         revision += 1
         touched[id] = revision
+        events.send(id: syncToken, data: #"{"\#(collection)": "\#(syncToken)"}"#)
     }
 
     /// The token of the current state.

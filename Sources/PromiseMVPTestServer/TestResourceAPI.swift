@@ -34,6 +34,9 @@ public final class TestResourceAPI: @unchecked Sendable {
     let collection: String
     let naming: @Sendable (Int) -> String
     let accepting: @Sendable (Data) -> Data?
+    /// `GET /events`: after every change, an event `id: rev-N` whose data names the collection,
+    /// `{"<collection>": "rev-N"}`, as an API that pushes its changes does (``TestEventSource``).
+    public let events = TestEventSource()
     /// Written only through `set(_:_:)`, which keeps `revision` and `touched`.
     var stored: [IdentifierKey: Kept] = [:]
     /// Moves on with every change of `stored`: the collection's `ETag` and the feed's tokens.
@@ -197,7 +200,8 @@ public final class TestResourceAPI: @unchecked Sendable {
     /// - Parameter request: The request.
     /// - Returns: The reply.
     public func respond(_ request: TestHTTPServer.Request) -> TestHTTPServer.Reply {
-        lock.withLock {
+        if request.method == "GET", Self.split(request.path).0 == "/events" { return .eventStream(events) }
+        return lock.withLock {
             let (refusal, resetAfterApplying) = faults.before(request)
             if let refusal { return refusal }
             let key = request.headers["idempotency-key"]

@@ -19,6 +19,7 @@ struct ArticleCodeTests {
         ("RelatedRecords.md", "Tests/OfflineKitTests/Offline/ProjectsAndTasks.swift"),
         ("RelatedRecords.md", "Tests/OfflineKitTests/Sync/RelatedCollectionsAPITests.swift"),
         ("AskingTheCopy.md", "Tests/OfflineKitTests/Query/AskingTheCopyTests.swift"),
+        ("ChangesAsTheyHappen.md", "Tests/OfflineKitTests/Sync/ChangesAsTheyHappenTests.swift"),
     ]
 
     @Test("the article shows the file word for word", arguments: printed)

@@ -27,7 +27,10 @@ extension SyncScheduler {
         var stopWaiters: [@Sendable (()) -> Void] = []
         var followed: [ObservationHandle] = []
         /// What refreshes the watched collections, by registration (``SyncScheduler/refresh(every:_:)``).
-        var refreshers: [UUID: (interval: TimeInterval, refresh: @Sendable () -> Promise<Void>)] = [:]
+        /// Each interval is asked when the next refresh is planned: it may depend on a push.
+        var refreshers:
+            [UUID: (interval: @Sendable () -> TimeInterval, refresh: @Sendable () -> Promise<Void>)] =
+                [:]
         /// The job that runs refreshes after its sync; a refresh asked for while one runs.
         var refreshing = false
         var refreshAgain = false
@@ -210,7 +213,9 @@ extension SyncScheduler {
     func scheduleRefresh() {
         rules.refreshTimer?.cancel()
         rules.refreshTimer = nil
-        guard rules.running, let interval = rules.refreshers.values.map(\.interval).min() else { return }
+        guard rules.running, let interval = rules.refreshers.values.map({ $0.interval() }).min() else {
+            return
+        }
         rules.refreshTimer = clock.schedule(after: interval) { [weak self] in
             guard let self else { return }
             queue.async {

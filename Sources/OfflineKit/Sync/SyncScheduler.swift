@@ -173,9 +173,42 @@ public final class SyncScheduler: @unchecked Sendable {
     public func refresh(every interval: TimeInterval = 60, _ refresh: @escaping @Sendable () -> Promise<Void>)
         -> ObservationHandle
     {
+        let every = max(1, interval)
+        return register({ every }, refresh)
+    }
+
+    /// Refreshes as ``refresh(every:_:)`` does, every `interval` seconds while `live`'s stream is
+    /// down, and only every ``LiveRefresh/safetyNet`` seconds while it is live: then the stream
+    /// brings other devices' changes, and polling is the safety net. The next refresh is planned
+    /// again each time the stream goes live or down.
+    ///
+    /// - Parameters:
+    ///   - interval: The seconds between two refreshes while the stream is down; 60 by default.
+    ///   - live: The stream's refresher.
+    ///   - refresh: Brings the API's changes into the copy.
+    /// - Returns: The registration; release or cancel it when the collection is no longer watched.
+    public func refresh(
+        every interval: TimeInterval = 60, pushedBy live: LiveRefresh,
+        _ refresh: @escaping @Sendable () -> Promise<Void>
+    ) -> ObservationHandle {
+        let (down, up) = (max(1, interval), max(1, live.safetyNet))
+        let registration = register({ [weak live] in live?.isLive == true ? up : down }, refresh)
+        let replanned = live.observeLive { [weak self] _ in
+            guard let self else { return }
+            self.queue.async { self.scheduleRefresh() }
+        }
+        return ObservationHandle {
+            replanned.cancel()
+            registration.cancel()
+        }
+    }
+
+    private func register(
+        _ interval: @escaping @Sendable () -> TimeInterval, _ refresh: @escaping @Sendable () -> Promise<Void>
+    ) -> ObservationHandle {
         let id = UUID()
         queue.async {
-            self.rules.refreshers[id] = (max(1, interval), refresh)
+            self.rules.refreshers[id] = (interval, refresh)
             if self.rules.running, self.rules.refreshTimer == nil, !self.rules.syncing {
                 self.triggered(by: .refreshDue)
             }

@@ -1,0 +1,203 @@
+public import Foundation
+public import Promises
+public import Services
+
+/// Other devices' changes as they happen: an ``EventStream`` whose events name the collections
+/// that changed (`{"orders": "rev-9"}`: the keys, whatever the values say), each refreshed then
+/// through its own change feed, never from the event. The push is a poke, never the data: an
+/// event lost costs nothing but time, as the next refresh brings what it announced.
+///
+/// - **Coalesced**: for each collection at most one refresh runs and one waits, whatever the
+///   number of events; a burst of a thousand costs two refreshes.
+/// - **Caught up**: each time the stream comes back after being down, every collection is
+///   refreshed once (what was announced meanwhile may have been missed).
+/// - **The safety net**: polling goes on, rarely while the stream is live
+///   (``SyncScheduler/refresh(every:pushedBy:_:)``).
+/// - **Silent pushes**: ``refresh(forRemoteNotification:)`` refreshes what a remote notification's
+///   payload names, and says whether it brought anything, for the system's completion handler.
+public final class LiveRefresh: Sendable {
+    /// A collection kept current: its name in the events, and how it is refreshed.
+    public struct Target: Sendable {
+        /// The collection's name, as the API's events and notifications name it.
+        public let name: String
+        /// Brings its changes into the copy.
+        public let refresh: @Sendable () -> Promise<OfflineRefresh>
+
+        /// A target named `name`, refreshed by `refresh`.
+        ///
+        /// - Parameters:
+        ///   - name: The collection's name in the events.
+        ///   - refresh: Brings its changes down.
+        public init(name: String, refresh: @escaping @Sendable () -> Promise<OfflineRefresh>) {
+            (self.name, self.refresh) = (name, refresh)
+        }
+
+        /// `collection`, named as it is on the API (``OfflineCollection/collection``).
+        ///
+        /// - Parameter collection: The collection.
+        /// - Returns: The target.
+        public static func collection<Resource>(_ collection: OfflineCollection<Resource>) -> Target {
+            Target(name: collection.collection) { collection.refresh() }
+        }
+    }
+
+    /// What a silent push brought, as the system's completion handler is told.
+    public enum FetchResult: Sendable, Equatable {
+        /// A collection it named changed.
+        case newData
+        /// Nothing changed, or it named nothing this app keeps.
+        case noData
+        /// A refresh failed.
+        case failed
+    }
+
+    /// The stream the events come from.
+    public let stream: EventStream
+    /// How long polling waits between two refreshes while the stream is live, in seconds.
+    public let safetyNet: TimeInterval
+    private let targets: [String: Target]
+    private let state = Locked(State())
+
+    private struct State {
+        /// By collection: a refresh running, and whether another waits behind it.
+        var running: [String: Bool] = [:]
+        var watchers: [UUID: @Sendable (Bool) -> Void] = [:]
+        var live = false
+        /// The stream was live once already: the next time it is, it comes back.
+        var wasLive = false
+        /// Refreshes started by events or by the stream's return: what a test and a benchmark count.
+        var refreshes = 0
+    }
+
+    /// Keeps `targets` current from `stream`'s events once ``start()`` is called.
+    ///
+    /// - Parameters:
+    ///   - stream: The API's event stream.
+    ///   - targets: The collections, by the names the events give them.
+    ///   - safetyNet: Seconds between two polls while the stream is live; 15 minutes by default.
+    public init(stream: EventStream, targets: [Target], safetyNet: TimeInterval = 900) {
+        self.stream = stream
+        self.targets = Dictionary(targets.map { ($0.name, $0) }) { first, _ in first }
+        self.safetyNet = safetyNet
+    }
+
+    /// Opens the stream; each event refreshes the collections it names.
+    ///
+    /// - Parameter lastEventID: Where an earlier run of the app left off, if it kept it.
+    public func start(lastEventID: String = "") {
+        stream.start(lastEventID: lastEventID, { [weak self] event in self?.received(event) }) {
+            [weak self] state in self?.streamIs(state)
+        }
+    }
+
+    /// Closes the stream; refreshes under way finish.
+    public func stop() {
+        stream.stop()
+    }
+
+    /// Whether the stream is live now: polling may then wait ``safetyNet``.
+    public var isLive: Bool { state.withLock { $0.live } }
+
+    /// How many refreshes events and the stream's returns have started.
+    public var refreshesStarted: Int { state.withLock { $0.refreshes } }
+
+    /// Calls `onChange` with whether the stream is live, each time that changes, until the handle
+    /// is released or cancelled.
+    ///
+    /// - Parameter onChange: Gets `true` when the stream is live, `false` when it is down.
+    /// - Returns: The observation.
+    public func observeLive(_ onChange: @escaping @Sendable (Bool) -> Void) -> ObservationHandle {
+        let id = UUID()
+        state.withLock { $0.watchers[id] = onChange }
+        return ObservationHandle { [weak self] in self?.state.withLock { $0.watchers[id] = nil } }
+    }
+
+    /// Refreshes what a silent push's payload names: the keys of its `changes` object
+    /// (`{"aps": {"content-available": 1}, "changes": {"orders": "rev-9"}}`), and says what that
+    /// brought, for `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`.
+    /// APNs delivers such pushes at low priority (5), a few an hour at most, and not always: they
+    /// hurry a refresh, they never replace one.
+    ///
+    /// - Parameter payload: The notification's `userInfo`.
+    /// - Returns: A guarantee of what the refreshes brought.
+    public func refresh(forRemoteNotification payload: [AnyHashable: Any]) -> Guarantee<FetchResult> {
+        let names = (payload["changes"] as? [String: Any]).map { Array($0.keys) } ?? []
+        let refreshes = names.compactMap { targets[$0] }.map { $0.refresh() }
+        guard !refreshes.isEmpty else { return .value(.noData) }
+        return when(resolved: refreshes).map(on: .inline) { results in
+            var result = FetchResult.noData
+            for outcome in results {
+                switch outcome {
+                case .failure: return .failed
+                case .success(.unchanged), .success(.applied(changes: 0, deletions: 0)): break
+                case .success: result = .newData
+                }
+            }
+            return result
+        }
+    }
+
+    /// An event: the collections it names, each refreshed (coalesced).
+    func received(_ event: ServerSentEvent) {
+        for name in Self.collections(in: event.data) where targets[name] != nil {
+            poke(name)
+        }
+    }
+
+    /// The names an event's data gives: the keys of a JSON object, or the strings of an array.
+    static func collections(in data: String) -> [String] {
+        guard let json = try? JSONSerialization.jsonObject(with: Data(data.utf8)) else { return [] }
+        if let object = json as? [String: Any] { return Array(object.keys).sorted() }
+        return (json as? [Any])?.compactMap { $0 as? String } ?? []
+    }
+
+    /// The stream's state: watchers told when it goes live or down; back after being down,
+    /// every collection is refreshed once.
+    private func streamIs(_ streamState: EventStream.State) {
+        let live = streamState == .live
+        let (watchers, cameBack) = state.withLock { state -> ([@Sendable (Bool) -> Void], Bool) in
+            guard state.live != live else { return ([], false) }
+            state.live = live
+            let cameBack = live && state.wasLive
+            if live { state.wasLive = true }
+            return (Array(state.watchers.values), cameBack)
+        }
+        for watcher in watchers { watcher(live) }
+        if cameBack { targets.keys.sorted().forEach(poke) }
+    }
+
+    /// Refreshes `name` now, or once more after the refresh running, however many times asked.
+    private func poke(_ name: String) {
+        let start = state.withLock { state -> Bool in
+            switch state.running[name] {
+            case nil:
+                state.running[name] = false
+                state.refreshes += 1
+                return true
+            case false?:
+                state.running[name] = true
+                return false
+            case true?:
+                return false
+            }
+        }
+        if start { run(name) }
+    }
+
+    private func run(_ name: String) {
+        guard let target = targets[name] else { return }
+        target.refresh().whenSettled(on: .inline) { [weak self] _ in
+            guard let self else { return }
+            let again = self.state.withLock { state -> Bool in
+                guard state.running[name] == true else {
+                    state.running[name] = nil
+                    return false
+                }
+                state.running[name] = false
+                state.refreshes += 1
+                return true
+            }
+            if again { self.run(name) }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import PromiseMVPTesting
+import Promises
+import Testing
+
+@testable import OfflineKit
+@testable import Services
+
+/// Other devices' changes pushed: events poke, the feed brings the data, bursts coalesce, and
+/// polling becomes the safety net while the stream is live.
+@Suite("Live refresh")
+struct LiveRefreshTests {
+    let folder = TemporaryFolder("LiveRefreshTests")
+
+    /// A refresh the test settles by hand, counted as it starts.
+    final class HeldRefresh: Sendable {
+        let started = DeliveryRecorder<Int>()
+        private let seals = Locked<[Seal<OfflineRefresh>]>([])
+
+        func refresh() -> Promise<OfflineRefresh> {
+            let (promise, seal) = Promise<OfflineRefresh>.pending()
+            let count = seals.withLock { seals in
+                seals.append(seal)
+                return seals.count
+            }
+            started.record(count)
+            return promise
+        }
+
+        /// Settles the refresh that started `number`-th.
+        func finish(_ number: Int) {
+            seals.withLock { $0[number - 1] }.fulfill(.unchanged)
+        }
+    }
+
+    /// A stream that is never opened: for what does not need one.
+    static func unopened() -> EventStream {
+        EventStream(client: APIClient(baseURL: URL(fileURLWithPath: "/")), clock: TestClock())
+    }
+
+    @Test("a change made elsewhere reaches the copy through the feed, poked by the stream")
+    func changeElsewhereArrives() async throws {
+        // Given: the copy listed, and the stream open
+        let api = TestResourceAPI(
+            collection: "tasks",
+            resources: [OfflineCollectionTests.Task(id: "t1", version: "1", title: "Paint")])
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
+        let tasks = OfflineCollection<OfflineCollectionTests.Task>(
+            database: try Database(at: folder.file("app.sqlite")), collection: "tasks", client: client
+        ).followingChanges()
+        _ = await PromiseExpectations.value(of: tasks.refresh())
+        let titles = DeliveryRecorder<[String]>()
+        let observation = tasks.observe(on: .inline) { result in
+            if case .success(let snapshot) = result { titles.record(snapshot.values.map(\.title)) }
+        }
+        let live = LiveRefresh(
+            stream: EventStream(client: client, clock: TestClock()), targets: [.collection(tasks)])
+        let states = DeliveryRecorder<Bool>()
+        let watching = live.observeLive { states.record($0) }
+        live.start()
+        #expect(await states.next() == true)
+
+        // When: another device renames the task
+        api.edit("t1", ["title": "Paint the fence"])
+
+        // Then
+        #expect(await titles.next { $0 == ["Paint the fence"] } != nil)
+        #expect(server.requests.contains { $0.hasPrefix("GET /tasks?since=") })
+        live.stop()
+        observation.cancel()
+        watching.cancel()
+    }
+
+    @Test("1,000 events while a refresh runs cost one more refresh after it, none beside it")
+    func burstsCoalesce() async throws {
+        // Given: a refresh running
+        let held = HeldRefresh()
+        let live = LiveRefresh(
+            stream: Self.unopened(), targets: [LiveRefresh.Target(name: "orders") { held.refresh() }])
+        live.received(ServerSentEvent(data: #"{"orders": "rev-1"}"#))
+        #expect(await held.started.next() == 1)
+
+        // When: a thousand events, then the refresh ends, then the one that waited
+        for revision in 2...1_001 { live.received(ServerSentEvent(data: #"{"orders": "rev-\#(revision)"}"#)) }
+        let during = live.refreshesStarted
+        held.finish(1)
+        let second = await held.started.next()
+        held.finish(2)
+
+        // Then
+        #expect(during == 1)
+        #expect(second == 2)
+        #expect(live.refreshesStarted == 2)
+    }
+
+    @Test("an event names collections by its keys, or an array; others, and text that is not JSON, name none")
+    func namesInAnEvent() {
+        #expect(
+            LiveRefresh.collections(in: #"{"orders": "rev-2", "customers": "rev-9"}"#) == [
+                "customers", "orders",
+            ])
+        #expect(LiveRefresh.collections(in: #"["orders"]"#) == ["orders"])
+        #expect(LiveRefresh.collections(in: "orders").isEmpty)
+        #expect(LiveRefresh.collections(in: #""orders""#).isEmpty)
+    }
+
+    @Test("a silent push refreshes what its payload names and says what came: new data, no data, failed")
+    func silentPush() async {
+        // Given
+        let results = Locked<[String: Promise<OfflineRefresh>]>([
+            "orders": .value(.applied(changes: 2, deletions: 0)), "customers": .value(.unchanged),
+            "notes": Promise(error: APIError.httpStatus(500, body: "")),
+        ])
+        let targets = ["orders", "customers", "notes"].map { name in
+            LiveRefresh.Target(name: name) { results.withLock { $0[name] ?? .value(.unchanged) } }
+        }
+        let live = LiveRefresh(stream: Self.unopened(), targets: targets)
+
+        // When
+        let newData = await live.refresh(forRemoteNotification: ["changes": ["orders": "rev-3"]]).value
+        let noData = await live.refresh(forRemoteNotification: ["changes": ["customers": "rev-1"]]).value
+        let failed = await live.refresh(forRemoteNotification: ["changes": ["notes": "rev-1"]]).value
+        let unknown = await live.refresh(forRemoteNotification: ["aps": ["content-available": 1]]).value
+
+        // Then
+        #expect([newData, noData, failed, unknown] == [.newData, .noData, .failed, .noData])
+    }
+
+    @Test("while the stream is live, polling waits the safety net; down, the usual interval")
+    func pollingIsTheSafetyNet() async throws {
+        // Given: a scheduler refreshing every 30 s, its first sync and refresh done
+        let source = TestEventSource()
+        let server = try TestHTTPServer(responder: { _ in .eventStream(source) })
+        defer { server.stop() }
+        let live = LiveRefresh(
+            stream: EventStream(client: APIClient(baseURL: server.baseURL), clock: TestClock()), targets: [],
+            safetyNet: 900)
+        let states = DeliveryRecorder<Bool>()
+        let watching = live.observeLive { states.record($0) }
+        let subject = ScheduledSync()
+        let refreshes = RefreshCount()
+        let handle = subject.scheduler.refresh(every: 30, pushedBy: live) { refreshes.refresh() }
+        subject.scheduler.start()
+        _ = await subject.reach { $0 == .syncing }
+        subject.sync.finish()
+        _ = await refreshes.started.next()
+        _ = await subject.reach { $0 == .idle }
+        await subject.decided()
+        let down = subject.clock.wakeUps
+
+        // When: the stream is live, then dropped
+        live.start()
+        _ = await states.next()
+        await subject.decided()
+        let up = subject.clock.wakeUps
+        source.dropConnections()
+        _ = await states.next()
+        await subject.decided()
+        let downAgain = subject.clock.wakeUps
+
+        // Then
+        let start = subject.clock.now
+        #expect(down == [start.addingTimeInterval(30)])
+        #expect(up == [start.addingTimeInterval(900)])
+        #expect(downAgain == [start.addingTimeInterval(30)])
+        live.stop()
+        watching.cancel()
+        handle.cancel()
+    }
+}
