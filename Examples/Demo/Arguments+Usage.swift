@@ -39,7 +39,9 @@ extension Arguments {
             (exit 1 while a change still waits or is held). 'orders retry ID' sends a refused or stuck
             change again now, 'orders discard ID' drops it. 'orders watch' (and 'melodies watch') stays
             on, shows the newest 100 orders again at each change saved, here or by another demo, and
-            sends waiting changes by itself when the API is back; Ctrl-C or a closed input ends it.
+            sends waiting changes by itself when the API is back; another device's changes show as
+            they happen where the API pushes them (GET /events), every --refresh seconds where it
+            does not; Ctrl-C or a closed input ends it.
             'orders update ID' changes the parts of an order its options name (those of 'orders
             create'). A change the shop's copy moved on from meanwhile is merged when the two changed
             different fields, else a conflict: 'orders show ID' puts both side by side, 'orders

@@ -55,7 +55,9 @@ struct Option: Sendable {
             help: "with 'orders': how many orders this device keeps (of --customer ID)"),
         Option(
             name: "--refresh", value: "N", use: .setting,
-            help: "with 'orders watch': refresh from the API every N seconds (default: \(refreshDefault))"),
+            help:
+                "with 'orders watch': poll every N s while the API pushes nothing (default: \(refreshDefault))"
+        ),
         Option(
             name: "--cache", value: "POLICY", use: .setting,
             help: "how melodies and orders are read: \(CachePolicyName.help)"),

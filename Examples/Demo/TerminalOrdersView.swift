@@ -44,6 +44,17 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
     /// How many orders a watch shows at most (the newest); a list that long says so in its title.
     var watchedAtMost: Int?
     private var watched: ListOrders.FetchOrders.ViewModel?
+    /// A watch's line on other devices' changes: pushed by the shop (live), or asked for.
+    private(set) var changesLine: String?
+
+    /// Shows `line` under a watched list from now on, the list shown again with it.
+    func showChangesLine(_ line: String) {
+        guard line != changesLine else { return }
+        changesLine = line
+        guard let shown = watched else { return }
+        watched = nil
+        displayFetchedOrders(viewModel: shown)
+    }
 
     func displayFetchedOrders(viewModel: ListOrders.FetchOrders.ViewModel) {
         if watching {
@@ -111,6 +122,9 @@ final class TerminalOrdersView: ListOrdersDisplayLogic, CreateOrderDisplayLogic 
         }
         if let syncNotice {
             terminal.print(syncNotice, style: .yellow)
+        }
+        if watching, let changesLine {
+            terminal.print(changesLine, style: .dim)
         }
     }
 

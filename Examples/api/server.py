@@ -12,6 +12,11 @@ answers an ETag with it; a PUT or DELETE with an If-Match naming another version
 with the current resource. An order whose "customerId" names no customer here is answered 400.
 Restarting the server forgets what was written. `swift run demo export-sample-api Examples/api` rewrites the two JSON files.
 
+GET /events is a Server-Sent Events stream (text/event-stream) of the changes: after each one an
+event "id: rev-N" with "data: {"orders": "rev-N"}" (or "customers"), a comment every 15 seconds to
+keep it open, and to a client that comes back with Last-Event-ID: rev-N the events after that one.
+The event only says what changed: the client asks GET /orders?since=... for the changes.
+
 With DEMO_USERS="amy:apple pie,bob:battery" in its environment it wants a signed-in user: POST
 /oauth/token takes the password and refresh-token grants of RFC 6749 (form-encoded) and answers a
 bearer token that expires after DEMO_TOKEN_LIFETIME seconds (3600 by default); any other request
@@ -33,6 +38,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 MELODIES = json.loads((HERE / "melodies.json").read_text(encoding="utf-8"))
 SEED = json.loads((HERE / "orders.json").read_text(encoding="utf-8"))
 LOCK = threading.Lock()
+CHANGED = threading.Condition(LOCK)  # notified after every change, for the event streams
+KEEP_ALIVE = 15
 
 
 class Shop:
@@ -48,10 +55,13 @@ class Shop:
         self.revision = 0
         self.touched = {}
         self.answered = {}
+        self.events = []  # (revision, collection), the last 1,000, for GET /events
 
     def touch(self, collection, ident):
         self.revision += 1
         self.touched[(collection, ident)] = self.revision
+        self.events = self.events[-999:] + [(self.revision, collection)]
+        CHANGED.notify_all()
 
     def refusal(self, collection, value):
         """Why the shop refuses `value` for `collection`, or None: an order naming no customer here."""
@@ -176,10 +186,39 @@ class Handler(http.server.BaseHTTPRequestHandler):
         parts = [part for part in self.path.split("?")[0].split("/") if part]
         return parts[0] if parts else "", parts[1] if len(parts) > 1 else None, len(parts)
 
+    def send_events(self):
+        """GET /events: the changes as they happen, until the client goes away."""
+        last = self.headers.get("Last-Event-ID", "")
+        with LOCK:
+            shop = self.shop()
+            sent = int(last[4:]) if last.startswith("rev-") and last[4:].isdigit() else shop.revision
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        try:
+            while True:
+                with LOCK:
+                    fresh = [(revision, kind) for revision, kind in shop.events if revision > sent]
+                    if not fresh:
+                        CHANGED.wait(KEEP_ALIVE)
+                        fresh = [(revision, kind) for revision, kind in shop.events if revision > sent]
+                text = "".join('id: rev-%d\ndata: {"%s": "rev-%d"}\n\n' % (revision, kind, revision)
+                               for revision, kind in fresh) or ": keep-alive\n\n"
+                sent = max([sent] + [revision for revision, _ in fresh])
+                self.wfile.write(text.encode("utf-8"))
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            return None
+
     def do_GET(self):
         if not self.signed_in():
             return None
         collection, ident, depth = self.route()
+        if (collection, depth) == ("events", 1):
+            return self.send_events()
         with LOCK:
             shop = self.shop()
             if (collection, depth) == ("melodies", 1):

@@ -85,9 +85,9 @@ public final class LiveRefresh: Sendable {
     ///
     /// - Parameter lastEventID: Where an earlier run of the app left off, if it kept it.
     public func start(lastEventID: String = "") {
-        stream.start(lastEventID: lastEventID, { [weak self] event in self?.received(event) }) {
-            [weak self] state in self?.streamIs(state)
-        }
+        stream.start(
+            lastEventID: lastEventID, { [weak self] event in self?.received(event) },
+            state: { [weak self] state in self?.streamIs(state) })
     }
 
     /// Closes the stream; refreshes under way finish.

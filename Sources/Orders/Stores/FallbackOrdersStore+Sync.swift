@@ -15,6 +15,17 @@ extension FallbackOrdersStore {
         return orders.refresh { api.getOrders(ifChangedSince: $0) }.asVoid().failing(as: .fetchOrders, id: "")
     }
 
+    /// The collections a `LiveRefresh` keeps current for the orders' screens, by the names the
+    /// shop's events give them: the orders (through the same conditional listing or feed as
+    /// ``refresh()``) and the customers.
+    public var liveTargets: [LiveRefresh.Target] {
+        let (api, orders) = (api, orders)
+        return [
+            LiveRefresh.Target(name: "orders") { orders.refresh { api.getOrders(ifChangedSince: $0) } },
+            .collection(customers.customers),
+        ]
+    }
+
     /// Sends the changes that wait, in order, each exactly once; see `Outbox`. (Orders that an
     /// earlier version kept here without an outbox entry were queued once, when the file's
     /// `orders` schema moved to version 5.)
