@@ -8,7 +8,8 @@ public import Services
 /// event lost costs nothing but time, as the next refresh brings what it announced.
 ///
 /// - **Coalesced**: for each collection at most one refresh runs and one waits, whatever the
-///   number of events; a burst of a thousand costs two refreshes.
+///   number of events, and two begin at least ``spacing`` apart: a burst of a thousand events in
+///   ten seconds costs 18 refreshes at most.
 /// - **Caught up**: each time the stream comes back after being down, every collection is
 ///   refreshed once (what was announced meanwhile may have been missed).
 /// - **The safety net**: polling goes on, rarely while the stream is live
@@ -55,18 +56,25 @@ public final class LiveRefresh: Sendable {
     public let stream: EventStream
     /// How long polling waits between two refreshes while the stream is live, in seconds.
     public let safetyNet: TimeInterval
+    /// The least time between the starts of two refreshes of one collection, in seconds.
+    public let spacing: TimeInterval
+    let clock: any SyncClock
     private let targets: [String: Target]
     private let state = Locked(State())
 
     private struct State {
         /// By collection: a refresh running, and whether another waits behind it.
         var running: [String: Bool] = [:]
-        var watchers: [UUID: @Sendable (Bool) -> Void] = [:]
+        /// Told in the order they came.
+        var watchers: [Int: @Sendable (Bool) -> Void] = [:]
+        var nextWatcher = 0
         var live = false
         /// The stream was live once already: the next time it is, it comes back.
         var wasLive = false
         /// Refreshes started by events or by the stream's return: what a test and a benchmark count.
         var refreshes = 0
+        /// When each collection's last refresh began.
+        var lastStarted: [String: Date] = [:]
     }
 
     /// Keeps `targets` current from `stream`'s events once ``start()`` is called.
@@ -75,10 +83,16 @@ public final class LiveRefresh: Sendable {
     ///   - stream: The API's event stream.
     ///   - targets: The collections, by the names the events give them.
     ///   - safetyNet: Seconds between two polls while the stream is live; 15 minutes by default.
-    public init(stream: EventStream, targets: [Target], safetyNet: TimeInterval = 900) {
+    ///   - spacing: The least time between the starts of two refreshes of one collection, in
+    ///     seconds; 0.6 by default (a burst of ten seconds costs 18 refreshes at most).
+    ///   - clock: What times the spacing; the system's by default.
+    public init(
+        stream: EventStream, targets: [Target], safetyNet: TimeInterval = 900, spacing: TimeInterval = 0.6,
+        clock: any SyncClock = .system
+    ) {
         self.stream = stream
         self.targets = Dictionary(targets.map { ($0.name, $0) }) { first, _ in first }
-        self.safetyNet = safetyNet
+        (self.safetyNet, self.spacing, self.clock) = (safetyNet, spacing, clock)
     }
 
     /// Opens the stream; each event refreshes the collections it names.
@@ -102,13 +116,16 @@ public final class LiveRefresh: Sendable {
     public var refreshesStarted: Int { state.withLock { $0.refreshes } }
 
     /// Calls `onChange` with whether the stream is live, each time that changes, until the handle
-    /// is released or cancelled.
+    /// is released or cancelled; watchers are told in the order they began watching.
     ///
     /// - Parameter onChange: Gets `true` when the stream is live, `false` when it is down.
     /// - Returns: The observation.
     public func observeLive(_ onChange: @escaping @Sendable (Bool) -> Void) -> ObservationHandle {
-        let id = UUID()
-        state.withLock { $0.watchers[id] = onChange }
+        let id = state.withLock { state -> Int in
+            state.nextWatcher += 1
+            state.watchers[state.nextWatcher] = onChange
+            return state.nextWatcher
+        }
         return ObservationHandle { [weak self] in self?.state.withLock { $0.watchers[id] = nil } }
     }
 
@@ -160,19 +177,19 @@ public final class LiveRefresh: Sendable {
             state.live = live
             let cameBack = live && state.wasLive
             if live { state.wasLive = true }
-            return (Array(state.watchers.values), cameBack)
+            return (state.watchers.sorted { $0.key < $1.key }.map(\.value), cameBack)
         }
         for watcher in watchers { watcher(live) }
         if cameBack { targets.keys.sorted().forEach(poke) }
     }
 
-    /// Refreshes `name` now, or once more after the refresh running, however many times asked.
+    /// Refreshes `name` now, or once more after the refresh running, however many times asked;
+    /// never sooner than ``spacing`` after the one before began.
     private func poke(_ name: String) {
         let start = state.withLock { state -> Bool in
             switch state.running[name] {
             case nil:
                 state.running[name] = false
-                state.refreshes += 1
                 return true
             case false?:
                 state.running[name] = true
@@ -184,8 +201,22 @@ public final class LiveRefresh: Sendable {
         if start { run(name) }
     }
 
+    /// Starts `name`'s refresh, at once or when ``spacing`` since the last one began has passed;
+    /// when it ends, starts the one that waited, if any.
     private func run(_ name: String) {
         guard let target = targets[name] else { return }
+        let now = clock.now
+        let wait = state.withLock { state -> TimeInterval in
+            let wait = state.lastStarted[name].map { spacing - now.timeIntervalSince($0) } ?? 0
+            guard wait <= 0 else { return wait }
+            state.lastStarted[name] = now
+            state.refreshes += 1
+            return 0
+        }
+        guard wait <= 0 else {
+            _ = clock.schedule(after: wait) { [weak self] in self?.run(name) }
+            return
+        }
         target.refresh().whenSettled(on: .inline) { [weak self] _ in
             guard let self else { return }
             let again = self.state.withLock { state -> Bool in
@@ -194,7 +225,6 @@ public final class LiveRefresh: Sendable {
                     return false
                 }
                 state.running[name] = false
-                state.refreshes += 1
                 return true
             }
             if again { self.run(name) }

@@ -73,24 +73,30 @@ struct LiveRefreshTests {
         watching.cancel()
     }
 
-    @Test("1,000 events while a refresh runs cost one more refresh after it, none beside it")
+    @Test(
+        "1,000 events while a refresh runs cost one more refresh after it, none beside it, half a second after"
+    )
     func burstsCoalesce() async throws {
         // Given: a refresh running
-        let held = HeldRefresh()
+        let (held, clock) = (HeldRefresh(), TestClock())
         let live = LiveRefresh(
-            stream: Self.unopened(), targets: [LiveRefresh.Target(name: "orders") { held.refresh() }])
+            stream: Self.unopened(), targets: [LiveRefresh.Target(name: "orders") { held.refresh() }],
+            clock: clock)
         live.received(ServerSentEvent(data: #"{"orders": "rev-1"}"#))
         #expect(await held.started.next() == 1)
 
-        // When: a thousand events, then the refresh ends, then the one that waited
+        // When: a thousand events, then the refresh ends, then the spacing passes
         for revision in 2...1_001 { live.received(ServerSentEvent(data: #"{"orders": "rev-\#(revision)"}"#)) }
         let during = live.refreshesStarted
         held.finish(1)
+        let beforeTheSpacing = live.refreshesStarted
+        clock.advance(0.6)
         let second = await held.started.next()
         held.finish(2)
 
         // Then
         #expect(during == 1)
+        #expect(beforeTheSpacing == 1)
         #expect(second == 2)
         #expect(live.refreshesStarted == 2)
     }
@@ -137,11 +143,12 @@ struct LiveRefreshTests {
         let live = LiveRefresh(
             stream: EventStream(client: APIClient(baseURL: server.baseURL), clock: TestClock()), targets: [],
             safetyNet: 900)
-        let states = DeliveryRecorder<Bool>()
-        let watching = live.observeLive { states.record($0) }
         let subject = ScheduledSync()
         let refreshes = RefreshCount()
         let handle = subject.scheduler.refresh(every: 30, pushedBy: live) { refreshes.refresh() }
+        // Told after the scheduler, which watched first: its new plan is asked for by then.
+        let states = DeliveryRecorder<Bool>()
+        let watching = live.observeLive { states.record($0) }
         subject.scheduler.start()
         _ = await subject.reach { $0 == .syncing }
         subject.sync.finish()
@@ -168,5 +175,62 @@ struct LiveRefreshTests {
         live.stop()
         watching.cancel()
         handle.cancel()
+    }
+
+    @Test(
+        "the stream dropped 10 times while another device makes 200 changes: all 200 arrive, each return asks from the last id"
+    )
+    func dropsWhileChangesArrive() async throws {
+        // Given: an empty copy kept current by a live stream; feed pages of 20
+        let api = TestResourceAPI(collection: "tasks")
+        api.feedPageSize = 20
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
+        let tasks = OfflineCollection<OfflineCollectionTests.Task>(
+            database: try Database(at: folder.file("app.sqlite")), collection: "tasks", client: client
+        ).followingChanges()
+        _ = await PromiseExpectations.value(of: tasks.refresh())
+        let fetched = Locked(0)
+        let counted = LiveRefresh.Target(name: "tasks") {
+            tasks.refresh().map(on: .inline) { refresh in
+                if case .applied(let changes, _) = refresh { fetched.withLock { $0 += changes } }
+                return refresh
+            }
+        }
+        let streamClock = TestClock()
+        let live = LiveRefresh(
+            stream: EventStream(client: client, clock: streamClock), targets: [counted], spacing: 0)
+        let isLive = DeliveryRecorder<Bool>()
+        let watching = live.observeLive { isLive.record($0) }
+        live.start()
+        #expect(await isLive.next() == true)
+
+        // When: ten rounds of 20 creates by another device, each round ended by the server dropping
+        var lastIDs: [String] = []
+        for round in 0..<10 {
+            for number in 0..<20 {
+                let body = Data(#"{"title": "\#(round)-\#(number)"}"#.utf8)
+                _ = api.respond(TestHTTPServer.Request(method: "POST", path: "/tasks", body: body))
+            }
+            api.events.dropConnections()
+            #expect(await isLive.next() == false)
+            lastIDs.append(live.stream.lastEventID)
+            streamClock.advance(300)
+            #expect(await isLive.next() == true)
+        }
+        let count = DeliveryRecorder<Int>()
+        let observation = tasks.observe(on: .inline) { result in
+            if case .success(let snapshot) = result { count.record(snapshot.values.count) }
+        }
+
+        // Then: all 200 here; each return sent the last id received before its drop; and no
+        // change fetched twice beyond a page
+        #expect(await count.next { $0 == 200 } == 200)
+        #expect(Array(api.events.lastEventIDs.dropFirst()) == lastIDs.map { $0.isEmpty ? nil : $0 })
+        #expect(fetched.withLock { $0 } <= 200 + 20)
+        live.stop()
+        watching.cancel()
+        observation.cancel()
     }
 }
