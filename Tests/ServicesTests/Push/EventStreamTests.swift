@@ -38,12 +38,17 @@ struct EventStreamTests {
 
         /// The next wait the stream announced.
         func nextWait() async -> TimeInterval? {
+            await nextWaitAndReason()?.seconds
+        }
+
+        /// The next wait the stream announced, and why it waits.
+        func nextWaitAndReason() async -> (seconds: TimeInterval, reason: String)? {
             guard
-                case .waiting(let seconds, _)? = await states.next(where: {
+                case .waiting(let seconds, let reason)? = await states.next(where: {
                     if case .waiting = $0 { true } else { false }
                 })
             else { return nil }
-            return seconds
+            return (seconds, reason)
         }
     }
 
@@ -156,10 +161,11 @@ struct EventStreamTests {
 
         // When: 30 s of silence, then the wait
         fixture.clock.advance(30)
-        let wait = await fixture.nextWait()
-        fixture.clock.advance(try #require(wait))
+        let wait = await fixture.nextWaitAndReason()
+        fixture.clock.advance(try #require(wait).seconds)
 
-        // Then
+        // Then: dropped for its silence (not by a timeout of the session's)
+        #expect(wait?.reason == "nothing heard for 30 s")
         #expect(await fixture.source.waitForConnections(2))
         #expect(await fixture.states.next(where: { $0 == .live }) == .live)
     }
@@ -213,10 +219,11 @@ struct EventStreamTests {
 
         // When
         fixture.source.write(oversized.text)
-        let wait = await fixture.nextWait()
+        let wait = await fixture.nextWaitAndReason()
 
         // Then: a failure's wait (half of 3 s with no jitter), and no event handed on
-        #expect(wait == 1.5)
+        #expect(wait?.seconds == 1.5)
+        #expect(wait?.reason.hasPrefix(oversized == .line ? "lineTooLong" : "eventTooLarge") == true)
         #expect(fixture.events.all.isEmpty)
         fixture.clock.advance(1.5)
         #expect(await fixture.source.waitForConnections(2))
