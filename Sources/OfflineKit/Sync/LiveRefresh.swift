@@ -2,7 +2,7 @@ public import Foundation
 public import Promises
 public import Services
 
-/// Other devices' changes as they happen: an ``EventStream`` whose events name the collections
+/// Other devices' changes as they happen: an `EventStream` whose events name the collections
 /// that changed (`{"orders": "rev-9"}`: the keys, whatever the values say), each refreshed then
 /// through its own change feed, never from the event. The push is a poke, never the data: an
 /// event lost costs nothing but time, as the next refresh brings what it announced.
@@ -77,7 +77,7 @@ public final class LiveRefresh: Sendable {
         var lastStarted: [String: Date] = [:]
     }
 
-    /// Keeps `targets` current from `stream`'s events once ``start()`` is called.
+    /// Keeps `targets` current from `stream`'s events once ``start(lastEventID:)`` is called.
     ///
     /// - Parameters:
     ///   - stream: The API's event stream.

@@ -75,7 +75,7 @@ public final class EventStream: Sendable {
     /// Where ``State`` changes are told, in the order they happened.
     private let callbacks = DispatchQueue(label: "EventStream")
 
-    /// Makes the stream; nothing is asked before ``start(_:state:)``.
+    /// Makes the stream; nothing is asked before ``start(lastEventID:_:state:)``.
     ///
     /// - Parameters:
     ///   - client: The API's client: its base URL, credentials and session configuration.
