@@ -21,7 +21,7 @@ import Testing
     struct DatabaseFileDemoTests {
         @Test(
             "eight processes creating orders on a database that does not exist yet all succeed",
-            .timeLimit(.minutes(2)))
+            .timeLimit(.minutes(10)))
         @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // .timeLimit
         func concurrentFirstRun() async throws {
             for round in 0..<3 {

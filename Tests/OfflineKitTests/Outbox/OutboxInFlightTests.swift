@@ -56,10 +56,9 @@ struct OutboxInFlightTests {
         }
     }
 
-    /// A client whose timeout only a hang reaches: a request the API holds waits for the test's
-    /// next step, which a loaded machine may put off past any short timeout (InFlightTests).
+    /// A client whose timeouts only a hang reaches (``OutboxDevice/patientClient(_:)``).
     func client(_ server: TestHTTPServer) -> APIClient {
-        APIClient(baseURL: server.baseURL, timeout: 900, retry: .never)
+        OutboxDevice.patientClient(server)
     }
 
     /// Given: the notes `ids` each changed once, three sent at once, and an API that gathers three

@@ -6,6 +6,10 @@ import Testing
 
 @testable import Services
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `InFlight` as the API client uses it: identical GETs in flight share one request; each caller
 /// may stop waiting on its own. (The outbox's one sync at a time is tested in `OutboxTests`.)
 ///
@@ -18,6 +22,17 @@ import Testing
 struct InFlightTests {
     /// How long any wait of these tests may take before it counts as a hang, in seconds.
     static let patience = 900.0
+
+    /// A client whose every timeout is ``patience``: its own, and its session's, which on Linux
+    /// cuts a request idle for the configuration's 60 s whatever the request asks (`-1001`, seen
+    /// under ThreadSanitizer).
+    static func client(_ server: TestHTTPServer) -> APIClient {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = patience
+        return APIClient(
+            baseURL: server.baseURL, timeout: patience, retry: .never,
+            session: URLSession(configuration: configuration))
+    }
 
     /// A server that holds every request until the test lets it answer, so that the test knows
     /// every caller asked while the first request was in flight.
@@ -80,7 +95,7 @@ struct InFlightTests {
     func identicalGetsShareOneRequest() async throws {
         // Given
         let held = try HeldServer(answer: "[1, 2]")
-        let client = APIClient(baseURL: held.server.baseURL, timeout: Self.patience, retry: .never)
+        let client = Self.client(held.server)
         let answers = (0..<100).map { _ in client.get("melodies", as: [Int].self) }
         #expect(await held.waitForRequest())
 
@@ -98,7 +113,7 @@ struct InFlightTests {
     func differentRequestsAreNotShared() async throws {
         // Given
         let held = try HeldServer(answer: "[3]")
-        let client = APIClient(baseURL: held.server.baseURL, timeout: Self.patience, retry: .never)
+        let client = Self.client(held.server)
 
         // When
         let asked = [
@@ -123,7 +138,7 @@ struct InFlightTests {
     func oneCancelLeavesTheOthers() async throws {
         // Given
         let held = try HeldServer(answer: "[3]")
-        let client = APIClient(baseURL: held.server.baseURL, timeout: Self.patience, retry: .never)
+        let client = Self.client(held.server)
         let leaving = client.get("melodies", as: [Int].self)
         let staying = client.get("melodies", as: [Int].self)
         #expect(await held.waitForRequest())
@@ -142,7 +157,7 @@ struct InFlightTests {
     func allCancelClosesTheConnection() async throws {
         // Given
         let held = try HeldServer(answer: "[5]", firstNeverAnswered: true)
-        let client = APIClient(baseURL: held.server.baseURL, timeout: Self.patience, retry: .never)
+        let client = Self.client(held.server)
         let first = client.get("melodies", as: [Int].self)
         let second = client.get("melodies", as: [Int].self)
         #expect(await held.waitForRequest())
@@ -186,7 +201,7 @@ struct InFlightTests {
     func writesAreNotShared() async throws {
         // Given
         let held = try HeldServer(answer: "{}")
-        let client = APIClient(baseURL: held.server.baseURL, timeout: Self.patience, retry: .never)
+        let client = Self.client(held.server)
 
         // When
         let first = client.delete("melodies/1")
