@@ -33,12 +33,18 @@ public final class LiveRefresh: Sendable {
             (self.name, self.refresh) = (name, refresh)
         }
 
-        /// `collection`, named as it is on the API (``OfflineCollection/collection``).
+        /// `collection`, named as it is on the API (``OfflineCollection/collection``), refreshed
+        /// after its changes are sent (joining a sync under way, whatever its outcome): a refresh
+        /// never runs beside a sync of its own collection, where it could bring a resource this
+        /// device is creating before the create's answer is recorded.
         ///
         /// - Parameter collection: The collection.
         /// - Returns: The target.
         public static func collection<Resource>(_ collection: OfflineCollection<Resource>) -> Target {
-            Target(name: collection.collection) { collection.refresh() }
+            Target(name: collection.collection) {
+                collection.sync().asVoid().recover(on: .inline, policy: .allErrors) { _ in }
+                    .then(on: .inline) { collection.refresh() }
+            }
         }
     }
 

@@ -17,11 +17,15 @@ extension FallbackOrdersStore {
 
     /// The collections a `LiveRefresh` keeps current for the orders' screens, by the names the
     /// shop's events give them: the orders (through the same conditional listing or feed as
-    /// ``refresh()``) and the customers.
+    /// ``refresh()``) and the customers. Each is refreshed after the changes that wait are sent
+    /// (joining a sync under way): never beside a sync that creates what the refresh may bring.
     public var liveTargets: [LiveRefresh.Target] {
-        let (api, orders) = (api, orders)
+        let (api, orders, store) = (api, orders, self)
         return [
-            LiveRefresh.Target(name: "orders") { orders.refresh { api.getOrders(ifChangedSince: $0) } },
+            LiveRefresh.Target(name: "orders") {
+                store.syncAll().asVoid().recover(on: .inline, policy: .allErrors) { _ in }
+                    .then(on: .inline) { orders.refresh { api.getOrders(ifChangedSince: $0) } }
+            },
             .collection(customers.customers),
         ]
     }

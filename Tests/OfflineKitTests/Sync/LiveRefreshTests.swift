@@ -233,4 +233,47 @@ struct LiveRefreshTests {
         watching.cancel()
         observation.cancel()
     }
+
+    @Test("an event while a create is in flight refreshes only after the create's answer is recorded")
+    func noRefreshBesideASync() async throws {
+        // Given: a task made here, its POST held by the API until the test lets it answer
+        let api = TestResourceAPI(collection: "tasks")
+        let (arrived, arrival) = Promise<Void>.pending()
+        let release = DispatchSemaphore(value: 0)
+        let server = try TestHTTPServer { request in
+            if request.method == "POST" {
+                arrival.fulfill(())
+                _ = release.wait(timeout: .now() + 900)
+            }
+            return api.respond(request)
+        }
+        defer { server.stop() }
+        defer { release.signal() }
+        let network = ManualConnectivity(.unreachable)
+        let tasks = OfflineCollection<OfflineCollectionTests.Task>(
+            database: try Database(at: folder.file("app.sqlite")), collection: "tasks",
+            client: OutboxDevice.patientClient(server), reachability: network
+        ).followingChanges()
+        _ = await PromiseExpectations.value(of: tasks.create(OfflineCollectionTests.Task(title: "Paint")))
+        network.set(.reachable)
+        let sync = tasks.sync()
+        _ = await PromiseExpectations.value(of: arrived)
+        let live = LiveRefresh(stream: Self.unopened(), targets: [.collection(tasks)], spacing: 0)
+
+        // When: the API's event for that very create comes before its answer
+        live.received(ServerSentEvent(data: #"{"tasks": "rev-1"}"#))
+        let refreshedBeforeTheAnswer = server.requests.contains { $0.hasPrefix("GET /tasks") }
+        release.signal()
+        let report = await PromiseExpectations.value(of: sync)
+        let copy = DeliveryRecorder<[String]>()
+        let observation = tasks.observe(on: .inline) { result in
+            if case .success(let snapshot) = result { copy.record(snapshot.values.map(\.title)) }
+        }
+
+        // Then: sent once, never refused, and the copy holds it once
+        #expect(!refreshedBeforeTheAnswer)
+        #expect(report?.sent.count == 1 && report?.refused.isEmpty == true)
+        #expect(await copy.next() == ["Paint"])
+        observation.cancel()
+    }
 }
