@@ -134,8 +134,11 @@ struct DatabaseObservationTests {
         #expect(await values.next() == [])
         let observers = try #require(database?.observers)
         #expect(observers.count == 1)
-        // When: the database is dropped while observed
+        // When: the database is dropped while observed, and the block that read the first value
+        // (it runs with the database, and may still be returning from delivering it) has ended
+        let queue = try #require(database?.queue)
         database = nil
+        queue.sync {}
         // Then
         #expect(weakDatabase == nil)
         handle.cancel()
