@@ -137,7 +137,7 @@ enum SyncScreen {
         case .post: return "create \(noun) \(entry.localID)"
         case .put: return "update \(noun) \(entry.localID)"
         case .delete: return "delete \(noun) \(entry.localID)"
-        case .get: return "read \(noun) \(entry.localID)"
+        default: return "\(entry.method.rawValue) \(noun) \(entry.localID)"
         }
     }
 }

@@ -17,18 +17,31 @@ event "id: rev-N" with "data: {"orders": "rev-N"}" (or "customers"), a comment e
 keep it open, and to a client that comes back with Last-Event-ID: rev-N the events after that one.
 The event only says what changed: the client asks GET /orders?since=... for the changes.
 
+/uploads takes files over tus 1.0.0 (tus.io, core and creation): POST /uploads with Upload-Length
+and Upload-Metadata answers 201 with Location: /uploads/ID (the same Idempotency-Key, the same
+upload); HEAD /uploads/ID answers Upload-Offset; PATCH /uploads/ID with Upload-Offset and
+Content-Type: application/offset+octet-stream appends the bytes (409 at another offset, and the
+bytes of a PATCH cut short are kept, as tus asks). GET /uploads/ID answers the bytes of a complete
+upload, GET /uploads what was received ({"uploads": [...], "received": bytes}). An order whose
+"attachments" name an upload that is not complete here is answered 400. Bytes are kept in a
+temporary folder, removed when the server stops.
+
 With DEMO_USERS="amy:apple pie,bob:battery" in its environment it wants a signed-in user: POST
 /oauth/token takes the password and refresh-token grants of RFC 6749 (form-encoded) and answers a
 bearer token that expires after DEMO_TOKEN_LIFETIME seconds (3600 by default); any other request
 without a valid token is answered 401 with WWW-Authenticate: Bearer error="invalid_token". Each
 user has orders of their own, each started from orders.json.
 """
+import base64
+import hashlib
 import http.server
 import json
 import os
 import pathlib
 import secrets
+import shutil
 import sys
+import tempfile
 import threading
 import time
 import urllib.parse
@@ -40,6 +53,9 @@ SEED = json.loads((HERE / "orders.json").read_text(encoding="utf-8"))
 LOCK = threading.Lock()
 CHANGED = threading.Condition(LOCK)  # notified after every change, for the event streams
 KEEP_ALIVE = 15
+TUS = "1.0.0"
+MAX_UPLOAD = 1 << 32
+FILES = pathlib.Path(tempfile.mkdtemp(prefix="sample-api-uploads-"))
 
 
 class Shop:
@@ -56,6 +72,9 @@ class Shop:
         self.touched = {}
         self.answered = {}
         self.events = []  # (revision, collection), the last 1,000, for GET /events
+        self.uploads = {}  # id -> Upload
+        self.upload_keys = {}  # Idempotency-Key -> upload id
+        self.received = 0  # every byte a PATCH brought, kept or not
 
     def touch(self, collection, ident):
         self.revision += 1
@@ -68,7 +87,28 @@ class Shop:
         customer = value.get("customerId") if collection == "orders" else None
         if customer is not None and customer not in self.items["customers"]:
             return {"errors": [{"field": "customerId", "message": "The shop has no customer %s." % customer}]}
+        attachments = value.get("attachments") if collection == "orders" else None
+        for attachment in attachments if isinstance(attachments, list) else []:
+            upload = self.uploads.get(attachment.get("id") if isinstance(attachment, dict) else None)
+            if upload is None or upload.offset != upload.length:
+                name = attachment.get("id") if isinstance(attachment, dict) else attachment
+                return {"errors": [{"field": "attachments", "message": "The shop has no upload %s." % name}]}
         return None
+
+
+class Upload:
+    """A tus upload: its length, the bytes received so far (in a file of FILES), its metadata."""
+
+    def __init__(self, ident, length, metadata):
+        self.ident, self.length, self.metadata, self.offset = ident, length, metadata, 0
+        self.path = FILES / ident
+        self.path.write_bytes(b"")
+        self.hash = hashlib.sha256()
+
+    def describe(self):
+        done = self.offset == self.length
+        return {"id": self.ident, "length": self.length, "offset": self.offset, "metadata": self.metadata,
+                "sha256": self.hash.hexdigest() if done else None}
 
 
 SHOPS = {}  # user ("" when nobody signs in) -> Shop
@@ -96,6 +136,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_error(400, "Content-Length is not a number")
             return False
         self.raw = self.rfile.read(length) if length > 0 else b""
+        # A body cut short: a tus PATCH keeps what came (do_PATCH); nothing else is applied.
+        self.cut = len(self.raw) < length
         self.user = ""
         return True
 
@@ -213,12 +255,120 @@ class Handler(http.server.BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             return None
 
+    def send_tus(self, status, fields=None, body=b"", content_type="text/plain"):
+        self.send_response(status)
+        self.send_header("Tus-Resumable", TUS)
+        for name, value in (fields or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def tus_version_refused(self):
+        if self.headers.get("Tus-Resumable") == TUS:
+            return False
+        self.send_tus(412, {"Tus-Version": TUS})
+        return True
+
+    def create_upload(self):
+        """POST /uploads: a new upload, or the one made before with the same Idempotency-Key."""
+        if self.tus_version_refused():
+            return None
+        key = self.headers.get("Idempotency-Key")
+        with LOCK:
+            shop = self.shop()
+            if key is not None and key in shop.upload_keys:
+                return self.send_tus(201, {"Location": "/uploads/%s" % shop.upload_keys[key]})
+            field = self.headers.get("Upload-Length") or ""
+            if not field.isdigit():
+                return self.send_tus(400, body=b"Upload-Length is missing")
+            if int(field) > MAX_UPLOAD:
+                return self.send_tus(413, body=b"larger than %d bytes" % MAX_UPLOAD)
+            metadata = {}
+            for pair in (self.headers.get("Upload-Metadata") or "").split(","):
+                name, _, value = pair.strip().partition(" ")
+                if name:
+                    try:
+                        metadata[name] = base64.b64decode(value).decode("utf-8", "replace")
+                    except ValueError:
+                        return self.send_tus(400, body=b"Upload-Metadata is not base64")
+            ident = uuid.uuid4().hex[:12]
+            shop.uploads[ident] = Upload(ident, int(field), metadata)
+            if key is not None:
+                shop.upload_keys[key] = ident
+        self.send_tus(201, {"Location": "/uploads/%s" % ident})
+
+    def do_HEAD(self):
+        if not self.signed_in() or self.tus_version_refused():
+            return None
+        collection, ident, depth = self.route()
+        with LOCK:
+            upload = self.shop().uploads.get(ident) if (collection, depth) == ("uploads", 2) else None
+            if upload is None:
+                return self.send_tus(404)
+            fields = {"Upload-Offset": str(upload.offset), "Upload-Length": str(upload.length),
+                      "Cache-Control": "no-store"}
+        self.send_tus(200, fields)
+
+    def do_PATCH(self):
+        if not self.signed_in() or self.tus_version_refused():
+            return None
+        collection, ident, depth = self.route()
+        with LOCK:
+            shop = self.shop()
+            upload = shop.uploads.get(ident) if (collection, depth) == ("uploads", 2) else None
+            if upload is None:
+                return self.send_tus(404)
+            if self.headers.get("Content-Type") != "application/offset+octet-stream":
+                return self.send_tus(415)
+            if self.headers.get("Upload-Offset") != str(upload.offset):
+                return self.send_tus(409, {"Upload-Offset": str(upload.offset)})
+            shop.received += len(self.raw)
+            if upload.offset + len(self.raw) > upload.length:
+                return self.send_tus(400, body=b"past Upload-Length")
+            with upload.path.open("ab") as file:
+                file.write(self.raw)
+            upload.hash.update(self.raw)
+            upload.offset += len(self.raw)
+            offset = upload.offset
+        if self.cut:
+            self.close_connection = True
+            return None
+        self.send_tus(204, {"Upload-Offset": str(offset)})
+
+    def send_upload(self, ident):
+        """GET /uploads/ID: the bytes of a complete upload, read from its file as they are sent."""
+        with LOCK:
+            upload = self.shop().uploads.get(ident)
+            if upload is None or upload.offset != upload.length:
+                return self.send_json(404, {"error": "not found"})
+            path, length = upload.path, upload.length
+            kind = upload.metadata.get("filetype") or "application/octet-stream"
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(length))
+        self.end_headers()
+        with path.open("rb") as file:
+            shutil.copyfileobj(file, self.wfile, 1 << 20)
+
+    def do_OPTIONS(self):
+        self.send_tus(204, {"Tus-Version": TUS, "Tus-Extension": "creation", "Tus-Max-Size": str(MAX_UPLOAD)})
+
     def do_GET(self):
         if not self.signed_in():
             return None
         collection, ident, depth = self.route()
         if (collection, depth) == ("events", 1):
             return self.send_events()
+        if (collection, depth) == ("uploads", 2):
+            return self.send_upload(ident)
+        if (collection, depth) == ("uploads", 1):
+            with LOCK:
+                shop = self.shop()
+                listing = {"uploads": [upload.describe() for upload in shop.uploads.values()],
+                           "received": shop.received}
+            return self.send_json(200, listing)
         with LOCK:
             shop = self.shop()
             if (collection, depth) == ("melodies", 1):
@@ -270,6 +420,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not self.signed_in():
             return None
         collection, _, depth = self.route()
+        if (collection, depth) == ("uploads", 1):
+            return self.create_upload()
         value = self.read_json()
         with LOCK:
             items = self.shop().items.get(collection)
@@ -340,3 +492,5 @@ if __name__ == "__main__":
         server.serve_forever()
     except KeyboardInterrupt:
         pass
+    finally:
+        shutil.rmtree(FILES, ignore_errors=True)

@@ -26,6 +26,9 @@ extension APIClient {
         /// The `Sync-Token` of a listing, for a change feed.
         let syncToken: String?
         let body: Data
+        /// Every header field, its name in lower case: what an upload reads (`location`,
+        /// `upload-offset`).
+        let fields: [String: String]
 
         init(_ body: Data, _ response: HTTPURLResponse) {
             status = response.statusCode
@@ -33,6 +36,11 @@ extension APIClient {
             lastModified = Self.validator(response, "Last-Modified")
             syncToken = Self.validator(response, "Sync-Token")
             self.body = body
+            var fields: [String: String] = [:]
+            for case (let name as String, let value as String) in response.allHeaderFields {
+                fields[name.lowercased()] = value
+            }
+            self.fields = fields
         }
 
         /// The longest validator kept, in bytes: one longer is not kept (the next refresh lists

@@ -109,8 +109,14 @@ public struct APIClient: Sendable {
     func exchangeAnswer(
         _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String]
     ) -> Promise<Answer> {
+        exchangeAnswer(method, at: url(for: path), body: body, headers: headers)
+    }
+
+    /// As ``exchangeAnswer(_:_:body:headers:)``, at a URL the API gave (an upload's `Location`).
+    func exchangeAnswer(
+        _ method: HTTPMethod, at url: URL, body: Data?, headers: [String: String]
+    ) -> Promise<Answer> {
         let client = self
-        let url = url(for: path)
         let exchange = {
             client.authorizedAttempt(method, url, body: body, headers: headers)
                 // Our own timer as well as URLSession's: on Linux the request's timeout is not

@@ -10,4 +10,8 @@ public enum HTTPMethod: String, Sendable {
     case put = "PUT"
     /// Deletes a resource.
     case delete = "DELETE"
+    /// Changes part of a resource: a tus upload's next bytes (``FileUploader``).
+    case patch = "PATCH"
+    /// Asks for a resource's header fields only: where a tus upload stands.
+    case head = "HEAD"
 }

@@ -1,0 +1,126 @@
+import Foundation
+import PromiseMVPTesting
+import Testing
+
+@testable import Services
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `KeptFiles`: a copy named by its digest, owner-only, that outlives the original, and never half
+/// a file.
+@Suite("Kept files")
+struct KeptFilesTests {
+    let folder = TemporaryFolder("KeptFilesTests")
+    var files: KeptFiles { KeptFiles(folder: folder.file("Files")) }
+
+    /// What the folder holds, by name.
+    func held() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.file("Files").path)) ?? []).sorted()
+    }
+
+    func userFile(_ name: String, _ text: String) throws -> URL {
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        let url = folder.file(name)
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    @Test("a kept file is a copy named by its SHA-256, owner-only, that outlives the original")
+    func copyOutlivesTheOriginal() throws {
+        // Given
+        let original = try userFile("receipt.pdf", "abc")
+        // When
+        let kept = try files.keep(copyOf: original)
+        try FileManager.default.removeItem(at: original)
+        // Then
+        #expect(kept.sha256 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(kept.size == 3)
+        #expect(kept.url.lastPathComponent == kept.sha256)
+        #expect(try Data(contentsOf: kept.url) == Data("abc".utf8))
+        #expect(try Self.mode(kept.url.path) == 0o600)
+        #expect(try Self.mode(folder.file("Files").path) == 0o700)
+        #expect(files.file(sha256: kept.sha256) == kept)
+    }
+
+    @Test(
+        "a file changed after it was kept leaves the kept copy as it was; the same bytes twice are one file")
+    func changedOriginal() throws {
+        // Given
+        let original = try userFile("scan.png", "first")
+        let first = try files.keep(copyOf: original)
+        // When
+        try Data("second".utf8).write(to: original)
+        let second = try files.keep(copyOf: original)
+        let again = try files.keep(copyOf: original)
+        // Then
+        #expect(try Data(contentsOf: first.url) == Data("first".utf8))
+        #expect(second.sha256 != first.sha256 && again == second)
+        #expect(held() == [first.sha256, second.sha256].sorted())
+    }
+
+    @Test("a missing or unreadable file is a clear error, and nothing is kept")
+    func missingFile() throws {
+        // Given
+        let missing = folder.file("gone.pdf")
+        try FileManager.default.createDirectory(
+            at: folder.file("a folder"), withIntermediateDirectories: true)
+        // When
+        let gone = #expect(throws: KeptFiles.Failure.self) { try files.keep(copyOf: missing) }
+        let notAFile = #expect(throws: KeptFiles.Failure.self) {
+            try files.keep(copyOf: folder.file("a folder"))
+        }
+        // Then
+        #expect(gone?.code == ENOENT)
+        #expect(gone?.description == "could not keep \(missing.path): No such file or directory")
+        #expect(notAFile?.description.contains("not a regular file") == true)
+        #expect(held() == [])
+    }
+
+    @Test("a full disk while copying is a clear error, and leaves nothing half-kept")
+    func fullDisk() throws {
+        // Given: a disk that takes 1.5 MiB, then is full
+        let original = try userFile("video.mov", String(repeating: "v", count: 3 << 20))
+        let room = Locked(3 << 19)
+        let full = KeptFiles(folder: folder.file("Files")) { descriptor, bytes in
+            let allowed = room.withLock { room in
+                defer { room -= min(room, bytes.count) }
+                return min(room, bytes.count)
+            }
+            guard allowed > 0 else {
+                errno = ENOSPC
+                return -1
+            }
+            return write(descriptor, bytes.baseAddress, allowed)
+        }
+        // When
+        let error = #expect(throws: KeptFiles.Failure.self) { try full.keep(copyOf: original) }
+        // Then
+        #expect(error?.code == ENOSPC)
+        #expect(error?.description.contains("No space left on device") == true)
+        #expect(held() == [])
+    }
+
+    @Test("a removed file is gone; removing it again, or a name that is not a digest, does nothing")
+    func remove() throws {
+        // Given
+        let kept = try files.keep(copyOf: try userFile("note.txt", "hello"))
+        // When
+        try files.remove(sha256: kept.sha256)
+        try files.remove(sha256: kept.sha256)
+        try files.remove(sha256: "../note.txt")
+        // Then
+        #expect(files.file(sha256: kept.sha256) == nil)
+        #expect(FileManager.default.fileExists(atPath: folder.file("note.txt").path))
+        #expect(held() == [])
+    }
+
+    static func mode(_ path: String) throws -> mode_t {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw POSIXError(.ENOENT) }
+        return status.st_mode & 0o777
+    }
+}
