@@ -180,16 +180,23 @@ public struct Outbox: Sendable {
     /// is to be sent (its body naming the API's identifiers, written back to the table).
     typealias Preparation = @Sendable (_ entry: OutboxEntry, _ connection: Connection) throws -> OutboxEntry?
 
+    /// Sends an entry another way than as a JSON request: a file's upload
+    /// (``OfflineAttachments``). It answers with the body an API's answer would have, and calls
+    /// `beat` as the transfer moves on, which renews the sync's claim.
+    typealias Transport =
+        @Sendable (_ entry: OutboxEntry, _ beat: @escaping @Sendable () -> Void) -> Promise<Data>
+
     /// Sends the waiting entries, each readied by `preparing` first (``OfflineCollection``'s
-    /// references).
+    /// references), through `transport` when there is one.
     func sync(
-        with client: APIClient, merging: MergeRule?, preparing: Preparation?, delivered: @escaping Delivery
+        with client: APIClient, merging: MergeRule?, preparing: Preparation?, transport: Transport? = nil,
+        delivered: @escaping Delivery
     ) -> Promise<OutboxSyncReport> {
         let replay = OutboxReplay(
             feature: feature, database: table.database, client: client, delivered: delivered, merge: merging,
             retry: retryPolicy, now: now,
             claim: OutboxClaim(feature: feature, lease: client.timeout + 30, watch: claimWatch),
-            prepare: preparing, inFlight: max(1, changesInFlight))
+            prepare: preparing, inFlight: max(1, changesInFlight), transport: transport)
         let ready = table.opened
         return running.join(feature) {
             ready.then(on: .inline) { replay.run() }

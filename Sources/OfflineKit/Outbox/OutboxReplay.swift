@@ -28,6 +28,9 @@ struct OutboxReplay: Sendable {
     var prepare: Outbox.Preparation?
     /// How many entries may be sent and not yet answered at once; 1 sends one at a time.
     var inFlight = 1
+    /// Sends an entry another way than as a JSON request (a file's upload), answering with the
+    /// body the API's answer would have; `nil` sends through `client`.
+    var transport: Outbox.Transport?
 
     /// What the next entry after a point is, and whether it may be sent now.
     enum Next: Sendable {
@@ -92,8 +95,13 @@ struct OutboxReplay: Sendable {
         if let account = entry.account, client.credentials?.account != account {
             return done(entry, stopping: true, run) { $0.stop(.httpStatus(401)) }
         }
-        let sent = client.exchange(
-            entry.method, entry.path, body: entry.body, headers: Self.headers(of: entry))
+        let sent =
+            transport.map { transport in
+                // The claim is renewed as the transfer moves on: one upload may outlast a lease.
+                let (database, claim, now) = (database, claim, now)
+                return transport(entry) { _ = database.write { try claim.renew(at: now(), $0) } }
+            }
+            ?? client.exchange(entry.method, entry.path, body: entry.body, headers: Self.headers(of: entry))
         run.whenSettled(sent) { answer in
             switch answer.map(Outcome.delivered) {
             case .success(let outcome):

@@ -1,0 +1,198 @@
+import Foundation
+import OfflineKit
+import PromiseMVPTesting
+import Promises
+import Services
+import Testing
+
+/// `OfflineAttachments` with a collection whose records carry files: the file kept here at once,
+/// uploaded over tus before the record that names it, which goes naming the API's upload id.
+@Suite("Offline attachments")
+struct OfflineAttachmentsTests {
+    /// An inspection with its photos.
+    struct Inspection: OfflineResource, Equatable {
+        var id: String?
+        var version: String?
+        var title: String
+        var attachments: [OfflineAttachment] = []
+    }
+
+    /// The uploads and the inspections behind one server: an inspection naming an upload the API
+    /// does not hold whole is refused with `400`, as an API that checks its files does.
+    final class API: Sendable {
+        let uploads: TestUploadAPI
+        let inspections: TestResourceAPI
+        let server: TestHTTPServer
+
+        init(maximumSize: Int64 = 1 << 30) throws {
+            let uploads = TestUploadAPI(maximumSize: maximumSize)
+            self.uploads = uploads
+            let inspections = TestResourceAPI(collection: "inspections") { body in
+                guard let inspection = try? APIClient.decode(Inspection.self, from: body) else { return nil }
+                let complete = Set(uploads.uploads.filter { $0.sha256 != nil }.map(\.id))
+                return inspection.attachments.allSatisfy { complete.contains($0.id) } ? body : nil
+            }
+            self.inspections = inspections
+            server = try TestHTTPServer { request in uploads.respond(request) ?? inspections.respond(request)
+            }
+        }
+    }
+
+    /// One process's view of the file: its attachments and its inspections.
+    struct Device {
+        let files: OfflineAttachments
+        let inspections: OfflineCollection<Inspection>
+
+        init(_ file: URL, _ api: API, online: Bool = true) throws {
+            let database = try Database(at: file)
+            // A timeout only a hang reaches: a loaded run (ThreadSanitizer) is slow, never stuck.
+            let client = APIClient(baseURL: api.server.baseURL, timeout: 900, retry: .never)
+            files = OfflineAttachments(database: database, client: client, chunkSize: 1_000)
+            inspections = OfflineCollection<Inspection>(
+                database: database, collection: "inspections", client: client,
+                reachability: online ? .assumeReachable : ManualConnectivity(.unreachable)
+            ).referencing(.attachments(\.attachments, to: files))
+        }
+    }
+
+    let folder = TemporaryFolder("OfflineAttachmentsTests")
+    var databaseFile: URL { folder.file("app.sqlite") }
+
+    /// A photo of 9,500 bytes, in the user's own folder.
+    func photo(_ name: String = "roof.jpg", bytes: Int = 9_500) throws -> URL {
+        let photos = folder.file("Photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        let url = photos.appendingPathComponent(name)
+        try Data((0..<bytes).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: url)
+        return url
+    }
+
+    /// An inspection made offline with one photo attached; the photo's attachment.
+    func inspectionWithPhoto(_ device: Device, photo: URL) async throws -> OfflineAttachment {
+        let attached = try #require(
+            await PromiseExpectations.value(of: device.files.attach(fileAt: photo, contentType: "image/jpeg"))
+        )
+        _ = await PromiseExpectations.value(
+            of: device.inspections.create(Inspection(title: "Roof", attachments: [attached])))
+        return attached
+    }
+
+    @Test("a record made offline with a file reaches the API after its file, naming the API's upload")
+    func fileBeforeRecord() async throws {
+        // Given: a photo attached offline, its original then deleted
+        let api = try API()
+        let device = try Device(databaseFile, api, online: false)
+        let original = try photo()
+        let bytes = try Data(contentsOf: original)
+        let attached = try await inspectionWithPhoto(device, photo: original)
+        try FileManager.default.removeItem(at: original)
+        // When: the inspections go first, then the files, then the inspections again
+        let early = await PromiseExpectations.value(of: device.inspections.sync())
+        let waitingState = await PromiseExpectations.value(of: device.files.state(of: attached.id))
+        let uploaded = await PromiseExpectations.value(of: device.files.sync())
+        let late = await PromiseExpectations.value(of: device.inspections.sync())
+        // Then: nothing before its file; then one upload of the same bytes, and the record naming it
+        #expect(early?.sent.isEmpty == true && early?.waiting == 1)
+        #expect(waitingState == .waiting)
+        let upload = try #require(api.uploads.uploads.first)
+        #expect(api.uploads.uploads.count == 1 && upload.bytes == bytes && upload.sha256 == attached.sha256)
+        #expect(upload.metadata["filename"] == "roof.jpg" && upload.metadata["filetype"] == "image/jpeg")
+        #expect(uploaded?.newIDs[attached.id] == upload.id)
+        #expect(late?.sent.count == 1 && late?.waiting == 0)
+        let kept = api.inspections.resources(as: Inspection.self)
+        #expect(kept.map { $0.attachments.first?.id } == [upload.id])
+        #expect(await PromiseExpectations.value(of: device.files.state(of: attached.id)) == .uploaded)
+        let here = await PromiseExpectations.value(of: device.inspections.list(policy: .cacheOnly))
+        #expect(here?.value.items.map(\.value.attachments.first?.id) == [upload.id])
+    }
+
+    @Test("an upload cut short is resumed by the next sync from where the API stands, never from the start")
+    func resumedAcrossSyncs() async throws {
+        // Given: an upload whose fifth piece met an API failing again and again
+        let api = try API()
+        let failing = Locked(true)
+        let server = try TestHTTPServer { request in
+            let down = request.method == "PATCH" && request.headers["upload-offset"] == "4000"
+            return down && failing.withLock({ $0 })
+                ? .status(503, body: "down")
+                : (api.uploads.respond(request) ?? api.inspections.respond(request))
+        }
+        let database = try Database(at: databaseFile)
+        let files = OfflineAttachments(
+            database: database, client: APIClient(baseURL: server.baseURL, timeout: 900, retry: .never),
+            chunkSize: 1_000)
+        let attached = try #require(
+            await PromiseExpectations.value(of: files.attach(fileAt: try photo(), contentType: "image/jpeg")))
+        let first = await PromiseExpectations.value(of: files.sync())
+        let halfway = await PromiseExpectations.value(of: files.state(of: attached.id))
+        // When: a new process syncs once the API is back, after the failure's wait
+        failing.withLock { $0 = false }
+        let next = OfflineAttachments(
+            database: try Database(at: databaseFile),
+            client: APIClient(baseURL: server.baseURL, timeout: 900, retry: .never), chunkSize: 1_000,
+            now: { Date().addingTimeInterval(600) })
+        let second = await PromiseExpectations.value(of: next.sync())
+        // Then: the first kept where the upload was; the second went on from 4,000 bytes
+        #expect(first?.sent.isEmpty == true && first?.waiting == 1)
+        #expect(halfway == .uploading(sent: 4_000, of: 9_500))
+        #expect(second?.sent.count == 1)
+        #expect(api.uploads.uploads.count == 1 && api.uploads.uploads.first?.sha256 == attached.sha256)
+        #expect(api.uploads.bytesReceived == 9_500)
+        #expect(api.uploads.methods.filter { $0 == "POST" }.count == 1)
+    }
+
+    @Test("a refused file holds itself with the API's reason, and the record that names it waits")
+    func refusedFile() async throws {
+        // Given: an API that takes files of 1,000 bytes at most
+        let api = try API(maximumSize: 1_000)
+        let device = try Device(databaseFile, api)
+        let attached = try await inspectionWithPhoto(device, photo: try photo())
+        // When
+        _ = await PromiseExpectations.value(of: device.files.sync())
+        let report = await PromiseExpectations.value(of: device.inspections.sync())
+        // Then
+        let state = await PromiseExpectations.value(of: device.files.state(of: attached.id))
+        #expect(state == .held(reason: "HTTP 413: larger than 1000 bytes"))
+        #expect(report?.sent.isEmpty == true && report?.waiting == 1)
+        #expect(api.inspections.resources(as: Inspection.self).isEmpty)
+        let record = await PromiseExpectations.value(of: device.inspections.list(policy: .cacheOnly))
+        let id = try #require(record?.value.items.first?.value.id)
+        let wait = await PromiseExpectations.value(of: device.inspections.waitingParent(of: id))
+        #expect(wait??.collection == "attachments" && wait??.id == attached.id)
+    }
+
+    @Test("a file that cannot be read is a clear error, and nothing is queued or kept")
+    func unreadableFile() async throws {
+        // Given
+        let api = try API()
+        let device = try Device(databaseFile, api)
+        let missing = folder.file("Photos/gone.jpg")
+        // When
+        let error = await PromiseExpectations.error(
+            of: device.files.attach(fileAt: missing, contentType: "image/jpeg"))
+        // Then
+        #expect((error as? KeptFiles.Failure)?.description.contains("No such file or directory") == true)
+        #expect(await PromiseExpectations.value(of: device.files.outbox.entries())?.isEmpty == true)
+        let kept = try? FileManager.default.contentsOfDirectory(atPath: folder.file("Attachments").path)
+        #expect((kept ?? []).isEmpty)
+    }
+
+    @Test("two processes syncing the same file at once upload it once")
+    func twoProcessesOneUpload() async throws {
+        // Given: one attachment, and two processes' views of the file
+        let api = try API()
+        let first = try Device(databaseFile, api)
+        _ = try await inspectionWithPhoto(first, photo: try photo())
+        let second = try Device(databaseFile, api)
+        // When: both sync at once, then each once more
+        async let one = PromiseExpectations.value(of: first.files.sync())
+        async let two = PromiseExpectations.value(of: second.files.sync())
+        _ = await (one, two)
+        _ = await PromiseExpectations.value(of: first.files.sync())
+        _ = await PromiseExpectations.value(of: second.files.sync())
+        // Then
+        #expect(api.uploads.uploads.count == 1)
+        #expect(api.uploads.methods.filter { $0 == "POST" }.count == 1)
+        #expect(api.uploads.bytesReceived == 9_500)
+    }
+}
