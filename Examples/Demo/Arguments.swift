@@ -26,6 +26,7 @@ struct Arguments {
         case syncOrders
         case retryOrder(id: String)
         case discardOrder(id: String)
+        case attachFile(orderID: String, path: String)
         case listCustomers
         case createCustomer(Customer)
         case retryCustomer(id: String)
@@ -158,6 +159,11 @@ struct Arguments {
         case let words where words.count == 3 && words[0] == "orders" && words[1] == "update":
             return .updateOrder(
                 id: try id(words), changes: values.filter { Option.named($0.key)?.isOrderPart == true })
+        case let words where words.count == 4 && words[0] == "orders" && words[1] == "attach":
+            return .attachFile(orderID: try id(words), path: words[3])
+        case let words
+        where words.count < 4 && words.first == "orders" && words.dropFirst().first == "attach":
+            throw UsageError(message: "say which order and file: demo orders attach ID FILE")
         case let words where words.count == 2 && words[0] == "export-sample-api":
             return .exportSampleAPI(folder: words[1])
         case let words where words.first == "orders" && words.count >= 2:

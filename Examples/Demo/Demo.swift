@@ -121,6 +121,10 @@ struct Demo {
             return await withApp(arguments, terminal) { app in
                 await SyncScreen.discard(id, app.orders, terminal)
             }
+        case .attachFile(let id, let path):
+            return await withApp(arguments, terminal) { app in
+                await AttachmentsScreen.attach(path, to: id, app.orders, terminal)
+            }
         }
     }
 

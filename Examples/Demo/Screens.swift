@@ -98,6 +98,7 @@ enum Screens {
                     terminal.print(CustomersScreen.holding(wait, named: named), style: .yellow)
                 }
             }
+            await AttachmentsScreen.show(order, app.orders, terminal)
             conflict(of: order, await worker.syncState(of: id).value, formatter, terminal)
             return 0
         } catch {

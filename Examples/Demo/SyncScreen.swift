@@ -132,8 +132,11 @@ enum SyncScreen {
     }
 
     private static func describe(_ entry: OutboxEntry) -> String {
-        let noun = entry.path.hasPrefix("customers") ? "customer" : "order"
+        let noun =
+            entry.path.hasPrefix("customers")
+            ? "customer" : entry.path.hasPrefix("uploads") ? "file" : "order"
         switch entry.method {
+        case .post where noun == "file": return "upload file \(entry.localID)"
         case .post: return "create \(noun) \(entry.localID)"
         case .put: return "update \(noun) \(entry.localID)"
         case .delete: return "delete \(noun) \(entry.localID)"

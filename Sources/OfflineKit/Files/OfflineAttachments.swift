@@ -115,6 +115,19 @@ public struct OfflineAttachments: SyncedCollection {
     /// - Returns: A promise of what was uploaded (``OutboxSyncReport/newIDs`` maps each attachment
     ///   made here to the API's upload id), held and left.
     public func sync() -> Promise<OutboxSyncReport> {
+        let (feature, table, attachments) = (feature, table, self)
+        // Most syncs have no file to upload: one read then, not a run's claim and transactions.
+        return table.read { connection in
+            try connection.scalar("SELECT EXISTS (SELECT 1 FROM outbox WHERE feature = ?)", [.text(feature)])
+        }.then(on: .inline) { waits -> Promise<OutboxSyncReport> in
+            guard waits == .integer(1) else { return .value(OutboxSyncReport()) }
+            return attachments.uploading()
+        }
+        .recover(on: .inline) { error -> Promise<OutboxSyncReport> in throw ServiceRequestError(error) }
+    }
+
+    /// The outbox's run of the uploads that wait.
+    private func uploading() -> Promise<OutboxSyncReport> {
         let (feature, table, files, uploader) = (feature, table, files, uploader)
         let database = table.database
         return outbox.sync(

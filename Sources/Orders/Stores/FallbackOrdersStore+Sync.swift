@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import OfflineKit
 public import Promises
 import Services
@@ -39,13 +39,39 @@ extension FallbackOrdersStore {
         orders.sync()
     }
 
-    /// Sends every change that waits in the database, the customers' before the orders' (an order
-    /// naming a customer created here waits for the customer's create in any order; this one
-    /// sends both in one go).
+    /// Sends every change that waits in the database: the files attached to orders, then the
+    /// customers', then the orders' (an order waits for its customer's create and its files'
+    /// uploads in any order; this one sends all in one go).
     ///
-    /// - Returns: A promise of the two syncs' reports, combined.
+    /// - Returns: A promise of the three syncs' reports, combined.
     public func syncAll() -> Promise<OutboxSyncReport> {
-        SyncedCollections.sync([customers.customers, orders])
+        SyncedCollections.sync([attachments, customers.customers, orders])
+    }
+
+    /// Attaches the file at `source` to order `id`: kept on this device at once (offline too), and
+    /// uploaded before the order's change, which then names the shop's upload.
+    ///
+    /// - Parameters:
+    ///   - source: The user's file; only read.
+    ///   - id: The order's identifier.
+    ///   - contentType: The file's media type, such as `application/pdf`.
+    /// - Returns: A promise of the order as kept, with the attachment; rejected with
+    ///   `KeptFiles.Failure` when the file cannot be read or kept (nothing is attached then).
+    public func attach(fileAt source: URL, to id: String, contentType: String) -> Promise<Order> {
+        let (orders, attachments) = (orders, attachments)
+        return orders.fetch(id: id).failing(as: .fetchOrder, id: id).then(on: .inline) { _ in
+            attachments.attach(fileAt: source, contentType: contentType)
+        }.then(on: .inline) { attachment in
+            orders.update(id: id) { $0.attachments.append(attachment) }.failing(as: .updateOrder, id: id)
+        }
+    }
+
+    /// Where the upload of each file attached to `order` stands, in its order.
+    ///
+    /// - Parameter order: The order.
+    /// - Returns: A promise of each attachment's state.
+    public func attachmentStates(of order: Order) -> Promise<[OfflineAttachmentState]> {
+        when(fulfilled: order.attachments.map { attachments.state(of: $0.id) })
     }
 
     /// The customer whose create holds an order's changes back, and where that create stands
@@ -132,9 +158,11 @@ extension FallbackOrdersStore {
     /// - Parameter account: The account signing out.
     /// - Returns: A promise of how many waiting changes were dropped, orders' and customers'.
     public func erase(account: String) -> Promise<Int> {
-        let customers = customers.customers
+        let (customers, attachments) = (customers.customers, attachments)
         return orders.erase(account: account).then(on: .inline) { orders in
             customers.erase(account: account).map(on: .inline) { orders + $0 }
+        }.then(on: .inline) { dropped in
+            attachments.erase(account: account).map(on: .inline) { dropped + $0 }
         }
     }
 

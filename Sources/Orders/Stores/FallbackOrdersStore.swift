@@ -1,5 +1,5 @@
 import Foundation
-import OfflineKit
+public import OfflineKit
 public import Promises
 public import Services
 
@@ -17,6 +17,9 @@ public struct FallbackOrdersStore: OrdersStore {
     let orders: OfflineCollection<Order>
     /// The shop's customers, in the same database: an order naming one made here is sent after it.
     public let customers: CustomersStore
+    /// The files attached to orders (``attach(fileAt:to:contentType:)``), kept beside the database
+    /// and uploaded before the orders that name them.
+    public let attachments: OfflineAttachments
     private let reachability: any ConnectivityMonitor
 
     /// Makes the store.
@@ -31,13 +34,15 @@ public struct FallbackOrdersStore: OrdersStore {
         self.api = api
         self.cache = cache
         self.reachability = reachability
+        let database = cache.storage.tables.database
+        attachments = OfflineAttachments(database: database, client: api.client)
         // The shop's change feed, where it has one (`Sync-Token`): refreshes bring only what changed.
         orders =
             OfflineCollection(
                 storage: cache.storage, client: api.client, reachability: reachability, makeID: cache.makeID
-            ).followingChanges().namingCustomers
+            ).followingChanges().namingCustomers.referencing(.attachments(\.attachments, to: attachments))
         customers = CustomersStore(
-            database: cache.storage.tables.database, client: api.client, reachability: reachability,
+            database: database, client: api.client, reachability: reachability,
             makeID: cache.makeID)
     }
 

@@ -12,8 +12,8 @@ enum OrderRows {
         INSERT INTO orders (id, date, email, first_name, last_name, phone,
             billing_street1, billing_street2, billing_city, billing_state, billing_zip,
             shipment_street1, shipment_street2, shipment_city, shipment_state, shipment_zip,
-            card_last4, card_expiration, shipment_speed, total, origin, version, customer_id)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            card_last4, card_expiration, shipment_speed, total, origin, version, customer_id, attachments)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Writes `order` and its items under its `id`.
@@ -37,6 +37,8 @@ enum OrderRows {
                 .text(origin.rawValue),
                 order.version.map(SQLValue.text) ?? .null,
                 order.customerID.map(SQLValue.text) ?? .null,
+                order.attachments.isEmpty
+                    ? .null : .text(String(decoding: try APIClient.encode(order.attachments), as: UTF8.self)),
             ])
         for (position, item) in order.items.enumerated() {
             try connection.execute(
@@ -162,7 +164,15 @@ enum OrderRows {
             items: items[IdentifierKey(id)] ?? [], total: try decimal(row, "total"),
             version: try row.optionalString("version"),
             // Schema 8's column: the upgrade to schema 5 reads orders before it exists.
-            customerID: row["customer_id"] == nil ? nil : try row.optionalString("customer_id"))
+            customerID: row["customer_id"] == nil ? nil : try row.optionalString("customer_id"),
+            attachments: try attachments(row))
+    }
+
+    /// The attachments of the current row (schema 9's column: earlier upgrades read rows before it
+    /// exists).
+    private static func attachments(_ row: ColumnReader) throws -> [OfflineAttachment] {
+        guard row["attachments"] != nil, let json = try row.optionalString("attachments") else { return [] }
+        return try APIClient.decode([OfflineAttachment].self, from: Data(json.utf8))
     }
 
     /// The orders changed on this device. `'device'` is written out, not bound: SQLite takes the

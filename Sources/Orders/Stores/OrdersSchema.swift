@@ -38,6 +38,9 @@ enum OrdersSchema {
             // The customer who placed each order (`Order.customerID`), as the shop or this device
             // names it.
             Migration(version: 8, sql: "ALTER TABLE orders ADD COLUMN customer_id TEXT"),
+            // The files attached to each order (`Order.attachments`), as the JSON array the shop
+            // names them by; `NULL` for none.
+            Migration(version: 9, sql: "ALTER TABLE orders ADD COLUMN attachments TEXT"),
         ]
     }
 

@@ -14,8 +14,9 @@ struct OrdersSchemaUpgradeTests {
         _ = await PromiseExpectations.value(
             of: device.database.write {
                 try $0.execute("UPDATE schema_versions SET version = 4 WHERE name = 'orders'")
-                // What steps 6 to 8 add, taken away: the indexes are made if missing, the column not.
+                // What steps 6 to 9 add, taken away: the indexes are made if missing, the columns not.
                 try $0.execute("ALTER TABLE orders DROP COLUMN customer_id")
+                try $0.execute("ALTER TABLE orders DROP COLUMN attachments")
             })
         let reopened = try Database(at: device.folder.file("orders.sqlite"))
         return FallbackOrdersStore(

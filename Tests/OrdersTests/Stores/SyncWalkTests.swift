@@ -11,7 +11,7 @@ import Testing
 struct SyncWalkTests {
     let folder = TemporaryFolder("SyncWalkTests")
 
-    @Test("a customer and an order naming it, made offline, are sent in at most 4 writes and 46 statements")
+    @Test("a customer and an order naming it, made offline, are sent in at most 4 writes and 47 statements")
     func customerAndOrderMadeOffline() async throws {
         // Given: Eve and her order made offline, and a shop that checks an order's customer
         let customers = TestResourceAPI.customers()
@@ -43,6 +43,7 @@ struct SyncWalkTests {
         #expect(report?.sent.count == 2)
         #expect(shop.storedOrders.first?.customerID == "cus-1")
         #expect(walk.writes <= 4, "\(walk.writes) writes")
-        #expect(walk.statements <= 46, "\(walk.statements) statements")
+        // 46, and one read that finds no file waiting to be uploaded (`OfflineAttachments.sync`).
+        #expect(walk.statements <= 47, "\(walk.statements) statements")
     }
 }
