@@ -72,8 +72,8 @@ public struct Order: Codable, Equatable, Hashable, Sendable {
         self.init(
             id: id, date: date, email: email, firstName: firstName, lastName: lastName, phone: phone,
             billingAddress: billingAddress, shipmentAddress: shipmentAddress, paymentMethod: paymentMethod,
-            shipmentMethod: shipmentMethod, items: items, total: total, version: version, customerID: customerID,
-            attachments: [])
+            shipmentMethod: shipmentMethod, items: items, total: total, version: version,
+            customerID: customerID, attachments: [])
     }
 
     /// Makes an order with files attached to it; see
