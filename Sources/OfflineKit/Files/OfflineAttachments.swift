@@ -149,19 +149,44 @@ public struct OfflineAttachments: SyncedCollection {
     /// - Returns: A promise of its state.
     public func state(of id: String) -> Promise<OfflineAttachmentState> {
         let (feature, outbox) = (feature, outbox)
-        return table.read { connection in
-            guard let row = try AttachmentsTable.row(id, feature: feature, connection) else {
-                return .unknown
-            }
-            if row.apiID != nil { return .uploaded }
-            switch try outbox.entries(for: row.attachment.id, in: connection).first?.state {
-            case .refused(let reason)?, .damaged(let reason)?: return .held(reason: reason)
-            case .stuck(let lastError)?: return .held(reason: lastError)
-            default: break
-            }
-            return row.sent > 0 || row.location != nil
-                ? .uploading(sent: row.sent, of: row.attachment.size) : .waiting
+        return table.read { try Self.state(of: id, feature: feature, outbox: outbox, $0) }
+    }
+
+    /// Watches the uploads of `ids` for a screen ("Uploading receipt.pdf: 3.2 of 8 MB"): `onChange`
+    /// gets their states at once, in the order of `ids`, then again each time one moves on,
+    /// whichever process uploads it.
+    ///
+    /// - Parameters:
+    ///   - ids: The attachments' ids, as the record names them.
+    ///   - dispatcher: Where `onChange` runs.
+    ///   - onChange: Gets the states, or the error a read threw.
+    /// - Returns: The observation; it ends when cancelled or released.
+    public func observe(
+        _ ids: [String], on dispatcher: any Dispatcher,
+        _ onChange: @escaping @Sendable (Result<[OfflineAttachmentState], any Error>) -> Void
+    ) -> ObservationHandle {
+        let (feature, outbox) = (feature, outbox)
+        return table.database.observe(tables: ["offline_attachments", "outbox"], on: dispatcher) {
+            connection in
+            try ids.map { try Self.state(of: $0, feature: feature, outbox: outbox, connection) }
+        } onChange: {
+            onChange($0)
         }
+    }
+
+    /// The one rule of an attachment's state, read in the caller's transaction.
+    static func state(of id: String, feature: String, outbox: Outbox, _ connection: Connection) throws
+        -> OfflineAttachmentState
+    {
+        guard let row = try AttachmentsTable.row(id, feature: feature, connection) else { return .unknown }
+        if row.apiID != nil { return .uploaded }
+        switch try outbox.entries(for: row.attachment.id, in: connection).first?.state {
+        case .refused(let reason)?, .damaged(let reason)?: return .held(reason: reason)
+        case .stuck(let lastError)?: return .held(reason: lastError)
+        default: break
+        }
+        return row.sent > 0 || row.location != nil
+            ? .uploading(sent: row.sent, of: row.attachment.size) : .waiting
     }
 
     /// The kept file of `attachment`, when this device has it.

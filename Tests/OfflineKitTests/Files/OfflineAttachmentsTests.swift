@@ -195,4 +195,41 @@ struct OfflineAttachmentsTests {
         #expect(api.uploads.methods.filter { $0 == "POST" }.count == 1)
         #expect(api.uploads.bytesReceived == 9_500)
     }
+
+    @Test("a screen watching an upload sees it wait, move on, and end uploaded, whichever process sends it")
+    func watchedProgress() async throws {
+        // Given: a screen watching an attachment made here, and an API failing its fifth piece
+        let api = try API()
+        let failing = Locked(true)
+        let server = try TestHTTPServer { request in
+            let down = request.method == "PATCH" && request.headers["upload-offset"] == "4000"
+            return down && failing.withLock({ $0 })
+                ? .status(503, body: "down")
+                : (api.uploads.respond(request) ?? api.inspections.respond(request))
+        }
+        let database = try Database(at: databaseFile)
+        let files = OfflineAttachments(
+            database: database, client: APIClient(baseURL: server.baseURL, timeout: 900, retry: .never),
+            chunkSize: 1_000)
+        let attached = try #require(
+            await PromiseExpectations.value(of: files.attach(fileAt: try photo(), contentType: "image/jpeg")))
+        let states = DeliveryRecorder<[OfflineAttachmentState]>()
+        let handle = files.observe([attached.id, "unknown"], on: .inline) {
+            states.record((try? $0.get()) ?? [])
+        }
+        #expect(await states.next() == [.waiting, .unknown])
+        // When: a sync stops at 4,000 bytes; another process finishes it later
+        _ = await PromiseExpectations.value(of: files.sync())
+        let halfway = await states.next(where: { $0.first == .uploading(sent: 4_000, of: 9_500) })
+        failing.withLock { $0 = false }
+        let other = OfflineAttachments(
+            database: try Database(at: databaseFile),
+            client: APIClient(baseURL: server.baseURL, timeout: 900, retry: .never), chunkSize: 1_000,
+            now: { Date().addingTimeInterval(600) })
+        _ = await PromiseExpectations.value(of: other.sync())
+        // Then
+        #expect(halfway != nil)
+        #expect(await states.next(where: { $0.first == .uploaded }) == [.uploaded, .unknown])
+        handle.cancel()
+    }
 }
