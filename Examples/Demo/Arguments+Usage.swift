@@ -27,7 +27,7 @@ extension Arguments {
             usage: demo melodies [watch] [options]
                    demo orders [\(verbs)
                    demo orders create \(synopsis)
-                   demo orders attach ID FILE
+                   demo orders attach ID FILE | orders attachment ID NAME --to PATH
                    demo customers [list] | customers create --name NAME --email EMAIL
                    demo customers retry ID | customers discard ID
                    demo sync [options]
@@ -55,7 +55,8 @@ extension Arguments {
             'customers retry ID' and 'customers discard ID' do for a customer what they do for an order;
             the orders that named a discarded customer are held until each is discarded or changed.
             'orders attach ID FILE' keeps a copy of FILE with the order, offline too, and 'sync' uploads
-            it (resumably) before the order's change, which then names the shop's upload.
+            it (resumably) before the order's change, which then names the shop's upload;
+            'orders attachment ID NAME --to PATH' writes that file to PATH, fetched once if need be.
             'export-sample-api FOLDER' writes a sample API to serve with 'python3 -m http.server'.
             'login' signs in to a shop that wants it (the password is read from standard input, not
             echoed), and every command then uses that account; 'logout' keeps its orders and changes for

@@ -27,6 +27,7 @@ struct Arguments {
         case retryOrder(id: String)
         case discardOrder(id: String)
         case attachFile(orderID: String, path: String)
+        case saveAttachment(orderID: String, name: String, path: String)
         case listCustomers
         case createCustomer(Customer)
         case retryCustomer(id: String)
@@ -159,6 +160,14 @@ struct Arguments {
         case let words where words.count == 3 && words[0] == "orders" && words[1] == "update":
             return .updateOrder(
                 id: try id(words), changes: values.filter { Option.named($0.key)?.isOrderPart == true })
+        case let words where words.count == 4 && words[0] == "orders" && words[1] == "attachment":
+            guard let path = values["--to"]?.last, !path.isEmpty else {
+                throw UsageError(message: "say where to write it: demo orders attachment ID NAME --to PATH")
+            }
+            return .saveAttachment(orderID: try id(words), name: words[3], path: path)
+        case let words
+        where words.count < 4 && words.first == "orders" && words.dropFirst().first == "attachment":
+            throw UsageError(message: "say which order and file: demo orders attachment ID NAME --to PATH")
         case let words where words.count == 4 && words[0] == "orders" && words[1] == "attach":
             return .attachFile(orderID: try id(words), path: words[3])
         case let words

@@ -30,6 +30,46 @@ enum AttachmentsScreen {
         }
     }
 
+    /// Writes the file `name` of order `id` to `path`: the copy kept here, or fetched once from the
+    /// shop.
+    @MainActor
+    static func save(
+        _ name: String, of id: String, to path: String, _ store: FallbackOrdersStore, _ terminal: Terminal
+    ) async -> Int32 {
+        let target = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+        do {
+            let order = try await store.fetchOrder(id: id).value
+            guard let attachment = order.attachments.first(where: { $0.name == name }) else {
+                terminal.printError(
+                    "demo: order \(Terminal.escaped(id)) has no file \(Terminal.escaped(name))")
+                return 1
+            }
+            let kept = try await store.attachments.file(for: attachment).value
+            guard !FileManager.default.fileExists(atPath: target.path) else {
+                terminal.printError(
+                    "demo: \(Terminal.escaped(target.path)) exists already; nothing was written")
+                return 1
+            }
+            try FileManager.default.copyItem(at: kept, to: target)
+            terminal.print(
+                "Wrote \(Terminal.escaped(name)) (\(bytes(attachment.size))) to \(Terminal.escaped(target.path))."
+            )
+            return 0
+        } catch let error as DownloadError {
+            terminal.printError("demo: \(error)")
+            return 1
+        } catch {
+            if FailureClass(error).kind == .offline {
+                terminal.printError(
+                    "demo: \(Terminal.escaped(name)) is not on this device yet, and the shop cannot be reached"
+                )
+                return 1
+            }
+            terminal.printError("demo: \(Screens.message(for: error))")
+            return 1
+        }
+    }
+
     /// One line per file attached to `order`: its name, size and upload's state.
     @MainActor
     static func show(_ order: Order, _ store: FallbackOrdersStore, _ terminal: Terminal) async {

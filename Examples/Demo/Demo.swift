@@ -125,6 +125,10 @@ struct Demo {
             return await withApp(arguments, terminal) { app in
                 await AttachmentsScreen.attach(path, to: id, app.orders, terminal)
             }
+        case .saveAttachment(let id, let name, let path):
+            return await withApp(arguments, terminal) { app in
+                await AttachmentsScreen.save(name, of: id, to: path, app.orders, terminal)
+            }
         }
     }
 

@@ -68,6 +68,9 @@ struct Option: Sendable {
             name: "--keep-theirs", value: "", use: .flag, help: "with 'orders resolve': keep the shop's copy"),
         Option(name: "--user", value: "NAME", use: .setting, help: "with 'login': the account that signs in"),
         Option(
+            name: "--to", value: "PATH", use: .setting,
+            help: "with 'orders attachment': where the file is written"),
+        Option(
             name: "--name", value: "NAME", use: .setting, help: "with 'customers create': the customer's name"
         ),
         Option(

@@ -22,7 +22,8 @@ and Upload-Metadata answers 201 with Location: /uploads/ID (the same Idempotency
 upload); HEAD /uploads/ID answers Upload-Offset; PATCH /uploads/ID with Upload-Offset and
 Content-Type: application/offset+octet-stream appends the bytes (409 at another offset, and the
 bytes of a PATCH cut short are kept, as tus asks). GET /uploads/ID answers the bytes of a complete
-upload, GET /uploads what was received ({"uploads": [...], "received": bytes}). An order whose
+upload (to a Range: bytes=A-B, 206 and that piece), GET /uploads what was received
+({"uploads": [...], "received": bytes}). An order whose
 "attachments" name an upload that is not complete here is answered 400. Bytes are kept in a
 temporary folder, removed when the server stops.
 
@@ -345,12 +346,33 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.send_json(404, {"error": "not found"})
             path, length = upload.path, upload.length
             kind = upload.metadata.get("filetype") or "application/octet-stream"
-        self.send_response(200)
+        first, last = 0, length - 1
+        asked = self.headers.get("Range") or ""
+        if asked.startswith("bytes=") and "-" in asked:
+            start, _, end = asked[6:].partition("-")
+            if not start.isdigit() or int(start) >= length or (end and not end.isdigit()):
+                self.send_response(416)
+                self.send_header("Content-Range", "bytes */%d" % length)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return None
+            first, last = int(start), min(int(end) if end else length - 1, length - 1)
+            self.send_response(206)
+            self.send_header("Content-Range", "bytes %d-%d/%d" % (first, last, length))
+        else:
+            self.send_response(200)
         self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(length))
+        self.send_header("Content-Length", str(last - first + 1))
         self.end_headers()
         with path.open("rb") as file:
-            shutil.copyfileobj(file, self.wfile, 1 << 20)
+            file.seek(first)
+            left = last - first + 1
+            while left > 0:
+                piece = file.read(min(left, 1 << 20))
+                if not piece:
+                    break
+                self.wfile.write(piece)
+                left -= len(piece)
 
     def do_OPTIONS(self):
         self.send_tus(204, {"Tus-Version": TUS, "Tus-Extension": "creation", "Tus-Max-Size": str(MAX_UPLOAD)})

@@ -37,6 +37,10 @@ extension TestHTTPServer {
         case sequence([Reply])
         /// A Server-Sent Events stream that stays open: what `source` sends, as it sends it.
         case eventStream(TestEventSource)
+        /// A complete answer whose body is `body` as it is, any bytes (a file, a piece of one).
+        case bytes(
+            Int, body: Data, contentType: String = "application/octet-stream", headers: [String: String] = [:]
+        )
     }
 
     /// A request as the server received it.
@@ -73,7 +77,7 @@ extension TestHTTPServer.Reply {
     /// that breaks off, is delimited by closing, or never comes, it is closed.
     var keepsConnection: Bool {
         switch self {
-        case .status, .redirect: true
+        case .status, .redirect, .bytes: true
         case .slowHeaders(_, let then): then.keepsConnection
         case .sequence(let replies): replies.first?.keepsConnection ?? false
         case .never, .closeMidBody, .reset, .closeWithoutAnswer, .largeBody, .eventStream: false

@@ -21,6 +21,12 @@ extension TestHTTPServer {
                 connection,
                 "HTTP/1.1 \(status) Status\r\nContent-Type: \(contentType)\r\nContent-Length: \(bytes.count)\r\n\(extra)\(closing)\r\n",
                 bytes)
+        case .bytes(let status, let body, let contentType, let headers):
+            let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+            Self.sendWhole(
+                connection,
+                "HTTP/1.1 \(status) Status\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n\(extra)\(closing)\r\n",
+                Array(body))
         case .slowHeaders(let seconds, let then):
             // The server being slow, not the test waiting: the client's timeout is what is tested.
             usleep(UInt32(max(0, seconds) * 1_000_000))

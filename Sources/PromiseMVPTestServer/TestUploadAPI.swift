@@ -11,6 +11,7 @@ import Services
 /// | `POST /<path>` with `Upload-Length` | `201`, `Location: /<path>/<id>`; the same `Idempotency-Key` again gets the same upload; over ``maximumSize``, `413` |
 /// | `HEAD /<path>/<id>` | `200` with `Upload-Offset`, `Upload-Length`, `Cache-Control: no-store`; unknown, `404` |
 /// | `PATCH /<path>/<id>` | `204` with the new `Upload-Offset`; another offset than the upload's, `409`; another type than `application/offset+octet-stream`, `415`; past `Upload-Length`, `400` |
+/// | `GET /<path>/<id>` | the bytes of a complete upload; with `Range: bytes=A-B`, `206` and that piece |
 ///
 /// Every answer carries `Tus-Resumable: 1.0.0`; a request that names another version is answered
 /// `412`. Faults a test asks for: ``cutNextPatch(keeping:)`` (a connection broken mid-piece, as a
@@ -113,7 +114,9 @@ public final class TestUploadAPI: Sendable {
         let id = segments.count == 2 ? String(segments[1]) : nil
         return state.withLock { state -> TestHTTPServer.Reply in
             state.methods.append(request.method)
-            if request.method != "OPTIONS", request.headers["tus-resumable"] != FileUploader.version {
+            if !["OPTIONS", "GET"].contains(request.method),
+                request.headers["tus-resumable"] != FileUploader.version
+            {
                 return Self.answer(412, ["Tus-Version": FileUploader.version])
             }
             switch (request.method, id) {
@@ -134,6 +137,7 @@ public final class TestUploadAPI: Sendable {
                         "Cache-Control": "no-store",
                     ])
             case ("PATCH", let id?): return patch(id, request, &state)
+            case ("GET", let id?): return download(id, request, state)
             default: return Self.answer(405)
             }
         }
@@ -196,6 +200,29 @@ public final class TestUploadAPI: Sendable {
         state.uploads[id] = upload
         if cut != nil { return .reset }
         return Self.answer(204, ["Upload-Offset": String(upload.offset)])
+    }
+
+    /// `GET /<path>/<id>`: the bytes of a complete upload, or the piece a `Range: bytes=A-B` asks
+    /// for (`206` with `Content-Range`; `416` past the end), as RFC 9110 (section 14) has it.
+    private func download(_ id: String, _ request: TestHTTPServer.Request, _ state: State)
+        -> TestHTTPServer.Reply
+    {
+        guard let upload = state.uploads[id], upload.sha256 != nil, keepsBytes else {
+            return Self.answer(404)
+        }
+        let type = upload.metadata["filetype"] ?? "application/octet-stream"
+        let total = upload.bytes.count
+        guard let range = request.headers["range"], range.hasPrefix("bytes="),
+            let dash = range.firstIndex(of: "-"),
+            let first = Int(range[range.index(range.startIndex, offsetBy: 6)..<dash])
+        else { return .bytes(200, body: upload.bytes, contentType: type) }
+        let last = min(Int(range[range.index(after: dash)...]) ?? (total - 1), total - 1)
+        guard first < total, first <= last else {
+            return .bytes(416, body: Data(), headers: ["Content-Range": "bytes */\(total)"])
+        }
+        return .bytes(
+            206, body: upload.bytes.subdata(in: first..<(last + 1)), contentType: type,
+            headers: ["Content-Range": "bytes \(first)-\(last)/\(total)"])
     }
 
     /// An answer with the protocol's version and `fields`.

@@ -81,6 +81,40 @@ import Testing
             #expect(after.output.contains("File      receipt.pdf (12 KB): uploaded"))
         }
 
+        @Test(
+            "another device writes an order's file, fetched once from the shop; offline it says it is not here"
+        )
+        func fileOnAnotherDevice() async throws {
+            // Given: a receipt attached and synced by one device
+            let phone = DemoRunner()
+            let shop = try Shop()
+            defer { shop.server.stop() }
+            let created = try await phone.run(OfflineWritesDemoTests.createArguments + ["--offline"])
+            let id =
+                created.output.split(separator: "\n").first?.split(separator: " ").last.map(String.init) ?? ""
+            let user = TemporaryFolder("AttachmentsDemoTests")
+            let (receipt, bytes) = try Self.receipt(in: user)
+            _ = try await phone.run(["orders", "attach", id, receipt.path, "--offline"])
+            _ = try await phone.run(["sync"] + shop.api)
+            let shopID = try #require(shop.orders.storedOrders.first { !$0.attachments.isEmpty }?.id)
+            // When: a laptop asks for it, offline first, then online
+            let laptop = DemoRunner()
+            _ = try await laptop.run(["orders"] + shop.api)
+            let target = user.file("copy.pdf")
+            let offline = try await laptop.run(
+                ["orders", "attachment", shopID, "receipt.pdf", "--to", target.path, "--offline"])
+            let online = try await laptop.run(
+                ["orders", "attachment", shopID, "receipt.pdf", "--to", target.path] + shop.api)
+            // Then
+            #expect(offline.status == 1)
+            #expect(
+                offline.error
+                    == "demo: receipt.pdf is not on this device yet, and the shop cannot be reached\n")
+            #expect(online.status == 0, "\(online.error)")
+            #expect(online.output == "Wrote receipt.pdf (12 KB) to \(target.path).\n")
+            #expect(try Data(contentsOf: target) == bytes)
+        }
+
         @Test("a file that cannot be read is a clear error, and nothing is attached")
         func missingFile() async throws {
             // Given

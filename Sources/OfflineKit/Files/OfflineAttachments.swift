@@ -189,6 +189,27 @@ public struct OfflineAttachments: SyncedCollection {
             ? .uploading(sent: row.sent, of: row.attachment.size) : .waiting
     }
 
+    /// The file of `attachment` on this device: the copy kept here, or, for a file attached on
+    /// another device, downloaded once from the API (in pieces, checked against its SHA-256) and
+    /// kept from then on.
+    ///
+    /// - Parameter attachment: The attachment, as the record names it.
+    /// - Returns: A promise of the local file's URL; rejected with the client's error when the
+    ///   file is not on this device yet and the API cannot be reached, or with `DownloadError`
+    ///   when what came is not the file (nothing is kept then).
+    public func file(for attachment: OfflineAttachment) -> Promise<URL> {
+        if let kept = files.file(sha256: attachment.sha256) { return .value(kept.url) }
+        let (feature, files, client, creationPath) = (feature, files, client, uploader.creationPath)
+        return table.read { try AttachmentsTable.row(attachment.id, feature: feature, $0)?.location }
+            .then(on: .inline) { location -> Promise<KeptFile> in
+                let url =
+                    location
+                    ?? client.baseURL.appendingPathComponent(creationPath).appendingPathComponent(
+                        attachment.id)
+                return FileDownloader(client: client).download(url, sha256: attachment.sha256, into: files)
+            }.map(on: .inline) { $0.url }
+    }
+
     /// The kept file of `attachment`, when this device has it.
     ///
     /// - Parameter attachment: The attachment, as the record names it.

@@ -141,19 +141,24 @@ public struct KeptFiles: Sendable {
             let piece = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
             hash.update(piece)
             size += Int64(count)
-            var written = 0
-            while written < count {
-                let wrote = write(output, UnsafeRawBufferPointer(rebasing: piece[written...]))
-                if wrote < 0 && errno == EINTR { continue }
-                guard wrote > 0 else { throw Self.failure(outputPath) }
-                written += wrote
-            }
+            try writeAll(piece, to: output, outputPath)
         }
         return (hash.finalizedHex(), size)
     }
 
+    /// Writes all of `bytes` to `descriptor`, however many calls it takes.
+    func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, _ path: String) throws {
+        var written = 0
+        while written < bytes.count {
+            let wrote = write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[written...]))
+            if wrote < 0 && errno == EINTR { continue }
+            guard wrote > 0 else { throw Self.failure(path) }
+            written += wrote
+        }
+    }
+
     /// Makes the folder, owner-only, when it is missing.
-    private func makeFolder() throws {
+    func makeFolder() throws {
         do {
             try FileManager.default.createDirectory(
                 at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -163,7 +168,7 @@ public struct KeptFiles: Sendable {
     }
 
     /// The failure `errno` describes, for `path`.
-    private static func failure(_ path: String) -> Failure {
+    static func failure(_ path: String) -> Failure {
         let code = errno
         return Failure(path: path, reason: String(cString: strerror(code)), code: code)
     }

@@ -179,6 +179,7 @@ public struct APIClient: Sendable {
         }
         let transfers = transfers
         let limit = maximumResponseBytes
+        let wantsJSON = request.value(forHTTPHeaderField: "Accept")?.contains("json") ?? true
         return Promise { seal in
             let task = transfers.start(request, limit: limit) { result in
                 switch result {
@@ -191,7 +192,8 @@ public struct APIClient: Sendable {
                 case .success((let data, let response?)):
                     let status = response.statusCode
                     if (200..<300).contains(status) {
-                        if let other = Self.notTheAPI(data, response) {
+                        // Checked as the API's JSON when JSON was asked for: a file's bytes are not.
+                        if wantsJSON, let other = Self.notTheAPI(data, response) {
                             seal.reject(other)
                         } else {
                             seal.fulfill(Answer(data, response))

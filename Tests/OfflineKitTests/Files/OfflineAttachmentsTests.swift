@@ -232,4 +232,31 @@ struct OfflineAttachmentsTests {
         #expect(await states.next(where: { $0.first == .uploaded }) == [.uploaded, .unknown])
         handle.cancel()
     }
+
+    @Test("another device gets the file a record names once, checked, and offline says it is not here yet")
+    func downloadedOnAnotherDevice() async throws {
+        // Given: a photo uploaded by this device, and a second device with a file of its own
+        let api = try API()
+        let device = try Device(databaseFile, api)
+        let original = try photo()
+        let bytes = try Data(contentsOf: original)
+        let attached = try await inspectionWithPhoto(device, photo: original)
+        _ = await PromiseExpectations.value(of: device.files.sync())
+        _ = await PromiseExpectations.value(of: device.inspections.sync())
+        let named = try #require(api.inspections.resources(as: Inspection.self).first?.attachments.first)
+        let other = try Device(folder.file("Other/app.sqlite"), api)
+        let closed = try ClosedPort()
+        let offline = OfflineAttachments(
+            database: try Database(at: folder.file("Third/app.sqlite")),
+            client: APIClient(baseURL: closed.baseURL, timeout: 900, retry: .never))
+        // When
+        let url = await PromiseExpectations.value(of: other.files.file(for: named))
+        let again = await PromiseExpectations.value(of: other.files.file(for: named))
+        let error = await PromiseExpectations.error(of: offline.file(for: named))
+        // Then
+        #expect(named.id != attached.id && named.sha256 == attached.sha256)
+        #expect(try url.map { try Data(contentsOf: $0) } == bytes)
+        #expect(url?.path.hasPrefix(folder.file("Other/Attachments").path) == true && again == url)
+        #expect(FailureClass(try #require(error)).kind == .offline)
+    }
 }
