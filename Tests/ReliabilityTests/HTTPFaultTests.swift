@@ -197,10 +197,12 @@ struct HTTPFaultTests {
 
     @Test("a 503 with a short Retry-After is retried once, and the retry's data is used")
     func serviceUnavailableRetried() async throws {
+        // A timeout only a hang reaches: the second of waiting and the retry must fit in it however
+        // slow the run (ThreadSanitizer), or the fallback to the cache would answer instead.
         let (outcome, cache) = await fetch(
             with: .sequence([
                 .status(503, body: "busy", headers: ["Retry-After": "1"]), .status(200, body: freshJSON),
-            ]))
+            ]), service: service(timeout: 900))
         #expect(try outcome.get().source == .network)
         #expect(cache?.value == fresh)
     }
@@ -211,7 +213,7 @@ struct HTTPFaultTests {
             with: .sequence([
                 .status(429, body: "slow down", headers: ["Retry-After": "0.2"]),
                 .status(200, body: freshJSON),
-            ]))
+            ]), service: service(timeout: 900))
         #expect(try outcome.get().value == fresh)
     }
 

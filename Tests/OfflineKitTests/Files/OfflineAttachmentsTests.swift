@@ -220,7 +220,10 @@ struct OfflineAttachmentsTests {
         #expect(await states.next() == [.waiting, .unknown])
         // When: a sync stops at 4,000 bytes; another process finishes it later
         _ = await PromiseExpectations.value(of: files.sync())
-        let halfway = await states.next(where: { $0.first == .uploading(sent: 4_000, of: 9_500) })
+        // (waits as long as a hang takes: another process's commits are seen within a tenth of a
+        // second, but a loaded run is slow)
+        let halfway = await states.next(
+            timeout: 900, where: { $0.first == .uploading(sent: 4_000, of: 9_500) })
         failing.withLock { $0 = false }
         let other = OfflineAttachments(
             database: try Database(at: databaseFile),
@@ -229,7 +232,7 @@ struct OfflineAttachmentsTests {
         _ = await PromiseExpectations.value(of: other.sync())
         // Then
         #expect(halfway != nil)
-        #expect(await states.next(where: { $0.first == .uploaded }) == [.uploaded, .unknown])
+        #expect(await states.next(timeout: 900, where: { $0.first == .uploaded }) == [.uploaded, .unknown])
         handle.cancel()
     }
 

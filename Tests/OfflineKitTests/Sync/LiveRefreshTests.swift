@@ -65,8 +65,8 @@ struct LiveRefreshTests {
         // When: another device renames the task
         api.edit("t1", ["title": "Paint the fence"])
 
-        // Then
-        #expect(await titles.next { $0 == ["Paint the fence"] } != nil)
+        // Then (waited for as long as a hang takes: a loaded run is slow, never stuck)
+        #expect(await titles.next(timeout: 900) { $0 == ["Paint the fence"] } != nil)
         #expect(server.requests.contains { $0.hasPrefix("GET /tasks?since=") })
         live.stop()
         observation.cancel()
@@ -140,9 +140,11 @@ struct LiveRefreshTests {
         let source = TestEventSource()
         let server = try TestHTTPServer(responder: { _ in .eventStream(source) })
         defer { server.stop() }
+        // A timeout only a hang reaches: a slow run (ThreadSanitizer) must not drop the stream
+        // between going live and the plan the test reads.
         let live = LiveRefresh(
-            stream: EventStream(client: APIClient(baseURL: server.baseURL), clock: TestClock()), targets: [],
-            safetyNet: 900)
+            stream: EventStream(client: APIClient(baseURL: server.baseURL, timeout: 900), clock: TestClock()),
+            targets: [], safetyNet: 900)
         let subject = ScheduledSync()
         let refreshes = RefreshCount()
         let handle = subject.scheduler.refresh(every: 30, pushedBy: live) { refreshes.refresh() }
