@@ -23,7 +23,9 @@ upload); HEAD /uploads/ID answers Upload-Offset; PATCH /uploads/ID with Upload-O
 Content-Type: application/offset+octet-stream appends the bytes (409 at another offset, and the
 bytes of a PATCH cut short are kept, as tus asks). GET /uploads/ID answers the bytes of a complete
 upload (to a Range: bytes=A-B, 206 and that piece), GET /uploads what was received
-({"uploads": [...], "received": bytes}). An order whose
+({"uploads": [...], "received": bytes}). A file sent whole, as one POST /uploads or PUT /uploads/ID
+without Tus-Resumable, is kept as a complete upload (named by its Content-Disposition, 400 when it
+does not match its Repr-Digest of RFC 9530), 201 with Location. An order whose
 "attachments" name an upload that is not complete here is answered 400. Bytes are kept in a
 temporary folder, removed when the server stops.
 
@@ -39,6 +41,7 @@ import http.server
 import json
 import os
 import pathlib
+import re
 import secrets
 import shutil
 import sys
@@ -300,6 +303,38 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 shop.upload_keys[key] = ident
         self.send_tus(201, {"Location": "/uploads/%s" % ident})
 
+    def take_whole(self, ident=None):
+        """POST /uploads or PUT /uploads/ID without Tus-Resumable: a file sent whole."""
+        key = self.headers.get("Idempotency-Key")
+        digest = hashlib.sha256(self.raw)
+        with LOCK:
+            shop = self.shop()
+            shop.received += len(self.raw)
+            if key is not None and key in shop.upload_keys:
+                return self.send_tus(201, {"Location": "/uploads/%s" % shop.upload_keys[key]})
+            if len(self.raw) > MAX_UPLOAD:
+                return self.send_tus(413, body=b"larger than %d bytes" % MAX_UPLOAD)
+            said = self.headers.get("Repr-Digest")
+            if said is not None and said != "sha-256=:%s:" % base64.b64encode(digest.digest()).decode():
+                return self.send_tus(400, body=b"the body does not match its Repr-Digest")
+            metadata = {"filetype": self.headers.get("Content-Type") or "application/octet-stream"}
+            for parameter in (self.headers.get("Content-Disposition") or "").split(";"):
+                name, _, value = parameter.strip().partition("=")
+                if name == "filename*" and value.startswith("UTF-8''"):
+                    metadata["filename"] = urllib.parse.unquote(value[len("UTF-8''"):])
+                elif name == "filename" and "filename" not in metadata:
+                    metadata["filename"] = value.strip('"')
+            if ident is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", ident):
+                return self.send_tus(400, body=b"an upload id is letters, digits, - and _")
+            ident = ident or uuid.uuid4().hex[:12]
+            upload = Upload(ident, len(self.raw), metadata)
+            upload.path.write_bytes(self.raw)
+            upload.hash, upload.offset = digest, len(self.raw)
+            shop.uploads[ident] = upload
+            if key is not None:
+                shop.upload_keys[key] = ident
+        self.send_tus(201, {"Location": "/uploads/%s" % ident})
+
     def do_HEAD(self):
         if not self.signed_in() or self.tus_version_refused():
             return None
@@ -443,7 +478,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return None
         collection, _, depth = self.route()
         if (collection, depth) == ("uploads", 1):
-            return self.create_upload()
+            return self.create_upload() if "Tus-Resumable" in self.headers else self.take_whole()
         value = self.read_json()
         with LOCK:
             items = self.shop().items.get(collection)
@@ -467,6 +502,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not self.signed_in():
             return None
         collection, ident, depth = self.route()
+        if (collection, depth) == ("uploads", 2) and "Tus-Resumable" not in self.headers:
+            return self.take_whole(ident)
         value = self.read_json()
         with LOCK:
             if self.repeated():

@@ -11,10 +11,11 @@ import Services
 /// | `POST /<path>` with `Upload-Length` | `201`, `Location: /<path>/<id>`; the same `Idempotency-Key` again gets the same upload; over ``maximumSize``, `413` |
 /// | `HEAD /<path>/<id>` | `200` with `Upload-Offset`, `Upload-Length`, `Cache-Control: no-store`; unknown, `404` |
 /// | `PATCH /<path>/<id>` | `204` with the new `Upload-Offset`; another offset than the upload's, `409`; another type than `application/offset+octet-stream`, `415`; past `Upload-Length`, `400` |
+/// | `POST /<path>` or `PUT /<path>/<id>` without `Tus-Resumable` | a file sent whole (``FileUploader/Style/singleRequest(_:)``): `201` with `Location`; a body that does not match its `Repr-Digest`, `400` |
 /// | `GET /<path>/<id>` | the bytes of a complete upload; with `Range: bytes=A-B`, `206` and that piece |
 ///
-/// Every answer carries `Tus-Resumable: 1.0.0`; a request that names another version is answered
-/// `412`. Faults a test asks for: ``cutNextPatch(keeping:)`` (a connection broken mid-piece, as a
+/// Every answer carries `Tus-Resumable: 1.0.0`; a tus request that names another version is
+/// answered `412`. Faults a test asks for: ``cutNextPatch(keeping:)`` (a connection broken mid-piece, as a
 /// server that kept part of it sees it), ``answerNextPatch(_:)`` and ``forget(_:)``.
 ///
 /// ```swift
@@ -75,7 +76,7 @@ public final class TestUploadAPI: Sendable {
         state.withLock { state in state.order.compactMap { state.uploads[$0] } }
     }
 
-    /// Every byte a `PATCH` brought, kept or not: what a resumed upload cost in all.
+    /// Every byte a `PATCH` (or a file sent whole) brought, kept or not: what an upload cost in all.
     public var bytesReceived: Int64 {
         state.withLock { $0.received }
     }
@@ -114,6 +115,9 @@ public final class TestUploadAPI: Sendable {
         let id = segments.count == 2 ? String(segments[1]) : nil
         return state.withLock { state -> TestHTTPServer.Reply in
             state.methods.append(request.method)
+            let whole =
+                (request.method, id == nil) == ("POST", true) || (request.method, id == nil) == ("PUT", false)
+            if whole, request.headers["tus-resumable"] == nil { return takeWhole(request, id, &state) }
             if !["OPTIONS", "GET"].contains(request.method),
                 request.headers["tus-resumable"] != FileUploader.version
             {
@@ -166,6 +170,54 @@ public final class TestUploadAPI: Sendable {
         state.order.append(id)
         if let key = request.headers["idempotency-key"] { state.byKey[key] = id }
         return Self.answer(201, ["Location": "/\(path)/\(id)"])
+    }
+
+    /// A file sent whole, as one `POST` to the path or `PUT` to `/<path>/<id>`: kept under its
+    /// `Idempotency-Key` (the same key again gets the same upload), named by its
+    /// `Content-Disposition`, checked against its `Repr-Digest` (`400` when they differ).
+    private func takeWhole(_ request: TestHTTPServer.Request, _ id: String?, _ state: inout State)
+        -> TestHTTPServer.Reply
+    {
+        let body = request.body
+        state.received += Int64(body.count)
+        let key = request.headers["idempotency-key"]
+        if let key, let id = state.byKey[key], state.uploads[id] != nil {
+            return Self.answer(201, ["Location": "/\(path)/\(id)"])
+        }
+        guard Int64(body.count) <= maximumSize else {
+            return Self.answer(413, body: "larger than \(maximumSize) bytes")
+        }
+        var hash = SHA256()
+        body.withUnsafeBytes { hash.update($0) }
+        let sha256 = hash.finalizedHex()
+        let digest = request.headers["repr-digest"]
+        if let digest, digest != "sha-256=:\(Data(SHA256.bytes(ofHex: sha256)).base64EncodedString()):" {
+            return Self.answer(400, body: "the body does not match its Repr-Digest")
+        }
+        let made = id ?? "upload-\(state.nextID)"
+        if id == nil { state.nextID += 1 }
+        var metadata = ["filetype": request.headers["content-type"] ?? "application/octet-stream"]
+        metadata["filename"] = Self.filename(request.headers["content-disposition"])
+        if digest != nil { metadata["sha256"] = sha256 }
+        state.uploads[made] = Upload(
+            id: made, length: Int64(body.count), offset: Int64(body.count), metadata: metadata,
+            sha256: sha256,
+            bytes: keepsBytes ? body : Data())
+        if !state.order.contains(made) { state.order.append(made) }
+        if let key { state.byKey[key] = made }
+        return Self.answer(201, ["Location": "/\(path)/\(made)"])
+    }
+
+    /// The name a `Content-Disposition` gives: its `filename*` (UTF-8, RFC 8187), else its
+    /// `filename`.
+    static func filename(_ field: String?) -> String? {
+        let parameters = (field ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        if let extended = parameters.first(where: { $0.hasPrefix("filename*=UTF-8''") }) {
+            return String(extended.dropFirst("filename*=UTF-8''".count)).removingPercentEncoding
+        }
+        return parameters.first { $0.hasPrefix("filename=") }.map {
+            String($0.dropFirst("filename=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }
     }
 
     private func patch(_ id: String, _ request: TestHTTPServer.Request, _ state: inout State)

@@ -9,9 +9,9 @@ public import Services
 ///   the database (`KeptFiles`: named by its SHA-256, owner-only), then queues its upload in an
 ///   ``Outbox`` of its own, in one transaction with the attachment's row: deleting or changing the
 ///   original afterwards changes nothing. Put the attachment it gives in the record's field.
-/// - ``sync()`` uploads what waits, over tus 1.0.0 (`FileUploader`): each upload once across
-///   processes (the outbox's claim), several in flight, a failure resumed from where the API
-///   stands, never the whole file; a refused file (`400`, `413`, `415`) is held with the API's
+/// - ``sync()`` uploads what waits, over tus 1.0.0 (`FileUploader`) or whole in one request for an
+///   API that takes files so: each upload once across processes (the outbox's claim), several in
+///   flight, a failure resumed from where the API stands (tus), never the whole file; a refused file (`400`, `413`, `415`) is held with the API's
 ///   reason, as a refused change is.
 /// - A collection declares the field with ``OfflineReference/attachments(_:to:)``: its change
 ///   waits for each file's upload, and goes naming the API's upload id. Sync the attachments
@@ -42,12 +42,13 @@ public struct OfflineAttachments: SyncedCollection {
     ///   - folder: Where the files are kept; `Attachments` beside the database file by default.
     ///   - feature: The outbox feature of the uploads; `attachments` by default.
     ///   - creationPath: Where the API creates uploads (tus); `uploads` by default.
-    ///   - chunkSize: The most bytes one request carries; 4 MiB by default.
+    ///   - chunkSize: The most bytes one request carries (tus); 4 MiB by default.
+    ///   - style: How the API takes files: tus by default, or whole in one request.
     ///   - makeID: The id of an attachment made here, until the API gives its upload's.
     ///   - now: The clock that times the waits after a failed upload.
     public init(
         database: Database, client: APIClient, folder: URL? = nil, feature: String = "attachments",
-        creationPath: String = "uploads", chunkSize: Int = 4 << 20,
+        creationPath: String = "uploads", chunkSize: Int = 4 << 20, style: FileUploader.Style = .tus,
         makeID: @escaping @Sendable () -> String = { "attachment-" + UUID().uuidString },
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -59,7 +60,8 @@ public struct OfflineAttachments: SyncedCollection {
             database, schema: "offline_attachments", migrations: AttachmentsTable.migrations,
             waitingFor: [outbox.ready])
         files = KeptFiles(folder: folder ?? Self.folder(beside: database))
-        uploader = FileUploader(client: client, creationPath: creationPath, chunkSize: chunkSize)
+        uploader = FileUploader(
+            client: client, creationPath: creationPath, chunkSize: chunkSize, style: style)
     }
 
     /// `Attachments` beside the database's file; for a database in memory, a folder of its own

@@ -25,6 +25,18 @@ package struct SHA256: Sendable {
         return hash.finalizedHex()
     }
 
+    /// The bytes a digest in hex names (two digits a byte); a pair that is not hex ends them.
+    package static func bytes(ofHex hex: String) -> [UInt8] {
+        let digits = Array(hex.utf8)
+        var bytes: [UInt8] = []
+        for start in stride(from: 0, to: digits.count - 1, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[start...(start + 1)], as: UTF8.self), radix: 16)
+            else { break }
+            bytes.append(byte)
+        }
+        return bytes
+    }
+
     /// Feeds the next bytes.
     package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         length &+= UInt64(bytes.count)

@@ -23,7 +23,7 @@ extension APIClient {
     /// Sends the request as ``attempt(_:_:body:headers:retry:)`` does, with the token when it goes
     /// to the API's origin, and once more with a new token after a `401`.
     func authorizedAttempt(
-        _ method: HTTPMethod, _ url: URL, body: Data?, headers: [String: String]
+        _ method: HTTPMethod, _ url: URL, body: RequestBody?, headers: [String: String]
     ) -> Promise<Answer> {
         guard let credentials,
             BoundedTransfers.Delegate.origin(of: url) == BoundedTransfers.Delegate.origin(of: baseURL)

@@ -109,19 +109,20 @@ public struct APIClient: Sendable {
     func exchangeAnswer(
         _ method: HTTPMethod, _ path: String, body: Data?, headers: [String: String]
     ) -> Promise<Answer> {
-        exchangeAnswer(method, at: url(for: path), body: body, headers: headers)
+        exchangeAnswer(method, at: url(for: path), body: body.map(RequestBody.data), headers: headers)
     }
 
-    /// As ``exchangeAnswer(_:_:body:headers:)``, at a URL the API gave (an upload's `Location`).
+    /// As ``exchangeAnswer(_:_:body:headers:)``, at a URL the API gave (an upload's `Location`),
+    /// with a body in memory or from a file.
     func exchangeAnswer(
-        _ method: HTTPMethod, at url: URL, body: Data?, headers: [String: String]
+        _ method: HTTPMethod, at url: URL, body: RequestBody?, headers: [String: String]
     ) -> Promise<Answer> {
         let client = self
         let exchange = {
             client.authorizedAttempt(method, url, body: body, headers: headers)
                 // Our own timer as well as URLSession's: on Linux the request's timeout is not
                 // always applied, and it only counts whole seconds. Timing out cancels the work.
-                .timeout(seconds: client.timeout)
+                .timeout(seconds: body?.timeout(client.timeout) ?? client.timeout)
         }
         guard method == .get, body == nil else { return exchange() }
         // The account is part of the key: two users' reads never share an answer.
@@ -134,7 +135,7 @@ public struct APIClient: Sendable {
     /// Sends the request, and again after a failure ``retry`` or a `Retry-After` allows;
     /// `retry` counts the retries made so far.
     func attempt(
-        _ method: HTTPMethod, _ url: URL, body: Data?, headers: [String: String], retry: Int
+        _ method: HTTPMethod, _ url: URL, body: RequestBody?, headers: [String: String], retry: Int
     ) -> Promise<Answer> {
         let client = self
         return sendOnce(method, url, body: body, headers: headers).recover(on: .inline) {
@@ -163,7 +164,7 @@ public struct APIClient: Sendable {
 
     /// Sends one request, without retrying.
     private func sendOnce(
-        _ method: HTTPMethod, _ url: URL, body: Data?, headers: [String: String]
+        _ method: HTTPMethod, _ url: URL, body: RequestBody?, headers: [String: String]
     ) -> Promise<Answer> {
         var request = URLRequest(url: url, timeoutInterval: effectiveTimeout)
         request.httpMethod = method.rawValue
@@ -171,8 +172,8 @@ public struct APIClient: Sendable {
         for (field, value) in headers {
             request.setValue(value, forHTTPHeaderField: field)
         }
-        if let body {
-            request.httpBody = body
+        if case .data(let data) = body {
+            request.httpBody = data
             if request.value(forHTTPHeaderField: "Content-Type") == nil {
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             }
@@ -181,7 +182,7 @@ public struct APIClient: Sendable {
         let limit = maximumResponseBytes
         let wantsJSON = request.value(forHTTPHeaderField: "Accept")?.contains("json") ?? true
         return Promise { seal in
-            let task = transfers.start(request, limit: limit) { result in
+            let task = transfers.start(request, body: body, limit: limit) { result in
                 switch result {
                 case .failure(let tooLarge as BoundedTransfers.TooLarge) where tooLarge.status == 412:
                     seal.reject(ConflictTooLarge(bytes: tooLarge.bytes))

@@ -68,20 +68,27 @@ final class BoundedTransfers: Sendable {
     }
 
     /// Starts `request`; `finish` hears once how it ended: the body and the response, the
-    /// transport's error, or ``TooLarge``.
+    /// transport's error, or ``TooLarge``. A body from a file goes as an upload task from it,
+    /// read as it is sent.
     ///
     /// - Returns: The task, for cancelling.
     func start(
-        _ request: URLRequest, limit: Int,
+        _ request: URLRequest, body: RequestBody? = nil, limit: Int,
         finish: @escaping @Sendable (Result<(Data, HTTPURLResponse?), any Error>) -> Void
     ) -> URLSessionDataTask {
+        var sent: (@Sendable (Int64) -> Void)?
+        func task(on session: URLSession) -> URLSessionDataTask {
+            guard case .file(let file, _, let progress) = body else { return session.dataTask(with: request) }
+            sent = progress
+            return session.uploadTask(with: request, fromFile: file)
+        }
         #if canImport(FoundationNetworking)
             let (session, delegate) = current.session(configuration)
             let current = current
-            let task = session.dataTask(with: request)
+            let task = task(on: session)
             delegate.register(
                 task,
-                Delegate.Transfer(limit: limit, finish: finish) { [weak task] in
+                Delegate.Transfer(limit: limit, sent: sent, finish: finish) { [weak task] in
                     // Suspending pauses the transfer at once; ending its session then stops it (a
                     // cancelled task alone goes on receiving).
                     task?.suspend()
@@ -89,9 +96,10 @@ final class BoundedTransfers: Sendable {
                     current.retire(session)
                 })
         #else
-            let task = session.dataTask(with: request)
+            let task = task(on: session)
             delegate.register(
-                task, Delegate.Transfer(limit: limit, finish: finish) { [weak task] in task?.cancel() })
+                task,
+                Delegate.Transfer(limit: limit, sent: sent, finish: finish) { [weak task] in task?.cancel() })
         #endif
         task.resume()
         return task
@@ -141,14 +149,18 @@ extension BoundedTransfers {
             var limit: Int
             var data = Data()
             var response: HTTPURLResponse?
+            /// Hears how many bytes of the request's body have gone, for a body from a file.
+            let sent: (@Sendable (Int64) -> Void)?
             let finish: @Sendable (Result<(Data, HTTPURLResponse?), any Error>) -> Void
             let stop: @Sendable () -> Void
 
             init(
-                limit: Int, finish: @escaping @Sendable (Result<(Data, HTTPURLResponse?), any Error>) -> Void,
+                limit: Int, sent: (@Sendable (Int64) -> Void)? = nil,
+                finish: @escaping @Sendable (Result<(Data, HTTPURLResponse?), any Error>) -> Void,
                 stop: @escaping @Sendable () -> Void
             ) {
                 self.limit = limit
+                self.sent = sent
                 self.finish = finish
                 self.stop = stop
             }
@@ -213,6 +225,13 @@ extension BoundedTransfers {
                 return nil
             }
             if let over { refuse(dataTask, bytes: over) }
+        }
+
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+            totalBytesSent: Int64, totalBytesExpectedToSend: Int64
+        ) {
+            transfers.withLock { $0[task.taskIdentifier]?.sent }?(totalBytesSent)
         }
 
         /// Follows a redirect only for a read that stays within the origin it was sent to (scheme,

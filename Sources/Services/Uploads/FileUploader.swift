@@ -1,9 +1,11 @@
 public import Foundation
 public import Promises
 
-/// Uploads kept files to an API, resumably, over tus 1.0.0 (tus.io, "Resumable upload
-/// protocol"): its core and its creation extension.
+/// Uploads kept files to an API: resumably, over tus 1.0.0 (tus.io, "Resumable upload
+/// protocol": its core and its creation extension), by default; or whole, as the body of one
+/// request, for an API that takes files that way (``Style/singleRequest(_:)``).
 ///
+/// Over tus:
 /// - Creation: `POST` to ``creationPath`` with `Upload-Length`, `Upload-Metadata` (`filename`,
 ///   `filetype`, `sha256`) and an `Idempotency-Key`; the API answers `201` with the upload's
 ///   `Location`, handed to `created` so that the caller can keep it: a later process resumes the
@@ -28,16 +30,35 @@ public struct FileUploader: Sendable {
     /// a piece must go within the client's timeout.
     public let chunkSize: Int
 
+    /// How files go to the API: over tus by default.
+    public let style: Style
+
+    /// How an API takes files.
+    public enum Style: Sendable, Hashable {
+        /// tus 1.0.0, core and creation: resumed from where the API stands after a failure.
+        case tus
+        /// The whole file as the body of one request, streamed from disk: `POST` to the creation
+        /// path, or `PUT` to the creation path followed by the upload's key. The answer's
+        /// `Location` names the upload (for a `PUT` without one, its URL). A failure sends the
+        /// whole file again at the next attempt, under the same `Idempotency-Key`.
+        case singleRequest(HTTPMethod)
+    }
+
     /// An uploader through `client`.
     ///
     /// - Parameters:
     ///   - client: Sends the requests.
     ///   - creationPath: Where uploads are created; `uploads` by default.
-    ///   - chunkSize: The most bytes a `PATCH` carries; 4 MiB by default.
-    public init(client: APIClient, creationPath: String = "uploads", chunkSize: Int = 4 << 20) {
+    ///   - chunkSize: The most bytes a `PATCH` carries; 4 MiB by default. For a single request,
+    ///     how often progress is heard.
+    ///   - style: How the API takes files; tus by default.
+    public init(
+        client: APIClient, creationPath: String = "uploads", chunkSize: Int = 4 << 20, style: Style = .tus
+    ) {
         self.client = client
         self.creationPath = creationPath
         self.chunkSize = max(1, chunkSize)
+        self.style = style
     }
 
     /// The version of the protocol every request names (`Tus-Resumable`).
@@ -52,8 +73,9 @@ public struct FileUploader: Sendable {
     ///   - contentType: Its media type (`filetype`), such as `application/pdf`.
     ///   - idempotencyKey: The creation's key: the same for every attempt at this file, so that a
     ///     creation whose answer was lost makes no second upload.
-    ///   - location: The upload begun before, as `created` gave it; `nil` for a new one.
-    ///   - created: Gets the upload's URL once the API made it, before a byte is sent.
+    ///   - location: The upload begun before, as `created` gave it; `nil` for a new one. A single
+    ///     request has nothing to resume.
+    ///   - created: Gets the upload's URL once the API made it, before a byte is sent (tus).
     ///   - progress: Gets the bytes the API holds, as it confirms them.
     /// - Returns: A promise of the uploaded file; cancelling it stops the piece in flight.
     public func upload(
@@ -62,6 +84,12 @@ public struct FileUploader: Sendable {
         created: @escaping @Sendable (URL) -> Void = { _ in },
         progress: @escaping @Sendable (Int64) -> Void = { _ in }
     ) -> Promise<UploadedFile> {
+        if case .singleRequest(let method) = style {
+            return WholeFileTransfer(
+                uploader: self, method: method, file: file, name: name, contentType: contentType,
+                idempotencyKey: idempotencyKey, progress: progress
+            ).run()
+        }
         let transfer = TusTransfer(
             uploader: self, file: file, idempotencyKey: idempotencyKey,
             metadata: [("filename", name), ("filetype", contentType), ("sha256", file.sha256)],

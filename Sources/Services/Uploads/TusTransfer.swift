@@ -39,7 +39,7 @@ struct TusTransfer: Sendable {
         return started.then(on: .inline) { location, offset in
             transfer.send(to: location, from: offset, strikes: 0)
         }.recover(on: .inline) { error -> Promise<UploadedFile> in
-            guard Self.isGone(error), restarts < Self.restarts else { throw Self.final(error) }
+            guard Self.isGone(error), restarts < Self.restarts else { throw UploadError.named(error) }
             return transfer.run(nil, restarts: restarts + 1)
         }
     }
@@ -66,7 +66,7 @@ struct TusTransfer: Sendable {
         // The recovery covers this piece's request only, never the pieces after it: a failure
         // further on is that piece's to count, and is not caught again at every level.
         let next: Promise<(offset: Int64, strikes: Int)> = uploader.client.exchangeAnswer(
-            .patch, at: location, body: piece, headers: headers
+            .patch, at: location, body: .data(piece), headers: headers
         ).map(on: .inline) { answer in
             let confirmed = try Self.offset(of: answer)
             guard confirmed <= offset + sent else {
@@ -121,19 +121,21 @@ struct TusTransfer: Sendable {
         let descriptor = open(file.url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw unreadable(String(cString: strerror(errno))) }
         defer { _ = close(descriptor) }
-        var piece = Data(count: count)
-        let filled = piece.withUnsafeMutableBytes { buffer -> Int in
-            var filled = 0
-            while filled < count {
-                let got = pread(
-                    descriptor, buffer.baseAddress.map { $0 + filled }, count - filled,
-                    off_t(offset) + off_t(filled))
-                if got < 0 && errno == EINTR { continue }
-                guard got > 0 else { break }
-                filled += got
-            }
-            return filled
+        // The piece is mapped memory of its own, given back whole when the request lets it go:
+        // from malloc, a piece this size would stay in the arena of whichever thread freed it,
+        // and a long upload would keep several of them.
+        guard count > 0,
+            let memory = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            memory != MAP_FAILED
+        else { throw unreadable("no memory for a piece of \(count) bytes") }
+        var filled = 0
+        while filled < count {
+            let got = pread(descriptor, memory + filled, count - filled, off_t(offset) + off_t(filled))
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { break }
+            filled += got
         }
+        let piece = Data(bytesNoCopy: memory, count: count, deallocator: .unmap)
         guard filled == count else { throw unreadable("it is shorter than the \(file.size) bytes kept") }
         return piece
     }
@@ -169,13 +171,5 @@ struct TusTransfer: Sendable {
     private static func isGone(_ error: any Error) -> Bool {
         let status = FailureClass(error).status
         return status == 404 || status == 410
-    }
-
-    /// The error the upload rejects with: a refusal named as one.
-    private static func final(_ error: any Error) -> any Error {
-        guard let status = FailureClass(error).status, [400, 403, 412, 413, 415].contains(status),
-            case .httpStatus(_, let body)? = error as? APIError
-        else { return error }
-        return UploadError.refused(status: status, reason: body)
     }
 }

@@ -25,3 +25,14 @@ public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension UploadError {
+    /// The error an upload rejects with: a refusal (`400`, `403`, `412`, `413`, `415`) named as
+    /// one, any other error as it is.
+    static func named(_ error: any Error) -> any Error {
+        guard let status = FailureClass(error).status, [400, 403, 412, 413, 415].contains(status),
+            case .httpStatus(_, let body)? = error as? APIError
+        else { return error }
+        return UploadError.refused(status: status, reason: body)
+    }
+}

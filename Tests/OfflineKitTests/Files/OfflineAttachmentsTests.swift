@@ -43,11 +43,11 @@ struct OfflineAttachmentsTests {
         let files: OfflineAttachments
         let inspections: OfflineCollection<Inspection>
 
-        init(_ file: URL, _ api: API, online: Bool = true) throws {
+        init(_ file: URL, _ api: API, online: Bool = true, style: FileUploader.Style = .tus) throws {
             let database = try Database(at: file)
             // A timeout only a hang reaches: a loaded run (ThreadSanitizer) is slow, never stuck.
             let client = APIClient(baseURL: api.server.baseURL, timeout: 900, retry: .never)
-            files = OfflineAttachments(database: database, client: client, chunkSize: 1_000)
+            files = OfflineAttachments(database: database, client: client, chunkSize: 1_000, style: style)
             inspections = OfflineCollection<Inspection>(
                 database: database, collection: "inspections", client: client,
                 reachability: online ? .assumeReachable : ManualConnectivity(.unreachable)
@@ -104,6 +104,24 @@ struct OfflineAttachmentsTests {
         #expect(await PromiseExpectations.value(of: device.files.state(of: attached.id)) == .uploaded)
         let here = await PromiseExpectations.value(of: device.inspections.list(policy: .cacheOnly))
         #expect(here?.value.items.map(\.value.attachments.first?.id) == [upload.id])
+    }
+
+    @Test("an API that takes files whole gets each in one request, and the record goes naming it")
+    func wholeFileBeforeRecord() async throws {
+        // Given: a photo attached offline, for an API that takes files as one PUT
+        let api = try API()
+        let device = try Device(databaseFile, api, online: false, style: .singleRequest(.put))
+        let attached = try await inspectionWithPhoto(device, photo: try photo())
+        // When
+        let uploaded = await PromiseExpectations.value(of: device.files.sync())
+        let sent = await PromiseExpectations.value(of: device.inspections.sync())
+        // Then
+        #expect(api.uploads.methods == ["PUT"])
+        let upload = try #require(api.uploads.uploads.first)
+        #expect(upload.sha256 == attached.sha256 && uploaded?.newIDs[attached.id] == upload.id)
+        #expect(sent?.sent.count == 1)
+        #expect(
+            api.inspections.resources(as: Inspection.self).map { $0.attachments.first?.id } == [upload.id])
     }
 
     @Test("an upload cut short is resumed by the next sync from where the API stands, never from the start")

@@ -1,0 +1,123 @@
+import Foundation
+import PromiseMVPTesting
+import Promises
+import Testing
+
+@testable import Services
+
+/// `FileUploader` with `.singleRequest`: the whole file as the body of one `POST` or `PUT`, read
+/// from disk as it goes, against the loopback API (`TestUploadAPI` takes files whole too).
+@Suite("Whole-file upload")
+struct WholeFileUploadTests {
+    let folder = TemporaryFolder("WholeFileUploadTests")
+    let uploads = TestUploadAPI()
+    let file: KeptFile
+    let progress = DeliveryRecorder<Int64>()
+
+    init() throws {
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        let original = folder.file("Reçu März.pdf")
+        try Data((0..<9_500).map { UInt8(truncatingIfNeeded: $0 * 7) }).write(to: original)
+        file = try KeptFiles(folder: folder.file("Files")).keep(copyOf: original)
+    }
+
+    /// An uploader of whole files by `method` to `server`, with a timeout only a hang reaches.
+    func uploader(_ method: HTTPMethod, _ server: TestHTTPServer) -> FileUploader {
+        FileUploader(
+            client: APIClient(baseURL: server.baseURL, timeout: 900, retry: .never), chunkSize: 1_000,
+            style: .singleRequest(method))
+    }
+
+    func upload(_ uploader: FileUploader, key: String = "key-1") -> Promise<UploadedFile> {
+        let progress = progress
+        return uploader.upload(
+            file, name: "Reçu März.pdf", contentType: "application/pdf", idempotencyKey: key,
+            progress: { progress.record($0) })
+    }
+
+    @Test("a POST carries the file whole, with its type, name and digest, and names the API's upload")
+    func postedWhole() async throws {
+        // Given
+        let server = try TestHTTPServer(responder: uploads.responder)
+        // When
+        let uploaded = try #require(await PromiseExpectations.value(of: upload(uploader(.post, server))))
+        // Then
+        let held = try #require(uploads.uploads.first)
+        #expect(uploads.methods == ["POST"] && uploads.uploads.count == 1)
+        #expect(held.bytes == (try Data(contentsOf: file.url)) && held.sha256 == file.sha256)
+        #expect(
+            held.metadata == [
+                "filename": "Reçu März.pdf", "filetype": "application/pdf", "sha256": file.sha256,
+            ])
+        #expect(uploaded.id == held.id && uploaded.size == 9_500)
+        #expect(progress.all.first == 0 && progress.all.last == 9_500)
+        #expect(progress.all == progress.all.sorted())
+    }
+
+    @Test("a PUT goes to the upload's own URL, named by its key, which the record then names")
+    func putAtItsKey() async throws {
+        // Given
+        let server = try TestHTTPServer(responder: uploads.responder)
+        // When
+        let uploaded = try #require(await PromiseExpectations.value(of: upload(uploader(.put, server))))
+        // Then
+        #expect(uploads.methods == ["PUT"])
+        #expect(uploaded.id == "key-1" && uploads.uploads.map(\.id) == ["key-1"])
+        #expect(uploads.uploads.first?.sha256 == file.sha256)
+    }
+
+    @Test("a failed attempt sends the whole file again under the same key, and the API holds one upload")
+    func failedAttemptSentAgain() async throws {
+        // Given: an API whose first answer is lost after it took the file
+        let lost = Locked(true)
+        let server = try TestHTTPServer(responder: { [uploads] request in
+            let reply = uploads.responder(request)
+            return lost.withLock { lost in
+                defer { lost = false }
+                return lost
+            } ? .reset : reply
+        })
+        let uploader = uploader(.post, server)
+        let error = await PromiseExpectations.error(of: upload(uploader))
+        #expect(FailureClass(try #require(error)).kind == .offline)
+        // When
+        let uploaded = await PromiseExpectations.value(of: upload(uploader))
+        // Then
+        #expect(uploads.methods == ["POST", "POST"])
+        #expect(uploads.bytesReceived == 2 * 9_500)
+        #expect(uploads.uploads.count == 1 && uploaded?.id == uploads.uploads.first?.id)
+    }
+
+    @Test("a file that no longer matches its digest is refused with the API's reason, and nothing is kept")
+    func changedFileRefused() async throws {
+        // Given: the kept copy changed under the kit, its size the same
+        let server = try TestHTTPServer(responder: uploads.responder)
+        try Data(repeating: 1, count: 9_500).write(to: file.url)
+        // When
+        let error = await PromiseExpectations.error(of: upload(uploader(.post, server)))
+        // Then
+        #expect(
+            error as? UploadError == .refused(status: 400, reason: "the body does not match its Repr-Digest"))
+        #expect(uploads.uploads.isEmpty)
+    }
+
+    @Test("a POST answered without a Location cannot name the upload: it rejects with why")
+    func noLocation() async throws {
+        // Given
+        let server = try TestHTTPServer(responder: { _ in .status(201, body: "", contentType: "text/plain") })
+        // When
+        let error = await PromiseExpectations.error(of: upload(uploader(.post, server)))
+        // Then
+        #expect(error as? UploadError == .notResumable(reason: "the upload's answer has no Location"))
+    }
+
+    @Test("a name in any script goes as RFC 6266 writes it, and a plain one also as filename")
+    func dispositionOfNames() {
+        #expect(
+            WholeFileTransfer.disposition("Reçu März.pdf")
+                == "attachment; filename*=UTF-8''Re%C3%A7u%20M%C3%A4rz.pdf")
+        #expect(
+            WholeFileTransfer.disposition("receipt 1.pdf")
+                == "attachment; filename=\"receipt 1.pdf\"; filename*=UTF-8''receipt%201.pdf")
+    }
+}
