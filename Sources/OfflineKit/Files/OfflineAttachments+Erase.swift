@@ -1,7 +1,8 @@
 public import Promises
 import Services
 
-/// What a sign-out that erases leaves of an account's files: nothing.
+/// What a sign-out that erases leaves of an account's files (nothing), and what a record deleted
+/// in the API leaves of its files (nothing either).
 extension OfflineAttachments {
     /// Erases the attachments `account` made on this device: their rows, their uploads waiting,
     /// the map of the API's upload ids, and the kept files no other attachment keeps
@@ -57,6 +58,23 @@ extension OfflineAttachments {
         }.map(on: .inline) { removed in
             if let sha256 = removed.gone { try? files.remove(sha256: sha256) }
             return removed.removed
+        }
+    }
+
+    /// Lets go of `attachments` of a record the API deleted: the row of each one uploaded, and its
+    /// kept file (or a file fetched from the API) when no other attachment keeps the same bytes.
+    /// An upload that has not completed is never let go of here.
+    ///
+    /// The files go inside the transaction that removes the record: were it rolled back, a file
+    /// removed is one the API holds whole, fetched again by ``file(for:)`` when it is asked for.
+    func release(_ attachments: [OfflineAttachment], _ connection: Connection) throws {
+        for attachment in attachments {
+            let row = try AttachmentsTable.row(attachment.id, feature: feature, connection)
+            if let row, row.apiID == nil { continue }
+            if row != nil { _ = try AttachmentsTable.remove(attachment.id, feature: feature, connection) }
+            if try !AttachmentsTable.isKept(attachment.sha256, connection) {
+                try? files.remove(sha256: attachment.sha256)
+            }
         }
     }
 }

@@ -41,6 +41,9 @@ extension OfflineCollection {
                 try storage.put(row.value, from: .api, in: connection)
             }
         case .delete where settled:
+            if let row = try storage.resource(id: id, in: connection) {
+                try storage.references?.released(row.value, connection)
+            }
             try storage.remove(id: id, from: nil, in: connection)
         default:
             break

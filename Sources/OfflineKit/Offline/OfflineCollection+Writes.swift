@@ -124,9 +124,14 @@ extension OfflineCollection {
                 .then(on: .inline) { kept in
                     send(key, kept?.version).then(on: .inline) { answer in
                         // The API deleted it: a copy here that cannot follow is not an error.
-                        storage.tables.write { try storage.remove(id: id, from: nil, in: $0) }
-                            .map(on: .inline) { answer ?? kept }
-                            .recover(on: .inline) { _ in Guarantee.value(answer ?? kept) }.asPromise()
+                        storage.tables.write { connection in
+                            if let deleted = kept ?? answer {
+                                try storage.references?.released(deleted, connection)
+                            }
+                            try storage.remove(id: id, from: nil, in: connection)
+                        }
+                        .map(on: .inline) { answer ?? kept }
+                        .recover(on: .inline) { _ in Guarantee.value(answer ?? kept) }.asPromise()
                     }
                 }
                 .recover(on: .inline, policy: .allErrors) { error -> Promise<Resource?> in

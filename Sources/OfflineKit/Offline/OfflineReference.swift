@@ -19,6 +19,9 @@ public struct OfflineReference<Resource: OfflineResource>: Sendable {
     let renaming: @Sendable (_ resource: inout Resource, _ rename: (String) -> String) -> Void
     /// What becomes of a change naming a parent the API will never have; see ``whenParentGone(_:)``.
     var parentGone = ParentGone.holdChild
+    /// What the field lets go of once the API deleted `resource` (an attachment's kept file), in
+    /// the transaction that removes it here; `nil` for a field that names records only.
+    var released: (@Sendable (_ resource: Resource, _ connection: Connection) throws -> Void)?
 
     /// What becomes of a change that names a parent deleted or discarded on this device before
     /// the API had it: the API will never have the parent, and the change is never sent naming

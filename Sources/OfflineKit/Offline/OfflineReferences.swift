@@ -7,6 +7,11 @@ import Services
 struct OfflineReferences<Resource: OfflineResource>: Sendable {
     let all: [OfflineReference<Resource>]
 
+    /// Lets go of what `resource`'s fields hold once the API deleted it (``OfflineReference/released``).
+    func released(_ resource: Resource, _ connection: Connection) throws {
+        for reference in all { try reference.released?(resource, connection) }
+    }
+
     /// ``waitingParent(of:_:)`` as `collection/id`; `nil` when it names none (then it may be sent).
     func parentWaiting(for resource: Resource, _ connection: Connection) throws -> String? {
         try waitingParent(of: resource, connection).map { "\($0.collection)/\($0.id)" }

@@ -195,6 +195,69 @@ struct OfflineAttachmentsTests {
         #expect((kept ?? []).isEmpty)
     }
 
+    @Test(
+        "the kept copy goes once its record's delete is sent, and not while another record keeps the same bytes"
+    )
+    func releasedWithItsRecord() async throws {
+        // Given: two inspections made offline, each with a photo of the same bytes (one kept file),
+        // both sent
+        let api = try API()
+        let device = try Device(databaseFile, api, online: false)
+        let first = try await inspectionWithPhoto(device, photo: try photo("front.jpg"))
+        let second = try await inspectionWithPhoto(device, photo: try photo("back.jpg"))
+        _ = await PromiseExpectations.value(of: device.files.sync())
+        _ = await PromiseExpectations.value(of: device.inspections.sync())
+        let sent = try #require(
+            await PromiseExpectations.value(of: device.inspections.list(policy: .cacheOnly)))
+        let ids = sent.value.items.compactMap(\.value.id)
+        #expect(ids.count == 2 && device.files.keptFile(of: first) != nil)
+        // When: the first one's delete is sent
+        _ = await PromiseExpectations.value(of: device.inspections.delete(id: ids[0]))
+        _ = await PromiseExpectations.value(of: device.inspections.sync())
+        // Then: the file stays for the second
+        #expect(api.inspections.resources(as: Inspection.self).count == 1)
+        #expect(device.files.keptFile(of: second) != nil)
+        // When: the second one's delete is sent at once, online
+        let online = try Device(databaseFile, api)
+        _ = await PromiseExpectations.value(of: online.inspections.delete(id: ids[1]))
+        // Then: nothing of either file stays here
+        #expect(api.inspections.resources(as: Inspection.self).isEmpty)
+        #expect(device.files.keptFile(of: second) == nil)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.file("Attachments").path)
+        #expect(kept.isEmpty)
+        for attachment in [first, second] {
+            #expect(await PromiseExpectations.value(of: device.files.state(of: attachment.id)) == .unknown)
+        }
+    }
+
+    @Test(
+        "a record deleted with a file not yet uploaded keeps that file waiting: an unsent file is never removed"
+    )
+    func unsentFileKept() async throws {
+        // Given: an inspection the API has, given a second photo offline, then deleted
+        let api = try API()
+        let device = try Device(databaseFile, api, online: false)
+        _ = try await inspectionWithPhoto(device, photo: try photo())
+        _ = await PromiseExpectations.value(of: device.files.sync())
+        _ = await PromiseExpectations.value(of: device.inspections.sync())
+        let sent = try #require(
+            await PromiseExpectations.value(of: device.inspections.list(policy: .cacheOnly)))
+        let id = try #require(sent.value.items.first?.value.id)
+        let added = try #require(
+            await PromiseExpectations.value(
+                of: device.files.attach(
+                    fileAt: try photo("added.jpg", bytes: 4_000), contentType: "image/jpeg")))
+        _ = await PromiseExpectations.value(
+            of: device.inspections.update(id: id) { $0.attachments.append(added) })
+        _ = await PromiseExpectations.value(of: device.inspections.delete(id: id))
+        // When: the delete is sent, the added photo not
+        _ = await PromiseExpectations.value(of: device.inspections.sync())
+        // Then
+        #expect(api.inspections.resources(as: Inspection.self).isEmpty)
+        #expect(device.files.keptFile(of: added) != nil)
+        #expect(await PromiseExpectations.value(of: device.files.state(of: added.id)) == .waiting)
+    }
+
     @Test("two processes syncing the same file at once upload it once")
     func twoProcessesOneUpload() async throws {
         // Given: one attachment, and two processes' views of the file
