@@ -14,10 +14,13 @@ enum SyncScreen {
         if arguments.offline {
             return await report(nil, store, all: all, terminal)
         }
+        let progress = await UploadProgress.show(store.attachments, terminal)
         do {
             let report = try await (all ? store.syncAll() : store.sync()).value
+            progress?.end()
             return await Self.report(report, store, all: all, terminal)
         } catch {
+            progress?.end()
             terminal.printError("demo: \(Screens.message(for: error))")
             return 1
         }

@@ -3,6 +3,10 @@ import OfflineKit
 import OrdersTesting
 import Testing
 
+#if SUBPROCESSES
+    @testable import Demo
+#endif
+
 // Runs the demo as a subprocess: compiled where tests can start one (Package.swift, `subprocesses`).
 #if SUBPROCESSES
 
@@ -74,6 +78,8 @@ import Testing
             #expect(before.output.contains("File      receipt.pdf (12 KB): waiting to be uploaded"))
             #expect(synced.status == 0, "\(synced.output)\(synced.error)")
             #expect(synced.output.contains("Sent: upload file"))
+            // piped: no progress line, nothing that moves the cursor
+            #expect(!synced.error.contains("Uploading") && !synced.error.contains("\r"))
             let upload = try #require(shop.uploads.uploads.first)
             #expect(shop.uploads.uploads.count == 1 && upload.bytes == bytes)
             let stored = shop.orders.storedOrders.filter { !$0.attachments.isEmpty }
@@ -136,6 +142,25 @@ import Testing
             #expect(missingFile.status == 2)
             #expect(missingFile.error.contains("say which order and file: demo orders attach ID FILE"))
             #expect(!shown.output.contains("File "))
+        }
+
+        @Test("the progress line names the file under way, and all of them when there are several")
+        func progressLine() {
+            let receipt = OfflineAttachment(
+                id: "a", name: "receipt.pdf", contentType: "application/pdf", size: 20_000_000, sha256: "")
+            let photo = OfflineAttachment(
+                id: "b", name: "photo.jpg", contentType: "image/jpeg", size: 8_000_000, sha256: "")
+            #expect(
+                UploadProgress.line([receipt], [.uploading(sent: 3_200_000, of: 20_000_000)])
+                    == "Uploading receipt.pdf: 3.2 MB of 20.0 MB")
+            #expect(
+                UploadProgress.line(
+                    [receipt, photo], [.uploaded, .uploading(sent: 1_000_000, of: 8_000_000)])
+                    == "Uploading photo.jpg: 1.0 MB of 8.0 MB (2 files: 21.0 MB of 28.0 MB)")
+            #expect(
+                UploadProgress.line([receipt, photo], [.waiting, .held(reason: "413")])
+                    == "Uploading 2 files: 0 bytes of 28.0 MB")
+            #expect(UploadProgress.line([receipt, photo], [.uploaded, .uploaded]) == nil)
         }
     }
 

@@ -59,13 +59,27 @@ enum AttachmentsTable {
             """, [.text(feature), .text(id), .text(id)]
         ) { row in
             Row(
-                attachment: OfflineAttachment(
-                    id: try row.string("id"), name: try row.string("name"),
-                    contentType: try row.string("content_type"), size: Int64(try row.int("size")),
-                    sha256: try row.string("sha256")),
+                attachment: try attachment(row),
                 location: try row.optionalString("location").flatMap(URL.init(string:)),
                 sent: Int64(try row.int("sent")), apiID: try row.optionalString("api_id"))
         }.first
+    }
+
+    /// The attachments not uploaded yet, in the order they were attached.
+    static func unfinished(feature: String, _ connection: Connection) throws -> [OfflineAttachment] {
+        try connection.query(
+            """
+            SELECT id, name, content_type, size, sha256 FROM offline_attachments
+            WHERE feature = ? AND api_id IS NULL ORDER BY rowid
+            """, [.text(feature)], map: attachment)
+    }
+
+    /// The attachment a row describes.
+    private static func attachment(_ row: ColumnReader) throws -> OfflineAttachment {
+        OfflineAttachment(
+            id: try row.string("id"), name: try row.string("name"),
+            contentType: try row.string("content_type"),
+            size: Int64(try row.int("size")), sha256: try row.string("sha256"))
     }
 
     /// Where an upload was made, kept before its first byte goes: a later process resumes it.

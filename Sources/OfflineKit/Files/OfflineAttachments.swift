@@ -154,6 +154,16 @@ public struct OfflineAttachments: SyncedCollection {
         return table.read { try Self.state(of: id, feature: feature, outbox: outbox, $0) }
     }
 
+    /// The attachments whose upload is not complete (waiting, under way or held), oldest first:
+    /// what a sync is to upload, for a screen that shows its progress with
+    /// ``observe(_:on:_:)`` ("Uploading 2 files: 3.2 of 28 MB").
+    ///
+    /// - Returns: A promise of the attachments, as the records name them.
+    public func unfinishedUploads() -> Promise<[OfflineAttachment]> {
+        let feature = feature
+        return table.read { try AttachmentsTable.unfinished(feature: feature, $0) }
+    }
+
     /// Watches the uploads of `ids` for a screen ("Uploading receipt.pdf: 3.2 of 8 MB"): `onChange`
     /// gets their states at once, in the order of `ids`, then again each time one moves on,
     /// whichever process uploads it.
