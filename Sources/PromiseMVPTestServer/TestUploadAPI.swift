@@ -11,7 +11,7 @@ import Services
 /// | `POST /<path>` with `Upload-Length` | `201`, `Location: /<path>/<id>`; the same `Idempotency-Key` again gets the same upload; over ``maximumSize``, `413` |
 /// | `HEAD /<path>/<id>` | `200` with `Upload-Offset`, `Upload-Length`, `Cache-Control: no-store`; unknown, `404` |
 /// | `PATCH /<path>/<id>` | `204` with the new `Upload-Offset`; another offset than the upload's, `409`; another type than `application/offset+octet-stream`, `415`; past `Upload-Length`, `400` |
-/// | `POST /<path>` or `PUT /<path>/<id>` without `Tus-Resumable` | a file sent whole (``FileUploader/Style/singleRequest(_:)``): `201` with `Location`; a body that does not match its `Repr-Digest`, `400` |
+/// | `POST /<path>` or `PUT /<path>/<id>` without `Tus-Resumable` | a file sent whole (`FileUploader.Style.singleRequest(_:)`): `201` with `Location`; a body that does not match its `Repr-Digest`, `400` |
 /// | `GET /<path>/<id>` | the bytes of a complete upload; with `Range: bytes=A-B`, `206` and that piece |
 ///
 /// Every answer carries `Tus-Resumable: 1.0.0`; a tus request that names another version is
