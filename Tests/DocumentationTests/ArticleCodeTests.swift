@@ -20,6 +20,7 @@ struct ArticleCodeTests {
         ("RelatedRecords.md", "Tests/OfflineKitTests/Sync/RelatedCollectionsAPITests.swift"),
         ("AskingTheCopy.md", "Tests/OfflineKitTests/Query/AskingTheCopyTests.swift"),
         ("ChangesAsTheyHappen.md", "Tests/OfflineKitTests/Sync/ChangesAsTheyHappenTests.swift"),
+        ("FilesOffline.md", "Tests/OfflineKitTests/Files/FilesOfflineTests.swift"),
     ]
 
     @Test("the article shows the file word for word", arguments: printed)
