@@ -199,6 +199,7 @@ let benchmarks: @Sendable () -> Void = {
     relatedRecordsBenchmarks()
     queryBenchmarks()
     latencyBenchmarks()
+    uploadBenchmarks()
 }
 
 /// The countdown baseline's results, only touched on the benchmark's serial queue.
