@@ -15,7 +15,7 @@ work=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 python3 "$root/Examples/api/server.py" "$port" > "$work/api.log" 2>&1 &
 api=$!
-trap 'kill $api 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $api 2>/dev/null; [ -n "${KEEP:-}" ] && echo "$work" || rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/orders" && break; sleep 0.1; done
 run=("$root/.build/release/demo" --database "$work/app.sqlite" --api "http://127.0.0.1:$port/")
 demo() { "${run[@]}" "$@"; }
