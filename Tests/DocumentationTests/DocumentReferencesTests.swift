@@ -9,7 +9,8 @@ struct DocumentReferencesTests {
     /// library's, and PromiseKit's where the documents compare with it.
     static let elsewhere: Set<String> = [
         "Codable", "Int", "Regex", "Process", "Package", "NWPathMonitor", "SQLite3", "ETag", "GET", "PUT",
-        "POST", "PATCH", "HEAD", "Range", "Location", "Attachments",
+        "POST", "PATCH", "HEAD", "Range", "Location", "Attachments", "BGTaskScheduler",
+        "NSExtensionHostWillResignActive", "NSExtensionHostDidBecomeActive",
         "ESRCH", "ECHILD", "EINTR", "ENOLCK", "WNOWAIT", "SUBPROCESSES", "PackageFrameworks", "Sendable",
         "CHANGELOG", "Security", "Network", "Combine", "DatabaseQueue",
         "Added", "Changed", "Fixed",

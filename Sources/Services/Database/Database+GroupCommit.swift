@@ -64,6 +64,10 @@ extension Database {
             return groups.waiting.removeFirst()
         }
         guard !group.isEmpty else { return }
+        if let suspended = refusedWhileSuspended() {
+            for write in group { write.reject(suspended) }
+            return
+        }
         let connection = self.connection
         // What reads or migrations may have left is not this group's.
         _ = connection.changedTables.take(totalChanges: sqlite3_total_changes(connection.handle))

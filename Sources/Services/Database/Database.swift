@@ -11,14 +11,17 @@ public import Promises
 public final class Database: @unchecked Sendable {
     // `@unchecked Sendable` is sound: `connection` is the only mutable state (the SQLite handle and
     // its statement cache). After `init` returns it is only used inside blocks run on `queue`, a
-    // serial queue, so no two threads ever use it at once; the other stored properties are `let`
-    // values that are `Sendable` (`observers` guards its own state).
+    // serial queue, so no two threads ever use it at once (`suspend()` also calls
+    // `sqlite3_interrupt` on its handle, which SQLite allows from any thread); the other stored
+    // properties are `let` values that are `Sendable` (`observers` guards its own state).
     let connection: Connection
     let queue: DispatchQueue
     /// The observed reads (see `observe(tables:on:read:onChange:)`).
     let observers = DatabaseObservers()
     /// The writes waiting to be committed together (`Database+GroupCommit.swift`).
     let groups = Locked(WriteGroups())
+    /// Whether the database is suspended (`Database+Suspension.swift`).
+    let suspension = Locked(false)
 
     /// The file the database lives in, or `:memory:`.
     public let path: String
@@ -87,7 +90,10 @@ public final class Database: @unchecked Sendable {
         _ body: @escaping @Sendable (Connection) throws -> Value
     ) -> Promise<Value> {
         Promise { seal in
-            submit { seal.resolve(Result { try body(self.connection) }) }
+            submit {
+                if let suspended = self.refusedWhileSuspended() { return seal.reject(suspended) }
+                seal.resolve(Result { try body(self.connection) })
+            }
         }
     }
 
@@ -138,7 +144,10 @@ public final class Database: @unchecked Sendable {
     /// - Returns: A promise fulfilled once the tables are up to date.
     public func migrate(schema: String, _ migrations: [Migration]) -> Promise<Void> {
         Promise { seal in
-            submit { seal.resolve(Result { try self.connection.migrate(schema: schema, migrations) }) }
+            submit {
+                if let suspended = self.refusedWhileSuspended() { return seal.reject(suspended) }
+                seal.resolve(Result { try self.connection.migrate(schema: schema, migrations) })
+            }
         }
     }
 

@@ -35,6 +35,8 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
         case newerSchema(found: Int, known: Int)
         /// A column held a different type than the code reads.
         case typeMismatch
+        /// The database is suspended (`Database/suspend()`): nothing runs until it is resumed.
+        case suspended
         /// Any other SQLite failure; `code` tells which.
         case other
     }
@@ -113,6 +115,7 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
         case .newerSchema(let found, let known):
             "the database has schema version \(found), newer than the \(known) this version knows; it was left unchanged"
         case .typeMismatch: "a stored value has an unexpected type"
+        case .suspended: "the database is suspended while the app is not running; it is resumed with the app"
         case .other: "SQLite failed"
         }
     }
@@ -126,6 +129,8 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
         case SQLITE_BUSY, SQLITE_LOCKED: .busy
         case SQLITE_CANTOPEN: .cannotOpen
         case SQLITE_FULL: .diskFull
+        // Only `Database.suspend()` interrupts a statement.
+        case SQLITE_INTERRUPT: .suspended
         case SQLITE_CONSTRAINT: .constraint
         case SQLITE_ERROR where message.hasPrefix("no such table") || message.hasPrefix("no such column"):
             .missingSchema

@@ -42,7 +42,7 @@ extension Database {
     ) -> ObservationHandle {
         let record = ObservationRecord(tables: tables, dispatcher: dispatcher, read: read, onChange: onChange)
         observers.add(record) { makeOtherWritersTimer() }
-        submit { record.refresh(self.connection) }
+        submit { if !self.isSuspended { record.refresh(self.connection) } }
         return ObservationHandle { [observers] in
             record.cancel()
             observers.remove(record)
@@ -80,6 +80,12 @@ extension Database {
     /// Refreshes every observed read when another connection committed since the last look, and
     /// tells them once when the file was deleted or replaced. Runs on the database's queue.
     private func lookForOtherWriters() {
+        guard !isSuspended else { return }
+        lookForOtherWritersNow()
+    }
+
+    /// ``lookForOtherWriters()`` whether or not the database is suspended: on resuming.
+    func lookForOtherWritersNow() {
         if path != ":memory:", !observers.fileGone, !DatabaseFile.isStillOpened(path, identity: fileIdentity)
         {
             observers.fileGone = true

@@ -1,0 +1,90 @@
+import Dispatch
+import Foundation
+import PromiseMVPTesting
+import Promises
+import Testing
+
+@testable import Services
+
+/// `Database.suspend()` and `resume()`: an app suspended holds no lock on its file, whatever was
+/// running, and nothing is lost.
+@Suite("Database suspension")
+struct DatabaseSuspensionTests {
+    let folder = TemporaryFolder("DatabaseSuspensionTests")
+    var file: URL { folder.file("app.sqlite") }
+    static let notes = [Migration(version: 1, sql: "CREATE TABLE notes (text TEXT NOT NULL)")]
+
+    func insert(_ text: String, into database: Database) -> Promise<Void> {
+        database.write { try $0.execute("INSERT INTO notes (text) VALUES (?)", [.text(text)]) }
+    }
+
+    func texts(of database: Database) -> Promise<[String]> {
+        database.read { try $0.query("SELECT text FROM notes ORDER BY rowid") { try $0.string("text") } }
+    }
+
+    @Test("a suspended database refuses reads and writes as suspended, and runs them again once resumed")
+    func refusedUntilResumed() async throws {
+        // Given
+        let database = try Database(at: file, migrations: Self.notes)
+        _ = await PromiseExpectations.value(of: insert("before", into: database))
+        // When
+        await database.suspend().value
+        let write = await PromiseExpectations.error(of: insert("while suspended", into: database))
+        let read = await PromiseExpectations.error(of: texts(of: database))
+        database.resume()
+        _ = await PromiseExpectations.value(of: insert("after", into: database))
+        // Then
+        #expect((write as? DatabaseError)?.kind == .suspended && (read as? DatabaseError)?.kind == .suspended)
+        #expect(await PromiseExpectations.value(of: texts(of: database)) == ["before", "after"])
+        #expect(!database.isSuspended)
+    }
+
+    @Test("suspending waits for the write under way, which commits; the write queued behind it is refused")
+    func waitsForTheWriteUnderWay() async throws {
+        // Given: a write under way, held inside its transaction, and another queued behind it
+        let database = try Database(at: file, migrations: Self.notes)
+        let (started, gate) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let underWay = database.write { connection in
+            try connection.execute("INSERT INTO notes (text) VALUES ('under way')")
+            started.signal()
+            gate.wait()
+            try connection.execute("INSERT INTO notes (text) VALUES ('under way, second')")
+        }
+        await BlockingWork.run { started.wait() }
+        let queued = insert("queued", into: database)
+        // When
+        let suspended = database.suspend()
+        #expect(suspended.isPending, "suspended while a write holds its transaction")
+        gate.signal()
+        await suspended.value
+        // Then
+        #expect(await PromiseExpectations.value(of: underWay) != nil)
+        #expect((await PromiseExpectations.error(of: queued) as? DatabaseError)?.kind == .suspended)
+        database.resume()
+        #expect(
+            await PromiseExpectations.value(of: texts(of: database)) == ["under way", "under way, second"])
+    }
+
+    @Test("a suspended database holds no lock: another connection writes the file at once")
+    func holdsNoLock() async throws {
+        // Given: a database that wrote and is watched, then suspended
+        let database = try Database(at: file, migrations: Self.notes)
+        _ = await PromiseExpectations.value(of: insert("mine", into: database))
+        let seen = DeliveryRecorder<[String]>()
+        let observation = database.observe(tables: ["notes"], on: DispatchQueue.global()) { connection in
+            try connection.query("SELECT text FROM notes ORDER BY rowid") { try $0.string("text") }
+        } onChange: {
+            if case .success(let texts) = $0 { seen.record(texts) }
+        }
+        _ = await seen.next(timeout: 900)
+        await database.suspend().value
+        // When: another connection (an extension) takes the write lock, with no wait allowed
+        let other = try Database(at: file, migrations: Self.notes, busyTimeout: 0)
+        let written = await PromiseExpectations.value(of: insert("the extension's", into: other))
+        // Then: it wrote; once resumed, this process sees it
+        #expect(written != nil)
+        database.resume()
+        #expect(await seen.next(timeout: 900) == ["mine", "the extension's"])
+        observation.cancel()
+    }
+}
