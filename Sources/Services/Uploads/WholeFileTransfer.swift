@@ -48,7 +48,7 @@ struct WholeFileTransfer: Sendable {
             guard let location = location ?? (method == .put ? url : nil) else {
                 throw UploadError.notResumable(reason: "the upload's answer has no Location")
             }
-            progress(size)
+            sent(size)  // the whole file, once, whether or not the platform said so already
             return UploadedFile(location: location, size: size)
         }.recover(on: .inline) { error -> Promise<UploadedFile> in throw UploadError.named(error) }
     }

@@ -54,6 +54,30 @@ struct WholeFileUploadTests {
         #expect(progress.all == progress.all.sorted())
     }
 
+    @Test(
+        "progress is heard as the file goes, a piece's worth apart, each amount once, ending with the whole")
+    func progressAsItGoes() async throws {
+        // Given: a file of 1 MB, progress heard every 100,000 bytes
+        let server = try TestHTTPServer(responder: uploads.responder)
+        let original = folder.file("scan.tiff")
+        try Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }).write(to: original)
+        let large = try KeptFiles(folder: folder.file("Files")).keep(copyOf: original)
+        let uploader = FileUploader(
+            client: APIClient(baseURL: server.baseURL, timeout: 900, retry: .never), chunkSize: 100_000,
+            style: .singleRequest(.post))
+        // When
+        let progress = progress
+        _ = await PromiseExpectations.value(
+            of: uploader.upload(
+                large, name: "scan.tiff", contentType: "image/tiff", idempotencyKey: "key-2",
+                progress: { progress.record($0) }))
+        // Then
+        let heard = progress.all
+        #expect(heard.first == 0 && heard.last == 1_000_000 && heard.count >= 3, "\(heard)")
+        #expect(zip(heard, heard.dropFirst()).dropLast().allSatisfy { $1 - $0 >= 100_000 }, "\(heard)")
+        #expect(zip(heard, heard.dropFirst()).allSatisfy { $0 < $1 }, "\(heard)")
+    }
+
     @Test("a PUT goes to the upload's own URL, named by its key, which the record then names")
     func putAtItsKey() async throws {
         // Given
@@ -116,6 +140,12 @@ struct WholeFileUploadTests {
         #expect(
             WholeFileTransfer.disposition("Reçu März.pdf")
                 == "attachment; filename*=UTF-8''Re%C3%A7u%20M%C3%A4rz.pdf")
+        #expect(
+            WholeFileTransfer.disposition("Zoe-2019.pdf")
+                == "attachment; filename=\"Zoe-2019.pdf\"; filename*=UTF-8''Zoe-2019.pdf")
+        for unquotable in ["a\"b.pdf", "a\\b.pdf", "a\u{7F}b.pdf", "a\u{1F}b.pdf"] {
+            #expect(!WholeFileTransfer.disposition(unquotable).contains("filename=\""), "\(unquotable)")
+        }
         #expect(
             WholeFileTransfer.disposition("receipt 1.pdf")
                 == "attachment; filename=\"receipt 1.pdf\"; filename*=UTF-8''receipt%201.pdf")
