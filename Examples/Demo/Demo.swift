@@ -187,13 +187,16 @@ struct App {
         // shop that needs none is used as it is.
         let credentials = SignInScreen.credentials(arguments)
         let signedIn = credentials.account != nil
-        let signsIn = signedIn ? true : await Self.hasSignedIn(database)
         let plain = APIClient(baseURL: arguments.api, timeout: arguments.apiTimeout)
-        let api = signsIn ? plain.authorized(by: credentials) : plain
-        let reachability: any ConnectivityMonitor = arguments.offline ? Offline() : AssumeReachable()
         // Orders created offline get short identifiers, like the sample API's, easy to type back.
         let local = OrdersSQLiteStore(
             database: database, makeID: { String(UUID().uuidString.prefix(8)).lowercased() })
+        let signsIn =
+            signedIn
+            ? true
+            : await Self.hasSignedIn(FallbackOrdersStore(api: OrdersAPI(client: plain), cache: local))
+        let api = signsIn ? plain.authorized(by: credentials) : plain
+        let reachability: any ConnectivityMonitor = arguments.offline ? Offline() : AssumeReachable()
         let orders = FallbackOrdersStore(
             api: OrdersAPI(client: api), cache: local, reachability: reachability)
         return App(
@@ -204,16 +207,11 @@ struct App {
 }
 
 extension App {
-    /// Whether `database` holds an account's data (its orders, or its changes waiting): then the
+    /// Whether `orders` holds an account's data (its orders, or its changes waiting): then the
     /// shop is one that signs in, signed out now, and what is kept here is shown to nobody else.
-    /// (No outbox or owners yet: none.)
-    static func hasSignedIn(_ database: Database) async -> Bool {
-        let count = try? await database.read { connection in
-            try connection.scalar(
-                "SELECT (SELECT count(*) FROM outbox WHERE account IS NOT NULL) + (SELECT count(*) FROM offline_owners)"
-            )
-        }.value
-        return count != nil && count != .integer(0)
+    static func hasSignedIn(_ orders: FallbackOrdersStore) async -> Bool {
+        if (try? await orders.owner().value) != nil { return true }
+        return !((try? await orders.unsentChangesByAccount().value) ?? [:]).isEmpty
     }
 }
 

@@ -93,9 +93,7 @@ enum SignInScreen {
     /// keeps amy's orders: sign in as amy to see them (1 change waits)." They are shown to nobody else.
     static func ownerMessage(_ app: App) async -> String? {
         guard let credentials = app.credentials,
-            case .text(let owner)? = try? await app.database.read({ connection in
-                try connection.scalar("SELECT account FROM offline_owners WHERE feature = 'orders'")
-            }).value,
+            let owner = try? await app.orders.owner().value,
             owner != credentials.account
         else { return nil }
         let waiting = (try? await app.orders.unsentChangesByAccount().value)?[owner] ?? 0

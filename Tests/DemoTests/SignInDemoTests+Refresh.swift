@@ -71,5 +71,20 @@ import Testing
             }
             #expect(rows(again.output) == rows(amys.output), "\(again.output) \(again.error)")
         }
+
+        @Test("signed out with nothing of amy's waiting, the device still shows none of her listed orders")
+        func listedCopyBelongsToTheAccount() async throws {
+            defer { server.stop() }
+            // Given: amy's orders listed (the copy is hers), nothing waiting
+            _ = try await login("amy", "apple pie")
+            let amys = try await demo.run(["orders"] + api)
+            _ = try await demo.run(["logout"] + api)
+            // When
+            let signedOut = try await demo.run(["orders", "--offline"] + api)
+            // Then
+            #expect(amys.output.contains("@"), "\(amys.output) \(amys.error)")
+            #expect(!signedOut.output.contains("@"), "\(signedOut.output)")
+            #expect(signedOut.error.contains("sign in as amy"), "\(signedOut.error)")
+        }
     }
 #endif

@@ -19,6 +19,16 @@ extension OfflineCollection {
         }
     }
 
+    /// The account whose data this collection holds on this device (the first that wrote to it,
+    /// until ``erase(account:)``), or `nil` when none does: for a screen that says whose data this
+    /// is ("This device keeps amy's orders: sign in as amy to see them.").
+    ///
+    /// - Returns: A promise of the account.
+    public func owner() -> Promise<String?> {
+        let feature = outbox.feature
+        return storage.tables.read { try OfflineOwner.account(of: feature, $0) }
+    }
+
     /// The accounts whose changes wait here, with how many each (held ones included): for a
     /// signed-out screen ("Sign in as amy to send 3 changes").
     ///

@@ -14,9 +14,7 @@ struct OfflineOwner: Sendable {
     /// it has none.
     func check(_ connection: Connection, claiming: Bool) throws {
         let account = credentials.account
-        let holder = try connection.scalar(
-            "SELECT account FROM offline_owners WHERE feature = ?", [.text(feature)])
-        if case .text(let owner)? = holder {
+        if let owner = try Self.account(of: feature, connection) {
             guard owner == account else {
                 throw AuthenticationError(
                     account == nil
@@ -31,5 +29,13 @@ struct OfflineOwner: Sendable {
                 "INSERT INTO offline_owners (feature, account) VALUES (?, ?)",
                 [.text(feature), .text(account)])
         }
+    }
+
+    /// The account that owns `feature` here, or `nil`.
+    static func account(of feature: String, _ connection: Connection) throws -> String? {
+        let holder = try connection.scalar(
+            "SELECT account FROM offline_owners WHERE feature = ?", [.text(feature)])
+        guard case .text(let owner)? = holder else { return nil }
+        return owner
     }
 }

@@ -141,6 +141,18 @@ extension FallbackOrdersStore {
 
 /// Signed-in shops: whose changes wait, and erasing an account's orders at its sign-out.
 extension FallbackOrdersStore {
+    /// The account whose orders (or customers) this device keeps, or `nil` when none does: the
+    /// one a signed-out screen names ("This device keeps amy's orders").
+    ///
+    /// - Returns: A promise of the account.
+    public func owner() -> Promise<String?> {
+        let customers = customers.customers
+        return orders.owner().then(on: .inline) { owner -> Promise<String?> in
+            if let owner { return .value(owner) }
+            return customers.owner()
+        }
+    }
+
     /// The accounts whose changes wait here, orders' and customers' together, with how many each.
     ///
     /// - Returns: A promise of the counts.

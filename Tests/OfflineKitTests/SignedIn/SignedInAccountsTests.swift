@@ -113,6 +113,7 @@ struct SignedInAccountsTests {
         _ = await PromiseExpectations.value(
             of: try shop.tasks(online: false).create(Task(title: "\(marker) here")))
         #expect(await PromiseExpectations.value(of: tasks.unsentChanges(of: "amy")) == 1)
+        #expect(await PromiseExpectations.value(of: tasks.owner()) == "amy")
         #expect(try fileBytesContain(marker))
 
         // When
@@ -120,6 +121,7 @@ struct SignedInAccountsTests {
 
         // Then
         #expect(dropped == 1)
+        #expect(await PromiseExpectations.value(of: tasks.owner()) == .some(nil))
         #expect(try !fileBytesContain(marker))
         #expect(await PromiseExpectations.value(of: tasks.snapshot())?.items.isEmpty == true)
     }
