@@ -59,11 +59,15 @@ struct FileDownloaderTests {
             of: FileDownloader(client: APIClient(baseURL: server.baseURL, timeout: 900), chunkSize: 4_000)
                 .download(location, sha256: wrong, into: files))
         // Then
-        guard case .checksumMismatch(let expected, _)? = error as? DownloadError else {
+        guard case .checksumMismatch(let expected, let received)? = error as? DownloadError else {
             Issue.record("expected a checksum mismatch, got \(String(describing: error))")
             return
         }
         #expect(expected == wrong)
+        #expect(
+            (error as? DownloadError)?.description
+                == "the file that came is not the one expected (SHA-256 \(received), not \(wrong)); nothing was kept"
+        )
         #expect(held() == [])
     }
 

@@ -105,6 +105,20 @@ struct FileUploaderTests {
         #expect(uploads.methods == ["POST", "PATCH"])
     }
 
+    @Test("a piece answered 204 without moving the offset on is asked about with HEAD, as a failure is")
+    func noProgressAskedAbout() async throws {
+        // Given: the first piece answered 204 at the offset it started from
+        uploads.answerNextPatch(
+            .status(
+                204, body: "", contentType: "text/plain",
+                headers: ["Upload-Offset": "0", "Tus-Resumable": "1.0.0"]))
+        // When
+        let uploaded = await PromiseExpectations.value(of: upload())
+        // Then
+        #expect(uploaded?.size == 9_500 && uploads.uploads.first?.sha256 == file.sha256)
+        #expect(Array(uploads.methods.prefix(4)) == ["POST", "PATCH", "HEAD", "PATCH"])
+    }
+
     @Test(
         "three failures in a row without progress reject with the last; a later attempt resumes where the API stands"
     )
