@@ -49,6 +49,20 @@ struct FileDownloaderTests {
         #expect(held() == [sha256])
     }
 
+    @Test("a file kept here already is given as it is, without asking the API")
+    func keptAlready() async throws {
+        // Given: the file downloaded once
+        let (_, server, location, sha256) = try await served()
+        let downloader = FileDownloader(client: APIClient(baseURL: server.baseURL, timeout: 900))
+        _ = await PromiseExpectations.value(of: downloader.download(location, sha256: sha256, into: files))
+        let before = server.requests.count
+        // When
+        let again = await PromiseExpectations.value(
+            of: downloader.download(location, sha256: sha256, into: files))
+        // Then
+        #expect(again?.sha256 == sha256 && server.requests.count == before)
+    }
+
     @Test("bytes that are not the file expected are refused, and nothing is kept")
     func checksumMismatch() async throws {
         // Given

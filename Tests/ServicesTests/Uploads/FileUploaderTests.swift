@@ -193,4 +193,60 @@ struct FileUploaderTests {
         #expect(uploads.uploads.count == 1)
         #expect(again?.id == uploads.uploads.first?.id)
     }
+
+    @Test("an API that loses every upload gets one new creation, then the upload rejects with its 404")
+    func lostAgainRejects() async throws {
+        // Given: an API whose every PATCH answers 404, as if the upload were gone
+        let server = try TestHTTPServer(responder: { [uploads] request in
+            request.method == "PATCH" ? .status(404, body: "gone") : uploads.responder(request)
+        })
+        let uploader = FileUploader(client: APIClient(baseURL: server.baseURL, timeout: 900, retry: .never))
+        // When
+        let error = await PromiseExpectations.error(
+            of: uploader.upload(file, name: "a", contentType: "text/plain", idempotencyKey: "k"))
+        // Then: two creations (the first, and one anew), then the 404
+        #expect(FailureClass(try #require(error)).status == 404)
+        #expect(uploads.methods.filter { $0 == "POST" }.count == 2)
+    }
+
+    @Test("a HEAD saying the API holds more than the whole file is the API's fault: the upload stops")
+    func headBeyondTheFile() async throws {
+        // Given: a first piece failing with a 500, and a HEAD then answering 20,000 bytes held
+        uploads.answerNextPatch(.status(500, body: "down"))
+        let server = try TestHTTPServer(responder: { [uploads] request in
+            guard request.method == "HEAD" else { return uploads.responder(request) }
+            return .status(
+                200, body: "", contentType: "text/plain",
+                headers: ["Upload-Offset": "20000", "Upload-Length": "9500", "Tus-Resumable": "1.0.0"])
+        })
+        let uploader = FileUploader(
+            client: APIClient(baseURL: server.baseURL, timeout: 900, retry: .never), chunkSize: 1_000)
+        // When
+        let error = await PromiseExpectations.error(
+            of: uploader.upload(file, name: "a", contentType: "text/plain", idempotencyKey: "k"))
+        // Then
+        #expect(error as? UploadError == .offsetBeyondSent(offset: 20_000, sent: 9_500))
+    }
+
+    @Test("a kept file gone or cut short is unreadable: nothing more is sent, never a short file")
+    func keptFileDamaged() async throws {
+        // Given: the kept copy cut to 2,500 bytes, then (a second upload) removed
+        let bytes = try Data(contentsOf: file.url)
+        try bytes.prefix(2_500).write(to: file.url)
+        // When
+        let short = await PromiseExpectations.error(of: upload())
+        try FileManager.default.removeItem(at: file.url)
+        let gone = await PromiseExpectations.error(
+            of: uploader.upload(file, name: "a", contentType: "text/plain", idempotencyKey: "other"))
+        // Then
+        guard case .fileUnreadable(_, let cut)? = short as? UploadError,
+            case .fileUnreadable(_, let missing)? = gone as? UploadError
+        else {
+            Issue.record("\(String(describing: short)), \(String(describing: gone))")
+            return
+        }
+        #expect(cut == "it is shorter than the 9500 bytes kept")
+        #expect(missing.contains("No such file or directory"), "\(missing)")
+        #expect(uploads.bytesReceived == 2_000)
+    }
 }
