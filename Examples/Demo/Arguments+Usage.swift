@@ -32,6 +32,7 @@ extension Arguments {
                    demo customers retry ID | customers discard ID
                    demo sync [options]
                    demo login --user NAME | logout [--erase] | whoami
+                   demo status [--json]
                    demo export-sample-api FOLDER
 
             Shows melodies or orders from the API, or from the local database when the API cannot be
@@ -58,6 +59,7 @@ extension Arguments {
             it (resumably) before the order's change, which then names the shop's upload;
             'orders attachment ID NAME --to PATH' writes that file to PATH, fetched once if need be.
             'export-sample-api FOLDER' writes a sample API to serve with 'python3 -m http.server'.
+            'status' shows what waits to be sent, per collection, and why (--json for support).
             'login' signs in to a shop that wants it (the password is read from standard input, not
             echoed), and every command then uses that account; 'logout' keeps its orders and changes for
             its next sign-in, or with --erase removes them from this device.

@@ -37,6 +37,7 @@ struct Arguments {
         case login(user: String)
         case logout(erase: Bool)
         case whoami
+        case status(json: Bool)
         case help
         case version
     }
@@ -113,6 +114,10 @@ struct Arguments {
         if let flag = keeping.first?.0 {
             throw UsageError(message: "\(flag) only goes with 'orders resolve ID'")
         }
+        if positional == ["status"] {
+            return try make(.status(json: flags.contains("--json")), values, flags, environment)
+        }
+        if flags.contains("--json") { throw UsageError(message: "--json only goes with 'status'") }
         if positional == ["logout"] {
             return try make(.logout(erase: flags.contains("--erase")), values, flags, environment)
         }

@@ -46,6 +46,10 @@ struct Demo {
             return await SignInScreen.logout(erase: erase, arguments, terminal)
         case .whoami:
             return SignInScreen.whoami(arguments, terminal)
+        case .status(let json):
+            return await withApp(arguments, terminal) { app in
+                await StatusScreen.show(app.orders, json: json, terminal)
+            }
         case .melodies:
             return await withApp(arguments, terminal) { app in
                 await Screens.melodies(

@@ -76,6 +76,9 @@ struct Option: Sendable {
         Option(
             name: "--erase", value: "", use: .flag,
             help: "with 'logout': erase the account's orders, customers and unsent changes here"),
+        Option(
+            name: "--json", value: "", use: .flag,
+            help: "with 'status': the same as JSON, for support (no body, token or card number)"),
         Option(name: "--help", value: "", use: .flag, help: "show this help"),
         Option(name: "--version", value: "", use: .flag, help: "show the version"),
         order("--first-name", "NAME", .firstName) { $0.firstName = $1 },

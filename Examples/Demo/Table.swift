@@ -23,12 +23,15 @@ struct Table<Row> {
     /// The rows cut to `widths`, after the header line when `header`: a long list printed a page
     /// at a time keeps the first page's widths, so its columns line up.
     func lines(widths: [Int], header: Bool) -> some Sequence<String> {
-        let line = { (cells: [String]) in
-            cells.indices.map { column in
+        let line = { (cells: [String]) -> String in
+            let joined = cells.indices.map { column in
                 let cell = Self.truncate(cells[column], to: widths[column])
                 return column == cells.count - 1 ? cell : cell.padding(to: widths[column])
             }
             .joined(separator: "  ")
+            // Empty last cells leave the padding before them: no line ends in spaces.
+            return String(
+                joined[..<(joined.lastIndex { $0 != " " }.map(joined.index(after:)) ?? joined.startIndex)])
         }
         return ((header ? -1 : 0)..<rows.count).lazy.map { $0 < 0 ? line(headers) : line(cells(rows[$0])) }
     }

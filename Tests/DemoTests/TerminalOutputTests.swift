@@ -30,6 +30,8 @@ import Testing
             let table = Table(headers: ["#", "Title"], rows: [["1", "A"], ["12", "Longer title"]])
             let lines = Array(table.lines(fitting: nil))
             #expect(lines == ["#   Title", "1   A", "12  Longer title"])
+            let emptyLast = Table(headers: ["#", "Reason"], rows: [["1", ""]], cells: { $0 })
+            #expect(Array(emptyLast.lines(fitting: nil)) == ["#  Reason", "1"])
             #expect(lines.allSatisfy { !$0.hasSuffix(" ") })
         }
 

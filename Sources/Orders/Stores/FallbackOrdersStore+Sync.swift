@@ -153,6 +153,17 @@ extension FallbackOrdersStore {
         }
     }
 
+    /// What each of this store's outboxes holds (files, customers, orders, in the order a sync
+    /// sends them), for a status screen or a support bundle: see `OutboxDiagnostics`.
+    ///
+    /// - Returns: A promise of the snapshots.
+    public func diagnostics() -> Promise<[OutboxDiagnostics]> {
+        when(
+            fulfilled: [attachments.outbox, customers.customers.outbox, orders.outbox].map {
+                $0.diagnostics()
+            })
+    }
+
     /// The accounts whose changes wait here, orders' and customers' together, with how many each.
     ///
     /// - Returns: A promise of the counts.

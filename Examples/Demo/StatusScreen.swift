@@ -1,0 +1,89 @@
+import Foundation
+import OfflineKit
+import Orders
+import Promises
+
+/// `demo status [--json]`: what waits to be sent, per collection, and why, read through the kit's
+/// diagnostics (no SQL on its tables); `--json` for a support bundle.
+@MainActor
+enum StatusScreen {
+    static func show(_ store: FallbackOrdersStore, json: Bool, _ terminal: Terminal) async -> Int32 {
+        let snapshots: [OutboxDiagnostics]
+        do {
+            snapshots = try await store.diagnostics().value
+        } catch {
+            terminal.printError("demo: \(Screens.message(for: error))")
+            return 1
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.dateEncodingStrategy = .iso8601
+            let text = (try? encoder.encode(snapshots)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+            terminal.printLines(redacted(text))
+            return 0
+        }
+        for snapshot in snapshots {
+            terminal.print(summary(snapshot), style: .bold)
+            guard !snapshot.changes.isEmpty else { continue }
+            let table = Table(
+                headers: ["#", "Kind", "ID", "Shop ID", "State", "Failures", "Reason"],
+                rows: snapshot.changes,
+                cells: { change in
+                    [
+                        String(change.sequence), change.kind, change.localID, change.apiID ?? "",
+                        change.state,
+                        String(change.failures), redacted(Terminal.escaped(change.reason ?? "")),
+                    ]
+                }, fixed: [0, 1, 2, 3, 4, 5])
+            for (index, line) in table.lines(fitting: terminal.width).enumerated() {
+                terminal.print(line, style: index == 0 ? .dim : .plain)
+            }
+        }
+        return 0
+    }
+
+    /// "orders: 3 changes waiting, 2 shop IDs kept, kept for amy, model 2, sending: process 41 on
+    /// host".
+    nonisolated static func summary(_ snapshot: OutboxDiagnostics) -> String {
+        var parts = [
+            snapshot.changes.count == 1 ? "1 change waiting" : "\(snapshot.changes.count) changes waiting",
+            snapshot.identifiers == 1 ? "1 shop ID kept" : "\(snapshot.identifiers) shop IDs kept",
+        ]
+        if let owner = snapshot.owner { parts.append("kept for \(Terminal.escaped(owner))") }
+        parts.append("model \(snapshot.modelVersion)")
+        if let claim = snapshot.claim {
+            parts.append("sending: process \(claim.pid) on \(Terminal.escaped(claim.host))")
+        }
+        return "\(snapshot.feature): " + parts.joined(separator: ", ")
+    }
+
+    /// `text` with every run of 13 to 19 digits (spaces and dashes between them allowed) masked:
+    /// a card number an API quoted in its reason never leaves the device in a support bundle.
+    nonisolated static func redacted(_ text: String) -> String {
+        var result = ""
+        var run = ""  // digits and the separators between them
+        var separators = ""  // separators after the last digit, not yet known to be inside a run
+        var digits = 0
+        func flush() {
+            result += (13...19).contains(digits) ? "[card number removed]" : run
+            result += separators
+            (run, separators, digits) = ("", "", 0)
+        }
+        for character in text {
+            if character.isASCII, character.isNumber {
+                run += separators
+                separators = ""
+                run.append(character)
+                digits += 1
+            } else if character == " " || character == "-", digits > 0 {
+                separators.append(character)
+            } else {
+                flush()
+                result.append(character)
+            }
+        }
+        flush()
+        return result
+    }
+}

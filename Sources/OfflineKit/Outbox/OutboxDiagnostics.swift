@@ -1,0 +1,59 @@
+public import Foundation
+
+/// What one feature's outbox holds, read at once, for a screen or a support bundle that says why a
+/// change has not arrived: each waiting change with where it stands, the map of the API's
+/// identifiers, the sync that holds the claim, whose data it is and the model version.
+///
+/// `Sendable` and `Codable`: an app can hand it to another thread, show it, or encode it as JSON
+/// for support. It holds no body, no token and no password: a change is described by its kind,
+/// identifiers, path and state, never by what it carries.
+public struct OutboxDiagnostics: Sendable, Equatable, Codable {
+    /// One waiting change.
+    public struct Change: Sendable, Equatable, Codable {
+        /// Its place in the queue.
+        public let sequence: Int64
+        /// `create`, `update` or `delete` (or the HTTP method of another request, such as an upload).
+        public let kind: String
+        /// The identifier this device gave the resource (the API's, for one it never created).
+        public let localID: String
+        /// The API's identifier of a resource created here, once the API gave it.
+        public let apiID: String?
+        /// Where it goes, relative to the API's base URL.
+        public let path: String
+        /// `waiting`, `refused`, `stuck`, `conflict` or `damaged`.
+        public let state: String
+        /// The API's reason (refused), the last error (stuck) or the damage, when there is one.
+        public let reason: String?
+        /// Failed attempts in a row (not counting "offline").
+        public let failures: Int
+        /// Not sent before this time (backoff or `Retry-After`), when set.
+        public let notBefore: Date?
+        /// The account that made it, when one was signed in.
+        public let account: String?
+        /// When it was made.
+        public let createdAt: Date
+    }
+
+    /// The sync that holds the claim to send this feature's changes.
+    public struct Claim: Sendable, Equatable, Codable {
+        /// Its process number.
+        public let pid: Int64
+        /// The machine it runs on.
+        public let host: String
+        /// When its lease lapses unless it moves on.
+        public let expires: Date
+    }
+
+    /// The feature (the collection's name, such as `orders`).
+    public let feature: String
+    /// The waiting changes, in the order they are sent.
+    public let changes: [Change]
+    /// How many of this device's identifiers the API replaced with its own, kept.
+    public let identifiers: Int
+    /// The sync sending now, in this process or another; `nil` when none is.
+    public let claim: Claim?
+    /// The account whose data the collection holds, when one does.
+    public let owner: String?
+    /// The version of the model its stored JSON is at (1 when it never changed).
+    public let modelVersion: Int
+}
