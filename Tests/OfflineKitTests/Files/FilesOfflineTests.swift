@@ -15,12 +15,14 @@ struct FilesOfflineTests {
         var photos: [OfflineAttachment] = []
     }
 
-    /// One device: its database, its files, its inspections.
+    /// One device: its folder, database, files and inspections.
     struct Device {
+        let folder: TemporaryFolder
         let files: OfflineAttachments
         let inspections: OfflineCollection<Inspection>
 
         init(_ folder: TemporaryFolder, _ server: TestHTTPServer) throws {
+            self.folder = folder
             try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
             let database = try Database(at: folder.file("app.sqlite"))
             let client = APIClient(baseURL: server.baseURL, timeout: 900)
@@ -38,9 +40,9 @@ struct FilesOfflineTests {
         let api = TestResourceAPI(collection: "inspections")
         let server = try TestHTTPServer { uploads.respond($0) ?? api.respond($0) }
         let phone = try Device(TemporaryFolder("FilesOfflinePhone"), server)
-        let photo = TemporaryFolder("FilesOfflinePhotos").file("roof.jpg")
-        try FileManager.default.createDirectory(
-            at: photo.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let photos = TemporaryFolder("FilesOfflinePhotos")
+        try FileManager.default.createDirectory(at: photos.url, withIntermediateDirectories: true)
+        let photo = photos.file("roof.jpg")
         try Data(repeating: 7, count: 50_000).write(to: photo)
 
         // When: the photo is attached to a new inspection, then everything is synced, files first
