@@ -159,13 +159,14 @@ struct LiveRefreshTests {
         await subject.decided()
         let down = subject.clock.wakeUps
 
-        // When: the stream is live, then dropped
+        // When: the stream is live, then dropped (each state waited for as such: a slow run may
+        // tell a flap on the way, and the plan read must follow the state the test means)
         live.start()
-        _ = await states.next()
+        _ = await states.next(timeout: 900, where: { $0 })
         await subject.decided()
         let up = subject.clock.wakeUps
         source.dropConnections()
-        _ = await states.next()
+        _ = await states.next(timeout: 900, where: { !$0 })
         await subject.decided()
         let downAgain = subject.clock.wakeUps
 
