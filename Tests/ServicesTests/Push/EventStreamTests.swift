@@ -25,7 +25,9 @@ struct EventStreamTests {
         ) throws {
             self.source = source
             server = try TestHTTPServer(responder: responder ?? { _ in .eventStream(source) })
-            var client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
+            // A timeout only a hang reaches: under ThreadSanitizer a test's steps outlast 30 s, and
+            // the stream must end for the reason each test gives it (its clock), never the session's.
+            var client = APIClient(baseURL: server.baseURL, timeout: 900, retry: .never)
             if let credentials { client = client.authorized(by: credentials) }
             stream = EventStream(
                 client: client, clock: clock, keepAlive: 15, maximumDelay: maximumDelay, jitter: { jitter })
