@@ -80,7 +80,7 @@ struct DatabaseSuspensionTests {
         await database.suspend().value
         // When: another connection (an extension) takes the write lock, with no wait allowed
         let other = try Database(at: file, migrations: Self.notes, busyTimeout: 0)
-        let written = await PromiseExpectations.value(of: insert("the extension's", into: other))
+        let written: Void? = await PromiseExpectations.value(of: insert("the extension's", into: other))
         // Then: it wrote; once resumed, this process sees it
         #expect(written != nil)
         database.resume()
