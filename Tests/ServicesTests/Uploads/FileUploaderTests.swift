@@ -36,6 +36,13 @@ struct FileUploaderTests {
             progress: { progress.record($0) })
     }
 
+    /// A tus `204` saying the upload holds `offset` bytes, whatever the piece brought.
+    static func accepted(offset: Int64) -> TestHTTPServer.Reply {
+        .status(
+            204, body: "", contentType: "text/plain",
+            headers: ["Upload-Offset": String(offset), "Tus-Resumable": FileUploader.version])
+    }
+
     @Test("a file goes as one creation and a PATCH a piece, and the API holds its bytes whole")
     func wholeUpload() async throws {
         // Given
@@ -94,10 +101,7 @@ struct FileUploaderTests {
     @Test("an offset beyond what was sent is the API's fault: the upload stops with it")
     func offsetBeyondSent() async throws {
         // Given: a first piece of 1,000 bytes answered with an offset of 1,500
-        uploads.answerNextPatch(
-            .status(
-                204, body: "", contentType: "text/plain",
-                headers: ["Upload-Offset": "1500", "Tus-Resumable": "1.0.0"]))
+        uploads.answerNextPatch(Self.accepted(offset: 1_500))
         // When
         let error = await PromiseExpectations.error(of: upload())
         // Then
@@ -108,10 +112,7 @@ struct FileUploaderTests {
     @Test("a piece answered 204 without moving the offset on is asked about with HEAD, as a failure is")
     func noProgressAskedAbout() async throws {
         // Given: the first piece answered 204 at the offset it started from
-        uploads.answerNextPatch(
-            .status(
-                204, body: "", contentType: "text/plain",
-                headers: ["Upload-Offset": "0", "Tus-Resumable": "1.0.0"]))
+        uploads.answerNextPatch(Self.accepted(offset: 0))
         // When
         let uploaded = await PromiseExpectations.value(of: upload())
         // Then
