@@ -58,13 +58,18 @@ final class BoundedTransfers: Sendable {
     #endif
 
     /// A session of its own with the client's configuration, for `delegate`: a stream that stays
-    /// open (``EventStream``) is kept apart from the client's requests.
-    func session(delegate: any URLSessionDataDelegate) -> URLSession {
+    /// open (``EventStream``) is kept apart from the client's requests. Its requests may be silent
+    /// for `idle` seconds before the session ends them: the configuration's timeout (60 s unless
+    /// the app set one) is for requests that answer, and would cut a stream whose only judge of
+    /// silence is its own keep-alive (on Linux the configuration's value wins over the request's).
+    func session(delegate: any URLSessionDataDelegate, idle: TimeInterval) -> URLSession {
         #if canImport(FoundationNetworking)
-            URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+            let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
         #else
-            URLSession(configuration: session.configuration, delegate: delegate, delegateQueue: nil)
+            let configuration = session.configuration
         #endif
+        configuration.timeoutIntervalForRequest = idle
+        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     /// Starts `request`; `finish` hears once how it ended: the body and the response, the

@@ -50,6 +50,9 @@ public final class EventStream: Sendable {
     /// A number in `0..<1` for each wait's jitter.
     let jitter: @Sendable () -> Double
     private let machine = Locked(Machine())
+    /// How long a connection may stay silent before URLSession would end it: a week, so that
+    /// silence is judged by ``keepAlive`` on the stream's clock alone.
+    static let idle: TimeInterval = 7 * 86_400
 
     /// Everything that changes, behind one lock. `generation` names the connection under way:
     /// a callback of an older one (stopped, dropped, replaced) finds another and does nothing.
@@ -149,7 +152,7 @@ public final class EventStream: Sendable {
     }
 
     private func open(_ generation: Int, token: String?) {
-        var request = URLRequest(url: client.url(for: path), timeoutInterval: 7 * 86_400)
+        var request = URLRequest(url: client.url(for: path), timeoutInterval: Self.idle)
         request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
         request.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
@@ -157,7 +160,7 @@ public final class EventStream: Sendable {
         let lastEventID = machine.withLock { $0.lastEventID }
         if !lastEventID.isEmpty { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
         let delegate = Delegate(stream: self, generation: generation, token: token, lastEventID: lastEventID)
-        let session = client.transfers.session(delegate: delegate)
+        let session = client.transfers.session(delegate: delegate, idle: Self.idle)
         let task = session.dataTask(with: request)
         let started = machine.withLock { machine -> Bool in
             guard machine.generation == generation, machine.running else { return false }

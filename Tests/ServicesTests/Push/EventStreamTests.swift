@@ -5,6 +5,10 @@ import Testing
 
 @testable import Services
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `EventStream` against a loopback server that streams (`TestEventSource`): events as they are
 /// sent, and every way back the standard asks for, timed by a test clock.
 @Suite("Event stream")
@@ -25,9 +29,7 @@ struct EventStreamTests {
         ) throws {
             self.source = source
             server = try TestHTTPServer(responder: responder ?? { _ in .eventStream(source) })
-            // A timeout only a hang reaches: under ThreadSanitizer a test's steps outlast 30 s, and
-            // the stream must end for the reason each test gives it (its clock), never the session's.
-            var client = APIClient(baseURL: server.baseURL, timeout: 900, retry: .never)
+            var client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
             if let credentials { client = client.authorized(by: credentials) }
             stream = EventStream(
                 client: client, clock: clock, keepAlive: 15, maximumDelay: maximumDelay, jitter: { jitter })
@@ -53,6 +55,9 @@ struct EventStreamTests {
             return (seconds, reason)
         }
     }
+
+    /// A session delegate that hears nothing: for a session only looked at.
+    final class NoDelegate: NSObject, URLSessionDataDelegate {}
 
     /// A token that the API refuses until it is refreshed once.
     final class RefusedOnce: Credentials {
@@ -170,6 +175,25 @@ struct EventStreamTests {
         #expect(wait?.reason == "nothing heard for 30 s")
         #expect(await fixture.source.waitForConnections(2))
         #expect(await fixture.states.next(where: { $0 == .live }) == .live)
+    }
+
+    @Test("the session a stream opens on never ends it for silence: the keep-alive alone judges that")
+    func sessionLeavesSilenceToTheKeepAlive() throws {
+        // Given: a client whose session ends a request silent for 1 s
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 1
+        let client = APIClient(
+            baseURL: try #require(URL(string: "http://127.0.0.1:9")),
+            session: URLSession(configuration: configuration))
+
+        // When
+        let session = client.transfers.session(delegate: NoDelegate(), idle: EventStream.idle)
+        defer { session.invalidateAndCancel() }
+
+        // Then: the stream's session waits a week; the client's own requests keep their second
+        #expect(session.configuration.timeoutIntervalForRequest == EventStream.idle)
+        #expect(EventStream.idle >= 86_400)
+        #expect(configuration.timeoutIntervalForRequest == 1)
     }
 
     @Test("a 401 costs one refresh of the token and a new attempt with the new one")
