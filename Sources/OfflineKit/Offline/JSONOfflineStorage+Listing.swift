@@ -16,6 +16,7 @@ extension JSONOfflineStorage {
         var stored = try storedRows(in: connection)
         var listed = Set<IdentifierKey>()
         listed.reserveCapacity(fresh.count)
+        let savedAt = SQLValue.real(now().timeIntervalSince1970)
         for (position, resource) in fresh.enumerated() {
             let id = resource.id ?? ""
             let key = IdentifierKey(id)
@@ -33,14 +34,17 @@ extension JSONOfflineStorage {
             case .some(let row):
                 guard row.json != json || row.position != position else { continue }
                 try connection.execute(
-                    "UPDATE offline_resources SET json = ?, position = ? WHERE collection = ? AND id = ?",
-                    [.blob(json), .integer(Int64(position)), .text(collection), .text(id)])
+                    "UPDATE offline_resources SET json = ?, position = ?, used_at = ? WHERE collection = ? AND id = ?",
+                    [.blob(json), .integer(Int64(position)), savedAt, .text(collection), .text(id)])
             case .none:
                 try connection.execute(
-                    "INSERT INTO offline_resources (collection, id, json, origin, position) VALUES (?, ?, ?, ?, ?)",
+                    """
+                    INSERT INTO offline_resources (collection, id, json, origin, position, used_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
                     [
                         .text(collection), .text(id), .blob(json), .text(OfflineOrigin.api.rawValue),
-                        .integer(Int64(position)),
+                        .integer(Int64(position)), savedAt,
                     ])
             }
         }

@@ -5,43 +5,23 @@ import Services
 /// the `offline_resources` table that every such collection shares, one apart from another by
 /// name.
 struct JSONOfflineStorage<Resource: OfflineResource>: OfflineStorage {
-    static var migrations: [Migration] {
-        [
-            Migration(
-                version: 1,
-                sql: """
-                    CREATE TABLE offline_resources (
-                        collection TEXT NOT NULL,
-                        id TEXT NOT NULL,
-                        json BLOB NOT NULL,
-                        origin TEXT NOT NULL,
-                        deleted INTEGER NOT NULL DEFAULT 0,
-                        position INTEGER NOT NULL DEFAULT 0,
-                        PRIMARY KEY (collection, id)
-                    );
-                    """),
-            // The resources changed here, which every snapshot and page looks up, found without
-            // reading the rest of the collection.
-            Migration(
-                version: 2,
-                sql:
-                    "CREATE INDEX IF NOT EXISTS offline_changed_here ON offline_resources (collection, id) WHERE origin = 'device'"
-            ),
-        ]
-    }
+    static var migrations: [Migration] { OfflineResourcesTable.migrations }
 
     let tables: FeatureDatabase
     let outbox: Outbox
     let collection: String
+    /// Dates each row saved, for ``StorageBudget`` to let go of the oldest first.
+    let now: @Sendable () -> Date
 
     init(database: Database, collection: String, now: @escaping @Sendable () -> Date) {
         self.collection = collection
+        self.now = now
         outbox = Outbox(database: database, feature: collection, now: now)
         tables = FeatureDatabase(
             database, schema: "offline_resources", migrations: Self.migrations, waitingFor: [outbox.ready])
     }
 
-    var copyStamp: String { "offline:\(collection)" }
+    var copyStamp: String { OfflineResourcesTable.copyStamp(collection) }
     var observedTables: Set<String> { ["offline_resources"] }
 
     /// The resource a row of the copy holds. A row this version cannot read is this device's
@@ -84,12 +64,13 @@ struct JSONOfflineStorage<Resource: OfflineResource>: OfflineStorage {
     func put(_ resource: Resource, from origin: OfflineOrigin, in connection: Connection) throws {
         try connection.execute(
             """
-            INSERT INTO offline_resources (collection, id, json, origin, position) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (collection, id) DO UPDATE SET json = excluded.json, origin = excluded.origin, deleted = 0
+            INSERT INTO offline_resources (collection, id, json, origin, position, used_at) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (collection, id) DO UPDATE SET
+                json = excluded.json, origin = excluded.origin, deleted = 0, used_at = excluded.used_at
             """,
             [
                 .text(collection), .text(resource.id ?? ""), .blob(try APIClient.encode(resource)),
-                .text(origin.rawValue), .integer(Int64(Int32.max)),
+                .text(origin.rawValue), .integer(Int64(Int32.max)), .real(now().timeIntervalSince1970),
             ])
     }
 

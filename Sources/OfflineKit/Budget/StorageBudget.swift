@@ -1,0 +1,101 @@
+public import Foundation
+public import Promises
+public import Services
+
+/// A bound, in bytes, on the copy of the API's resources a database keeps for the collections
+/// made with a name (``OfflineCollection/init(database:collection:client:reachability:makeID:now:)``,
+/// which share one table): over it, the rows saved longest ago go first.
+///
+/// Nothing that waits is ever let go of: a row changed here (created, edited or deleted and not
+/// confirmed yet), a row a waiting change or a conflict is about, a row a waiting change's body
+/// names (a child's parent), and a row the user pinned (``OfflineCollection/pin(id:)``). When
+/// those alone are over the budget, everything that waits is kept and the usage says so
+/// (``StorageUsage/overBudget``). A row let go of is fetched again by the next listing or
+/// ``OfflineCollection/fetch(id:)`` online; offline, reading it says there is nothing to show
+/// yet (`ServiceRequestError/noData`), as for a row never fetched. A collection that lost rows
+/// is listed whole the next time: the validators of its last listing go with them, so a
+/// `304 Not Modified` cannot confirm a copy that is no longer whole.
+///
+/// ```swift
+/// let budget = StorageBudget(database: database, bytes: 50_000_000)
+/// let enforcing = budget.enforcing()   // after every change of the copy, in any process
+/// ```
+///
+/// A feature's own tables (``OfflineStorage``) are not counted or evicted.
+public struct StorageBudget: Sendable {
+    /// The most bytes the copy's rows may take.
+    public let bytes: Int
+    let tables: FeatureDatabase
+
+    /// Makes the budget of `database`'s copy.
+    ///
+    /// - Parameters:
+    ///   - database: The app's database.
+    ///   - bytes: The most the copy's rows may take, in bytes (see ``StorageUsage`` for what is
+    ///     counted); 0 or less keeps only what waits.
+    public init(database: Database, bytes: Int) {
+        self.bytes = max(0, bytes)
+        let outbox = FeatureDatabase(database, schema: "outbox", migrations: Outbox.migrations)
+        tables = FeatureDatabase(
+            database, schema: "offline_resources", migrations: OfflineResourcesTable.migrations,
+            waitingFor: [outbox.ready])
+    }
+
+    /// What the copy takes now, against the budget.
+    ///
+    /// - Returns: A promise of the usage; rejected with `DatabaseError` when the file cannot be read.
+    public func usage() -> Promise<StorageUsage> {
+        let bytes = bytes
+        return tables.read { connection in
+            let used = try Eviction.usedBytes(connection)
+            var usage = StorageUsage(bytes: used, keptBytes: 0, budget: bytes, evicted: 0)
+            usage.keptBytes = try Eviction(connection).keptBytes(connection)
+            return usage
+        }
+    }
+
+    /// One eviction pass: over the budget, the rows saved longest ago are let go of, in one
+    /// transaction, until the copy fits or only what must be kept is left.
+    ///
+    /// - Returns: A promise of the usage after the pass; rejected with `DatabaseError` when the
+    ///   file cannot be written (nothing is let go of then).
+    public func enforce() -> Promise<StorageUsage> {
+        let bytes = bytes
+        return tables.write { try Eviction.run(budget: bytes, in: $0) }
+    }
+
+    /// Keeps the budget from now on: a pass after every change of the copy, by this process or
+    /// another, once it is over the budget (within the budget, a change costs one sum).
+    ///
+    /// - Parameters:
+    ///   - dispatcher: Where `report` runs.
+    ///   - report: Gets the usage after each pass that let go of rows or could not meet the
+    ///     budget, or the error of one that failed.
+    /// - Returns: The observation; the budget is kept until it is cancelled or released.
+    public func enforcing(
+        on dispatcher: any Dispatcher = DispatchQueue.global(),
+        _ report: @escaping @Sendable (Result<StorageUsage, any Error>) -> Void = { _ in }
+    ) -> ObservationHandle {
+        let budget = self
+        let watched: @Sendable (Connection) throws -> [Int] = { connection in
+            // The bytes, and what may keep rows (changes waiting, pins), not whether the copy is
+            // over: a pass that cannot meet the budget leaves these as they were and is not run
+            // again until they change; a change sent or a pin let go of runs one.
+            [try Eviction.usedBytes(connection)] + (try Eviction.keepers(connection))
+        }
+        let enforce: @Sendable () -> Void = {
+            budget.enforce().done(on: dispatcher) { usage in
+                if usage.evicted > 0 || !usage.isWithinBudget { report(.success(usage)) }
+            }.catch(on: dispatcher, policy: .allErrors) { report(.failure($0)) }
+        }
+        return tables.database.observe(
+            tables: ["offline_resources", "outbox", "offline_pins"], on: dispatcher, read: watched
+        ) { watched in
+            switch watched {
+            case .failure(let error): report(.failure(error))
+            case .success(let watched) where watched.first ?? 0 > budget.bytes: enforce()
+            case .success: break
+            }
+        }
+    }
+}
