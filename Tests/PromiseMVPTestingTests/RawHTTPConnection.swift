@@ -15,13 +15,64 @@ enum RawHTTPConnection {
     /// gives up after 30 seconds of silence, so a server that never answers fails the test
     /// instead of holding it.
     static func exchange(_ text: String, port: UInt16, closingAfterSending: Bool = false) -> String? {
+        guard let socket = connected(to: port) else { return nil }
+        defer { close(socket) }
+        guard sendAll(text, on: socket) else { return nil }
+        if closingAfterSending { shutdown(socket, Int32(SHUT_WR)) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while case let count = recv(socket, &buffer, buffer.count, 0), count > 0 {
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Sends each request of `requests` on one connection to 127.0.0.1:`port`, the next once the
+    /// answer before it came whole (its head, then `Content-Length` bytes), and gives the answers;
+    /// `nil` when the connection was refused or closed before an answer came whole.
+    static func exchanges(_ requests: [String], port: UInt16) -> [String]? {
+        guard let socket = connected(to: port) else { return nil }
+        defer { close(socket) }
+        var answers: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        for request in requests {
+            guard sendAll(request, on: socket) else { return nil }
+            var received: [UInt8] = []
+            while !isWhole(received) {
+                let count = recv(socket, &buffer, buffer.count, 0)
+                guard count > 0 else { return nil }
+                received += buffer[0..<count]
+            }
+            answers.append(String(decoding: received, as: UTF8.self))
+        }
+        return answers
+    }
+
+    /// Whether `bytes` hold an answer's head and as many body bytes as its `Content-Length` says.
+    private static func isWhole(_ bytes: [UInt8]) -> Bool {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let end = text.range(of: "\r\n\r\n") else { return false }
+        let length =
+            text[..<end.lowerBound].split(separator: "\r\n")
+            .first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+        return text.utf8.count - text[..<end.upperBound].utf8.count >= length
+    }
+
+    /// Sends all of `text` on `socket`.
+    private static func sendAll(_ text: String, on socket: Int32) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, 0) }) == bytes.count
+    }
+
+    /// A socket connected to 127.0.0.1:`port`, whose reads give up after 30 s of silence.
+    private static func connected(to port: UInt16) -> Int32? {
         #if canImport(Glibc)
             let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
             let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard socket >= 0 else { return nil }
-        defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -31,19 +82,12 @@ enum RawHTTPConnection {
                 connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { return nil }
-        var patience = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
-        let bytes = Array(text.utf8)
-        guard bytes.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, 0) }) == bytes.count else {
+        guard connected == 0 else {
+            close(socket)
             return nil
         }
-        if closingAfterSending { shutdown(socket, Int32(SHUT_WR)) }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while case let count = recv(socket, &buffer, buffer.count, 0), count > 0 {
-            received += buffer[0..<count]
-        }
-        return String(decoding: received, as: UTF8.self)
+        var patience = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
+        return socket
     }
 }
