@@ -200,6 +200,7 @@ let benchmarks: @Sendable () -> Void = {
     queryBenchmarks()
     latencyBenchmarks()
     uploadBenchmarks()
+    budgetBenchmarks()
 }
 
 /// The countdown baseline's results, only touched on the benchmark's serial queue.
