@@ -6,7 +6,8 @@ enum OutboxTable {
     /// The start of every read of entries: the columns an entry is made of.
     private static let select = """
         SELECT sequence, local_id, method, path, body, idempotency_key, refusal, created_at, failures,
-            last_error, not_before, stuck, base_version, base, conflict, theirs, account, damage, attempted
+            last_error, not_before, stuck, base_version, base, conflict, theirs, account, damage, attempted,
+            body IS NULL OR json_valid(CAST(body AS TEXT)) AS body_is_json
         FROM outbox
         """
 
@@ -222,7 +223,9 @@ enum OutboxTable {
         let body = blob(row["body"])
         // A body that is not JSON would be sent as it is, and a POST of garbage may still make
         // something; and an entry for no resource cannot be applied: both are damaged.
-        if let body, (try? JSONSerialization.jsonObject(with: body, options: .fragmentsAllowed)) == nil {
+        // Checked by SQLite as it reads the row: a parse in Foundation cost more than the rest of
+        // the entry (10,000 entries read for `Outbox.diagnostics()`).
+        if body != nil, try row.int("body_is_json") == 0 {
             throw DatabaseError(kind: .typeMismatch, message: "its body is not JSON", path: connection.path)
         }
         guard try !row.string("local_id").isEmpty else {
