@@ -95,9 +95,6 @@ struct Eviction {
     /// Lets go of the API's rows saved longest ago until the copy takes at most `budget` bytes.
     static func run(budget: Int, in connection: Connection) throws -> StorageUsage {
         var used = try usedBytes(connection)
-        guard used > budget else {
-            return StorageUsage(bytes: used, keptBytes: 0, budget: budget, evicted: 0)
-        }
         let eviction = try Eviction(connection)
         var (victims, keptBytes, collections) = ([Int64](), 0, Set<String>())
         for row in try rows(connection) {

@@ -11,6 +11,13 @@ import Testing
 struct StorageBudgetTests {
     typealias Task = OfflineCollectionTests.Task
 
+    /// Tasks put together: a resource that names others in an array.
+    struct Bundle: OfflineResource {
+        var id: String?
+        var version: String?
+        var taskIDs: [String]
+    }
+
     /// A database with a `tasks` collection listed from a test API of ten tasks, a clock that
     /// dates the rows saved, and the way to go offline.
     struct Fixture {
@@ -87,11 +94,11 @@ struct StorageBudgetTests {
     }
 
     @Test(
-        "nothing that waits goes: a row changed here, a deleted one, a pinned one, one a waiting change names; the usage says why the budget is not met"
+        "nothing that waits goes: a row changed here, a deleted one, a pinned one, one a waiting change names (in a field or an array); the usage says why the budget is not met"
     )
     func whatWaitsStays() async throws {
-        // Given: ten tasks listed, then offline: one edited, one deleted, one pinned, and a subtask
-        // created that names a fourth
+        // Given: ten tasks listed, then offline: one edited, one deleted, one pinned, a subtask
+        // created that names a fourth, and a bundle that names a fifth in an array
         let fixture = try Fixture()
         defer { fixture.server.stop() }
         _ = await PromiseExpectations.value(of: fixture.tasks.list())
@@ -102,16 +109,30 @@ struct StorageBudgetTests {
         _ = await PromiseExpectations.value(of: fixture.tasks.pin(id: "3"))
         _ = await PromiseExpectations.value(
             of: fixture.collection("subtasks").create(Task(title: "Part of four", note: "4")))
+        let bundles = OfflineCollection<Bundle>(
+            database: fixture.database, collection: "bundles",
+            client: APIClient(baseURL: fixture.server.baseURL, timeout: 30, retry: .never),
+            reachability: fixture.connectivity)
+        _ = await PromiseExpectations.value(of: bundles.create(Bundle(taskIDs: ["5"])))
+
+        let measured = await PromiseExpectations.value(
+            of: StorageBudget(database: fixture.database, bytes: 1_000_000).usage())
+        let roomy = await PromiseExpectations.value(
+            of: StorageBudget(database: fixture.database, bytes: 1_000_000).enforce())
 
         // When: a budget of nothing
         let usage = await PromiseExpectations.value(
             of: StorageBudget(database: fixture.database, bytes: 0).enforce())
 
-        // Then: those four and the subtask stay, the six others go, and the usage says why
-        #expect(await fixture.stored() == ["1", "2", "3", "4"])
+        // Then: those five, the subtask and the bundle stay, the five others go, and the usage says why
+        #expect(await fixture.stored() == ["1", "2", "3", "4", "5"])
         #expect(await fixture.stored("subtasks").count == 1)
-        #expect(usage?.evicted == 6)
+        #expect(usage?.evicted == 5)
         #expect(usage?.keptBytes == usage?.bytes)
+        // (within a roomy budget, the same is counted as kept, and nothing goes)
+        #expect(measured.map { $0.keptBytes > 0 && $0.keptBytes < $0.bytes } == true)
+        #expect(measured?.keptBytes == usage?.keptBytes && roomy?.keptBytes == usage?.keptBytes)
+        #expect(roomy?.evicted == 0 && roomy?.bytes == measured?.bytes)
         #expect(
             usage?.overBudget?.hasSuffix("wait to be sent or are kept offline; the budget is 0 bytes") == true
         )
