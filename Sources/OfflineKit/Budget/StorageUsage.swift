@@ -30,6 +30,7 @@ public struct StorageUsage: Sendable, Equatable, Codable {
     /// `bytes` as a user reads it: bytes up to a kilobyte, then kB and MB with one decimal (1,000s).
     public static func text(_ bytes: Int) -> String {
         switch bytes {
+        case 1: "1 byte"
         case ..<1_000: "\(bytes) bytes"
         case ..<1_000_000: String(format: "%.1f kB", Double(bytes) / 1_000)
         default: String(format: "%.1f MB", Double(bytes) / 1_000_000)

@@ -184,6 +184,29 @@ struct StorageBudgetTests {
         #expect(usage == StorageUsage(bytes: 0, keptBytes: 0, budget: 0, evicted: 1))
     }
 
+    @Test("enforcing reports a budget it cannot meet, once, and lets nothing that waits go")
+    func enforcingReportsAnUnmetBudget() async throws {
+        // Given: a budget of one byte, kept from now on
+        let fixture = try Fixture()
+        defer { fixture.server.stop() }
+        fixture.connectivity.set(.unreachable)
+        let reports = DeliveryRecorder<StorageUsage>()
+        let enforcing = StorageBudget(database: fixture.database, bytes: 1).enforcing { result in
+            if case .success(let usage) = result { reports.record(usage) }
+        }
+        defer { enforcing.cancel() }
+
+        // When: a task made offline
+        _ = await PromiseExpectations.value(of: fixture.tasks.create(Task(title: "Kept whatever the budget")))
+        let report = await reports.next()
+
+        // Then
+        #expect(report?.evicted == 0)
+        #expect(
+            report?.overBudget?.hasSuffix("the budget is 1 byte") == true, "\(String(describing: report))")
+        #expect(await fixture.stored().count == 1)
+    }
+
     @Test("enforcing keeps the copy within the budget after each listing, and reports what it let go of")
     func enforcingAfterEachChange() async throws {
         // Given: a budget of half the tasks (as another device measured them), kept from now on
