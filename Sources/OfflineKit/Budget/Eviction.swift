@@ -4,7 +4,7 @@ import Services
 /// One eviction pass of a ``StorageBudget``, in the transaction it runs in: what must be kept,
 /// read once, then the API's rows saved longest ago let go of until the copy fits.
 ///
-/// Invariant: a row is let go of only when it came from the API (`origin = 'api'`), no outbox
+/// Invariant: a row is let go of only when it came from the API (not changed here), no outbox
 /// entry of its collection is about it (under the id made here or the API's), it is not pinned,
 /// and no waiting change's body names its identifier. Each check reads what this transaction
 /// sees, so a change queued in the same commit is seen.
@@ -13,6 +13,21 @@ struct Eviction {
     struct Key: Hashable {
         let collection: String
         let id: String
+    }
+
+    /// A row of any copy the budget covers, and where it is kept.
+    struct Row {
+        let key: Key
+        let size: Int
+        let savedAt: Double
+        let changedHere: Bool
+        let place: Place
+    }
+
+    /// The shared JSON table's row, or a row of the `n`th storage of its own.
+    enum Place {
+        case shared(rowid: Int64)
+        case own(Int)
     }
 
     /// Rows an outbox entry is about, and pinned rows.
@@ -45,18 +60,9 @@ struct Eviction {
         self.named = named
     }
 
-    /// Whether the API's row `key` must stay.
-    func keeps(_ key: Key) -> Bool {
-        kept.contains(key) || named.contains(key.id)
-    }
-
-    /// The bytes the copy's rows take (see ``StorageUsage``).
-    static func usedBytes(_ connection: Connection) throws -> Int {
-        guard
-            case .integer(let bytes)? = try connection.scalar(
-                "SELECT COALESCE(SUM(length(json) + length(id)), 0) FROM offline_resources")
-        else { return 0 }
-        return Int(bytes)
+    /// Whether the row must stay.
+    func keeps(_ row: Row) -> Bool {
+        row.changedHere || kept.contains(row.key) || named.contains(row.key.id)
     }
 
     /// How many changes wait and rows are pinned: what keeps rows, counted without reading them.
@@ -67,59 +73,83 @@ struct Eviction {
         }
     }
 
-    /// The bytes no pass may take: rows changed here, and the API's rows that must stay.
-    func keptBytes(_ connection: Connection) throws -> Int {
-        try Self.rows(connection).reduce(0) { sum, row in
-            sum + (row.origin == OfflineOrigin.api.rawValue && !keeps(row.key) ? 0 : row.size)
+    /// The bytes the copy's rows take (see ``StorageUsage``).
+    static func usedBytes(_ connection: Connection, _ storages: [any BudgetedStorage]) throws -> Int {
+        guard
+            case .integer(let shared)? = try connection.scalar(
+                "SELECT COALESCE(SUM(length(json) + length(id)), 0) FROM offline_resources")
+        else { return 0 }
+        return try storages.reduce(Int(shared)) { sum, storage in
+            sum + (try storage.budgetedRows(in: connection).reduce(0) { $0 + $1.bytes })
         }
     }
 
-    /// The copy's rows, saved longest ago first.
-    private static func rows(_ connection: Connection) throws -> [(
-        rowid: Int64, key: Key, origin: String, size: Int
-    )] {
-        try connection.query(
+    /// Every row the budget covers, saved longest ago first (in the order each copy gives them,
+    /// the shared table's first, among rows saved at the same time).
+    static func rows(_ connection: Connection, _ storages: [any BudgetedStorage]) throws -> [Row] {
+        var rows = try connection.query(
             """
-            SELECT rowid, collection, id, origin, length(json) + length(id) AS size
+            SELECT rowid, collection, id, origin, used_at, length(json) + length(id) AS size
             FROM offline_resources INDEXED BY offline_resources_by_use ORDER BY used_at, rowid
             """
         ) { row in
-            (
-                rowid: Int64(try row.int("rowid")),
+            Row(
                 key: Key(collection: try row.string("collection"), id: try row.string("id")),
-                origin: try row.string("origin"), size: try row.int("size")
-            )
+                size: try row.int("size"), savedAt: try row.double("used_at"),
+                changedHere: try row.string("origin") != OfflineOrigin.api.rawValue,
+                place: .shared(rowid: Int64(try row.int("rowid"))))
         }
+        for (index, storage) in storages.enumerated() {
+            rows += try storage.budgetedRows(in: connection).map { row in
+                Row(
+                    key: Key(collection: storage.collection, id: row.id), size: row.bytes,
+                    savedAt: row.savedAt,
+                    changedHere: row.changedHere, place: .own(index))
+            }
+        }
+        return rows.enumerated().sorted { ($0.element.savedAt, $0.offset) < ($1.element.savedAt, $1.offset) }
+            .map(\.element)
     }
 
     /// Lets go of the API's rows saved longest ago until the copy takes at most `budget` bytes.
-    static func run(budget: Int, in connection: Connection) throws -> StorageUsage {
-        var used = try usedBytes(connection)
+    static func run(budget: Int, covering storages: [any BudgetedStorage], in connection: Connection) throws
+        -> StorageUsage
+    {
         let eviction = try Eviction(connection)
-        var (victims, keptBytes, collections) = ([Int64](), 0, Set<String>())
-        for row in try rows(connection) {
-            let evictable = row.origin == OfflineOrigin.api.rawValue && !eviction.keeps(row.key)
-            if !evictable {
+        let rows = try rows(connection, storages)
+        var used = rows.reduce(0) { $0 + $1.size }
+        var (shared, own, keptBytes, evicted) = ([Int64](), [Int: [String]](), 0, 0)
+        var collections = Set<String>()
+        for row in rows {
+            if eviction.keeps(row) {
                 keptBytes += row.size
             } else if used > budget {
-                victims.append(row.rowid)
-                collections.insert(row.key.collection)
+                switch row.place {
+                case .shared(let rowid):
+                    shared.append(rowid)
+                    collections.insert(row.key.collection)
+                case .own(let index): own[index, default: []].append(row.key.id)
+                }
                 used -= row.size
+                evicted += 1
             }
         }
-        if !victims.isEmpty {
-            let list = String(decoding: try JSONEncoder().encode(victims), as: UTF8.self)
+        if !shared.isEmpty {
+            let list = String(decoding: try JSONEncoder().encode(shared), as: UTF8.self)
             try connection.execute(
                 "DELETE FROM offline_resources WHERE rowid IN (SELECT value FROM json_each(?))", [.text(list)]
             )
-            // A listing that no longer is whole here must not be confirmed by a `304`.
-            for collection in collections.sorted() {
-                try connection.execute(
-                    "UPDATE cache_stamps SET validators = NULL WHERE name = ?",
-                    [.text(OfflineResourcesTable.copyStamp(collection))])
-            }
         }
-        return StorageUsage(bytes: used, keptBytes: keptBytes, budget: budget, evicted: victims.count)
+        var stamps = Set(collections.map(OfflineResourcesTable.copyStamp))
+        for (index, ids) in own.sorted(by: { $0.key < $1.key }) {
+            try storages[index].evict(ids, in: connection)
+            stamps.insert(storages[index].copyStamp)
+        }
+        // A listing that no longer is whole here must not be confirmed by a `304`.
+        for stamp in stamps.sorted() {
+            try connection.execute("UPDATE cache_stamps SET validators = NULL WHERE name = ?", [.text(stamp)])
+        }
+        return StorageUsage(bytes: used, keptBytes: keptBytes, budget: budget, evicted: evicted)
     }
 
     /// Adds every string and number in `json` to `names` (a number as it is written: `42`).

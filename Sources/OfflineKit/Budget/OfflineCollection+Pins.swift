@@ -4,8 +4,7 @@ import Services
 /// Resources the user keeps on the device whatever the ``StorageBudget``.
 extension OfflineCollection {
     /// Keeps the resource `id` on this device: no eviction lets go of it until ``unpin(id:)``.
-    /// A pin outlives the process; pinning twice is pinning once. The rows of a feature's own
-    /// tables (``OfflineStorage``) are never evicted: pinning them changes nothing.
+    /// A pin outlives the process; pinning twice is pinning once.
     ///
     /// - Parameter id: Its identifier; one made here that the API replaced pins the API's.
     /// - Returns: A promise that settles once the pin is kept.
@@ -23,7 +22,7 @@ extension OfflineCollection {
 
     /// The pinned resources' identifiers, in no particular order.
     public func pinnedIDs() -> Promise<[String]> {
-        guard let collection = storage.jsonRows else { return .value([]) }
+        let collection = collection
         return storage.tables.read { connection in
             try connection.query("SELECT id FROM offline_pins WHERE collection = ?", [.text(collection)]) {
                 try $0.string("id")
@@ -32,8 +31,7 @@ extension OfflineCollection {
     }
 
     private func setPinned(_ pinned: Bool, id: String) -> Promise<Void> {
-        guard let collection = storage.jsonRows else { return .value(()) }
-        let tables = storage.tables
+        let (collection, tables) = (collection, storage.tables)
         return currentID(of: id).then(on: .inline) { id in
             tables.write { connection in
                 _ = try connection.execute(

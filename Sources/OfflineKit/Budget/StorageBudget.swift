@@ -21,11 +21,14 @@ public import Services
 /// let enforcing = budget.enforcing()   // after every change of the copy, in any process
 /// ```
 ///
-/// A feature's own tables (``OfflineStorage``) are not counted or evicted.
+/// A feature's own tables (an ``OfflineStorage`` of its own) are bounded too when they are a
+/// ``BudgetedStorage`` the budget is given (`covering:`).
 public struct StorageBudget: Sendable {
     /// The most bytes the copy's rows may take.
     public let bytes: Int
     let tables: FeatureDatabase
+    /// The features' own tables counted and evicted beside the shared JSON table.
+    let storages: [any BudgetedStorage]
 
     /// Makes the budget of `database`'s copy.
     ///
@@ -33,8 +36,11 @@ public struct StorageBudget: Sendable {
     ///   - database: The app's database.
     ///   - bytes: The most the copy's rows may take, in bytes (see ``StorageUsage`` for what is
     ///     counted); 0 or less keeps only what waits.
-    public init(database: Database, bytes: Int) {
+    ///   - storages: Tables of features' own on `database` to bound as well (a
+    ///     ``BudgetedStorage`` each); the collections sharing the JSON table are always bounded.
+    public init(database: Database, bytes: Int, covering storages: [any BudgetedStorage] = []) {
         self.bytes = max(0, bytes)
+        self.storages = storages
         let outbox = FeatureDatabase(database, schema: "outbox", migrations: Outbox.migrations)
         tables = FeatureDatabase(
             database, schema: "offline_resources", migrations: OfflineResourcesTable.migrations,
@@ -45,12 +51,14 @@ public struct StorageBudget: Sendable {
     ///
     /// - Returns: A promise of the usage; rejected with `DatabaseError` when the file cannot be read.
     public func usage() -> Promise<StorageUsage> {
-        let bytes = bytes
+        let (bytes, storages) = (bytes, storages)
         return tables.read { connection in
-            let used = try Eviction.usedBytes(connection)
-            var usage = StorageUsage(bytes: used, keptBytes: 0, budget: bytes, evicted: 0)
-            usage.keptBytes = try Eviction(connection).keptBytes(connection)
-            return usage
+            let eviction = try Eviction(connection)
+            let rows = try Eviction.rows(connection, storages)
+            return StorageUsage(
+                bytes: rows.reduce(0) { $0 + $1.size },
+                keptBytes: rows.reduce(0) { $0 + (eviction.keeps($1) ? $1.size : 0) }, budget: bytes,
+                evicted: 0)
         }
     }
 
@@ -60,8 +68,8 @@ public struct StorageBudget: Sendable {
     /// - Returns: A promise of the usage after the pass; rejected with `DatabaseError` when the
     ///   file cannot be written (nothing is let go of then).
     public func enforce() -> Promise<StorageUsage> {
-        let bytes = bytes
-        return tables.write { try Eviction.run(budget: bytes, in: $0) }
+        let (bytes, storages) = (bytes, storages)
+        return tables.write { try Eviction.run(budget: bytes, covering: storages, in: $0) }
     }
 
     /// Keeps the budget from now on: a pass after every change of the copy, by this process or
@@ -81,7 +89,7 @@ public struct StorageBudget: Sendable {
             // The bytes, and what may keep rows (changes waiting, pins), not whether the copy is
             // over: a pass that cannot meet the budget leaves these as they were and is not run
             // again until they change; a change sent or a pin let go of runs one.
-            [try Eviction.usedBytes(connection)] + (try Eviction.keepers(connection))
+            [try Eviction.usedBytes(connection, budget.storages)] + (try Eviction.keepers(connection))
         }
         let enforce: @Sendable () -> Void = {
             budget.enforce().done(on: dispatcher) { usage in
@@ -89,7 +97,10 @@ public struct StorageBudget: Sendable {
             }.catch(on: dispatcher, policy: .allErrors) { report(.failure($0)) }
         }
         return tables.database.observe(
-            tables: ["offline_resources", "outbox", "offline_pins"], on: dispatcher, read: watched
+            tables: storages.reduce(["offline_resources", "outbox", "offline_pins"]) {
+                $0.union($1.observedTables)
+            },
+            on: dispatcher, read: watched
         ) { watched in
             switch watched {
             case .failure(let error): report(.failure(error))

@@ -28,14 +28,12 @@ enum OfflineResourcesTable {
                 "CREATE INDEX IF NOT EXISTS offline_changed_here ON offline_resources (collection, id) WHERE origin = 'device'"
         ),
         // A storage budget: when each row was last saved (the oldest go first, in that index's
-        // order), and the resources the user keeps on the device whatever the budget.
+        // order).
         Migration(
             version: 3,
             sql: """
                 ALTER TABLE offline_resources ADD COLUMN used_at REAL NOT NULL DEFAULT 0;
                 CREATE INDEX offline_resources_by_use ON offline_resources (used_at);
-                CREATE TABLE offline_pins (
-                    collection TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (collection, id)) WITHOUT ROWID;
                 """),
     ]
 }

@@ -100,5 +100,13 @@ extension Outbox {
                 CREATE TABLE offline_models (feature TEXT PRIMARY KEY, version INTEGER NOT NULL);
                 ALTER TABLE outbox ADD COLUMN damage TEXT;
                 """),
+        // Resources the user keeps on the device whatever a `StorageBudget` says, in any storage
+        // (`OfflineCollection.pin(id:)`).
+        Migration(
+            version: 12,
+            sql: """
+                CREATE TABLE offline_pins (
+                    collection TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (collection, id)) WITHOUT ROWID
+                """),
     ]
 }

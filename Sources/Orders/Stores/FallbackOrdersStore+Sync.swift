@@ -164,6 +164,16 @@ extension FallbackOrdersStore {
             })
     }
 
+    /// A budget of `bytes` for what the store's database keeps of the shop: its orders (their own
+    /// tables) and its customers, the shop's saved longest ago let go of first, never an order or
+    /// a customer that waits to be sent, one an order names, or a pinned one (`StorageBudget`).
+    ///
+    /// - Parameter bytes: The most the copy may take, in bytes.
+    /// - Returns: The budget, to enforce once or after every change.
+    public func storageBudget(bytes: Int) -> StorageBudget {
+        StorageBudget(database: cache.storage.tables.database, bytes: bytes, covering: [cache.storage])
+    }
+
     /// The accounts whose changes wait here, orders' and customers' together, with how many each.
     ///
     /// - Returns: A promise of the counts.

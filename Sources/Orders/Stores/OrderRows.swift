@@ -12,12 +12,14 @@ enum OrderRows {
         INSERT INTO orders (id, date, email, first_name, last_name, phone,
             billing_street1, billing_street2, billing_city, billing_state, billing_zip,
             shipment_street1, shipment_street2, shipment_city, shipment_state, shipment_zip,
-            card_last4, card_expiration, shipment_speed, total, origin, version, customer_id, attachments)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            card_last4, card_expiration, shipment_speed, total, origin, version, customer_id, attachments,
+            saved_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
-    /// Writes `order` and its items under its `id`.
-    static func insert(_ order: Order, _ connection: Connection, origin: OfflineOrigin) throws {
+    /// Writes `order` and its items under its `id`, saved at `savedAt`.
+    static func insert(_ order: Order, _ connection: Connection, origin: OfflineOrigin, savedAt: Date) throws
+    {
         let id = order.id ?? ""
         let billing = order.billingAddress
         let shipment = order.shipmentAddress
@@ -39,6 +41,7 @@ enum OrderRows {
                 order.customerID.map(SQLValue.text) ?? .null,
                 order.attachments.isEmpty
                     ? .null : .text(String(decoding: try APIClient.encode(order.attachments), as: UTF8.self)),
+                .real(savedAt.timeIntervalSince1970),
             ])
         for (position, item) in order.items.enumerated() {
             try connection.execute(
@@ -51,9 +54,10 @@ enum OrderRows {
     }
 
     /// Replaces the row with `order`'s id (if any) by `order`.
-    static func replace(_ order: Order, _ connection: Connection, origin: OfflineOrigin) throws {
+    static func replace(_ order: Order, _ connection: Connection, origin: OfflineOrigin, savedAt: Date) throws
+    {
         try connection.execute("DELETE FROM orders WHERE id = ?", [.text(order.id ?? "")])
-        try insert(order, connection, origin: origin)
+        try insert(order, connection, origin: origin, savedAt: savedAt)
     }
 
     /// Which orders a read wants; each has its statements written out, values bound. Orders

@@ -9,12 +9,16 @@ import Services
 struct OrdersOfflineStorage: OfflineStorage {
     var tables: FeatureDatabase
     let outbox: Outbox
+    /// Dates each order saved (`saved_at`), for a `StorageBudget`: the shop's saved longest ago
+    /// go first.
+    let now: @Sendable () -> Date
 
     /// The storage on `database`, its tables brought up to date (``OrdersSchema``) before the
     /// first read or write.
     init(database: Database, retry: RetryPolicy, now: @escaping @Sendable () -> Date) {
         let outbox = Outbox(database: database, feature: "orders", retry: retry, now: now)
         self.outbox = outbox
+        self.now = now
         tables = FeatureDatabase(
             database, schema: "orders", migrations: OrdersSchema.migrations(queueingIn: outbox),
             waitingFor: [outbox.ready])
@@ -36,7 +40,7 @@ struct OrdersOfflineStorage: OfflineStorage {
     }
 
     func put(_ order: Order, from origin: OfflineOrigin, in connection: Connection) throws {
-        try OrderRows.replace(order, connection, origin: origin)
+        try OrderRows.replace(order, connection, origin: origin, savedAt: now())
     }
 
     func markDeleted(id: String, in connection: Connection) throws {
@@ -73,16 +77,18 @@ struct OrdersOfflineStorage: OfflineStorage {
         guard copy.allSatisfy({ $0.version != nil }) else {
             guard try !OrderRows.isSame(copy, as: OrderRows.orders(connection, .api)) else { return }
             try connection.execute("DELETE FROM orders WHERE origin = ?", [.text(OfflineOrigin.api.rawValue)])
+            let savedAt = now()
             for order in copy {
-                try OrderRows.insert(order, connection, origin: .api)
+                try OrderRows.insert(order, connection, origin: .api, savedAt: savedAt)
             }
             return
         }
         var gone = try OrderRows.apiVersions(connection)
+        let savedAt = now()
         for order in copy {
             let id = IdentifierKey(order.id ?? "")
             if gone.removeValue(forKey: id) != order.version {
-                try OrderRows.replace(order, connection, origin: .api)
+                try OrderRows.replace(order, connection, origin: .api, savedAt: savedAt)
             }
         }
         for id in gone.keys {
@@ -90,5 +96,42 @@ struct OrdersOfflineStorage: OfflineStorage {
                 "DELETE FROM orders WHERE id = ? AND origin = ?",
                 [.text(id.id), .text(OfflineOrigin.api.rawValue)])
         }
+    }
+}
+
+extension OrdersOfflineStorage: BudgetedStorage {
+    var collection: String { outbox.feature }
+
+    /// Each order with what its columns and items take as stored.
+    func budgetedRows(in connection: Connection) throws -> [BudgetedRow] {
+        try connection.query(
+            """
+            SELECT id, origin, saved_at,
+                length(id) + length(email) + length(first_name) + length(last_name) + length(phone)
+                + length(billing_street1) + length(billing_street2) + length(billing_city)
+                + length(billing_state) + length(billing_zip) + length(shipment_street1)
+                + length(shipment_street2) + length(shipment_city) + length(shipment_state)
+                + length(shipment_zip) + length(card_last4) + length(total) + 24
+                + COALESCE(length(version), 0) + COALESCE(length(customer_id), 0)
+                + COALESCE(length(attachments), 0)
+                + (SELECT COALESCE(SUM(length(name) + length(unit_price) + 16), 0)
+                    FROM order_items WHERE order_id = orders.id) AS size
+            FROM orders
+            """
+        ) { row in
+            BudgetedRow(
+                id: try row.string("id"), bytes: try row.int("size"), savedAt: try row.double("saved_at"),
+                changedHere: try row.string("origin") != OfflineOrigin.api.rawValue)
+        }
+    }
+
+    /// Removes the shop's orders `ids`, their items with them.
+    func evict(_ ids: [String], in connection: Connection) throws {
+        try connection.execute(
+            "DELETE FROM orders WHERE origin = ? AND id IN (SELECT value FROM json_each(?))",
+            [
+                .text(OfflineOrigin.api.rawValue),
+                .text(String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)),
+            ])
     }
 }

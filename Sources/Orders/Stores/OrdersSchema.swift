@@ -41,6 +41,9 @@ enum OrdersSchema {
             // The files attached to each order (`Order.attachments`), as the JSON array the shop
             // names them by; `NULL` for none.
             Migration(version: 9, sql: "ALTER TABLE orders ADD COLUMN attachments TEXT"),
+            // When each order's values were last saved here, in seconds since 1970: a
+            // `StorageBudget` lets go of the shop's orders saved longest ago first.
+            Migration(version: 10, sql: "ALTER TABLE orders ADD COLUMN saved_at REAL NOT NULL DEFAULT 0"),
         ]
     }
 

@@ -14,9 +14,10 @@ struct OrdersSchemaUpgradeTests {
         _ = await PromiseExpectations.value(
             of: device.database.write {
                 try $0.execute("UPDATE schema_versions SET version = 4 WHERE name = 'orders'")
-                // What steps 6 to 9 add, taken away: the indexes are made if missing, the columns not.
+                // What steps 6 to 10 add, taken away: the indexes are made if missing, the columns not.
                 try $0.execute("ALTER TABLE orders DROP COLUMN customer_id")
                 try $0.execute("ALTER TABLE orders DROP COLUMN attachments")
+                try $0.execute("ALTER TABLE orders DROP COLUMN saved_at")
             })
         let reopened = try Database(at: device.folder.file("orders.sqlite"))
         return FallbackOrdersStore(

@@ -1,0 +1,52 @@
+import Foundation
+import OfflineKit
+import OrdersTesting
+import Testing
+
+/// `FallbackOrdersStore.storageBudget(bytes:)`: the orders' own tables bounded beside the
+/// customers' shared one, the shop's orders saved longest ago let go of first, never one made here.
+@Suite("Orders under a storage budget")
+struct OrdersStorageBudgetTests {
+    /// Ten orders at the shop, one a day.
+    static let shopOrders = (1...10).map { number in
+        Order(
+            id: "shop-\(number)", date: day(2026, 11, number), email: "buyer\(number)@example.com",
+            firstName: "Buyer", lastName: "Number \(number)",
+            items: [OrderItem(name: "Tea", quantity: number, unitPrice: 2)], total: Decimal(2 * number))
+    }
+
+    @Test("the shop's orders saved first go; an order made here stays; online, the listing comes back whole")
+    func oldestShopOrdersGo() async throws {
+        // Given: five orders listed, five more an hour later, then one made offline
+        let device = try DeviceAndShop(orders: Array(Self.shopOrders.prefix(5)))
+        _ = await device.listing(device.online)
+        device.clock.advance(3_600)
+        for order in Self.shopOrders.suffix(5) {
+            _ = await PromiseExpectations.value(of: device.online.createOrder(order))
+        }
+        _ = await device.listing(device.online)
+        var mine = DeviceAndShop.amy
+        mine.id = nil
+        mine.email = "mine@example.com"
+        _ = await PromiseExpectations.value(of: device.offline.createOrder(mine))
+        let full = await PromiseExpectations.value(of: device.online.storageBudget(bytes: 0).usage())
+
+        // When: a budget of a bit more than half
+        let budget = device.online.storageBudget(bytes: (full?.bytes ?? 0) * 6 / 10)
+        let usage = await PromiseExpectations.value(of: budget.enforce())
+        let offline = await device.listing(device.offline)
+
+        // Then: the five listed first went, whatever fit of the rest stayed, mine stayed
+        #expect(usage.map { $0.evicted >= 4 && $0.isWithinBudget } == true, "\(String(describing: usage))")
+        #expect(offline.values.contains { $0.email == "mine@example.com" })
+        #expect(Set(offline.keys).isDisjoint(with: ["shop-1", "shop-2", "shop-3", "shop-4"]))
+        #expect(offline.count == 11 - (usage?.evicted ?? 0))
+
+        // When: online again
+        let online = await device.listing(device.online)
+
+        // Then: every order is listed, mine sent once
+        #expect(online.count == 11, "\(online.keys.sorted())")
+        #expect(device.shop.storedOrders.filter { $0.email == "mine@example.com" }.count == 1)
+    }
+}
