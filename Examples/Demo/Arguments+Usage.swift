@@ -18,8 +18,12 @@ extension Arguments {
         }
         let synopsis = wrapped(orderParts + ["[options]"], width: 84, indent: 12)
         let options = Option.all.filter { !$0.isOrderPart }.map { option in
+            let name = option.name + " " + option.value
+            // A name too long for the column has its help on the next line.
             let head =
-                "  " + (option.name + " " + option.value).padding(toLength: 17, withPad: " ", startingAt: 0)
+                name.count < 17
+                ? "  " + name.padding(toLength: 17, withPad: " ", startingAt: 0)
+                : "  " + name + "\n" + String(repeating: " ", count: 19)
             return head
                 + option.help.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: 19))
         }

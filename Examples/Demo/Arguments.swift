@@ -56,6 +56,9 @@ struct Arguments {
     var customer: String?
     /// With `orders`: say how many orders are kept here, not list them (`--count`).
     var countOnly = false
+    /// The most bytes the shop's copy may take here (`--storage-budget`, `DEMO_STORAGE_BUDGET`);
+    /// `nil` for no bound.
+    var storageBudget: Int?
 
     static let version = "demo 1.0.0 (PromiseMVP)"
 
@@ -259,7 +262,25 @@ struct Arguments {
             cachePolicy: try values["--cache"]?.last.map(CachePolicyName.policy) ?? .networkFirst,
             apiTimeout: environment["DEMO_API_TIMEOUT"].flatMap(Double.init).map { max(1, $0) } ?? 10,
             refresh: try values["--refresh"]?.last.map(refreshSeconds) ?? defaultRefresh,
-            customer: customer, countOnly: flags.contains("--count"))
+            customer: customer, countOnly: flags.contains("--count"),
+            storageBudget: try (values["--storage-budget"]?.last ?? environment["DEMO_STORAGE_BUDGET"]).map(
+                bytes))
+    }
+
+    /// The bytes of a size: a whole number, alone or followed by `kB` or `MB` (1,000s; any case).
+    static func bytes(_ text: String) throws -> Int {
+        let lowered = text.lowercased()
+        let (digits, unit) =
+            if lowered.hasSuffix("mb") { (lowered.dropLast(2), 1_000_000) } else if lowered.hasSuffix("kb") {
+                (lowered.dropLast(2), 1_000)
+            } else { (Substring(lowered), 1) }
+        guard let count = Int(digits), count >= 0, count <= Int.max / unit else {
+            throw UsageError(
+                message:
+                    "--storage-budget takes a size such as 500kB, 2MB or 1000000, not '\(Terminal.escaped(text))'"
+            )
+        }
+        return count * unit
     }
 
     /// The seconds of `--refresh`: a number from 1 to a day.

@@ -1,5 +1,6 @@
 import Foundation
 import Melodies
+import OfflineKit
 import Orders
 import Promises
 import Services
@@ -48,7 +49,7 @@ struct Demo {
             return SignInScreen.whoami(arguments, terminal)
         case .status(let json):
             return await withApp(arguments, terminal) { app in
-                await StatusScreen.show(app.orders, json: json, terminal)
+                await StatusScreen.show(app.orders, json: json, budget: arguments.storageBudget, terminal)
             }
         case .melodies:
             return await withApp(arguments, terminal) { app in
@@ -145,6 +146,16 @@ struct Demo {
         guard let app = await App.open(arguments, terminal) else { return 1 }
         let status = await command(app)
         if let failure = app.credentials?.keeperFailure { terminal.printError("demo: \(failure)") }
+        // What the command listed or fetched may have gone over the budget: one pass before exit.
+        if let bytes = arguments.storageBudget {
+            do {
+                let usage = try await app.orders.storageBudget(bytes: bytes).enforce().value
+                if let over = usage.overBudget { terminal.printError("demo: \(over)") }
+            } catch {
+                terminal.printError(
+                    "demo: the storage budget could not be kept: \(Screens.message(for: error))")
+            }
+        }
         return status
     }
 

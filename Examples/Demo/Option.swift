@@ -54,6 +54,12 @@ struct Option: Sendable {
             name: "--count", value: "", use: .flag,
             help: "with 'orders': how many orders this device keeps (of --customer ID)"),
         Option(
+            name: "--storage-budget", value: "SIZE", use: .setting,
+            help: """
+                keep at most SIZE of the shop's orders and customers here (500kB, 2MB, or bytes;
+                default: $DEMO_STORAGE_BUDGET, else no bound); what waits to be sent always stays
+                """),
+        Option(
             name: "--refresh", value: "N", use: .setting,
             help:
                 "with 'orders watch': poll every N s while the API pushes nothing (default: \(refreshDefault))"

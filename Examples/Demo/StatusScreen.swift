@@ -7,22 +7,43 @@ import Promises
 /// diagnostics (no SQL on its tables); `--json` for a support bundle.
 @MainActor
 enum StatusScreen {
-    static func show(_ store: FallbackOrdersStore, json: Bool, _ terminal: Terminal) async -> Int32 {
+    /// The `--json` bundle: each collection's outbox, and what the shop's copy takes here.
+    struct Bundle: Codable {
+        let collections: [OutboxDiagnostics]
+        /// Bytes against the budget; a budget of `nil` when none was given.
+        let storage: Storage
+    }
+
+    /// What the copy takes, what must stay, and the budget.
+    struct Storage: Codable {
+        let bytes: Int
+        let keptBytes: Int
+        let budget: Int?
+    }
+
+    static func show(_ store: FallbackOrdersStore, json: Bool, budget: Int?, _ terminal: Terminal) async
+        -> Int32
+    {
         let snapshots: [OutboxDiagnostics]
+        let usage: StorageUsage
         do {
             snapshots = try await store.diagnostics().value
+            usage = try await store.storageBudget(bytes: budget ?? Int.max).usage().value
         } catch {
             terminal.printError("demo: \(Screens.message(for: error))")
             return 1
         }
+        let storage = Storage(bytes: usage.bytes, keptBytes: usage.keptBytes, budget: budget)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             encoder.dateEncodingStrategy = .iso8601
-            let text = (try? encoder.encode(snapshots)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+            let bundle = Bundle(collections: snapshots, storage: storage)
+            let text = (try? encoder.encode(bundle)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             terminal.printLines(redacted(text))
             return 0
         }
+        terminal.print(summary(storage), style: .bold)
         for snapshot in snapshots {
             terminal.print(summary(snapshot), style: .bold)
             guard !snapshot.changes.isEmpty else { continue }
@@ -41,6 +62,13 @@ enum StatusScreen {
             }
         }
         return 0
+    }
+
+    /// "storage: 1.2 MB of the shop kept here, 8.4 kB of it waiting or pinned; budget 2.0 MB".
+    nonisolated static func summary(_ storage: Storage) -> String {
+        let budget = storage.budget.map { "budget \(StorageUsage.text($0))" } ?? "no budget"
+        return "storage: \(StorageUsage.text(storage.bytes)) of the shop kept here, "
+            + "\(StorageUsage.text(storage.keptBytes)) of it waiting or pinned; \(budget)"
     }
 
     /// "orders: 3 changes waiting, 2 shop IDs kept, kept for amy, model 2, sending: process 41 on

@@ -22,7 +22,8 @@ func budgetBenchmarks() {
         let waiting = try await device.notes.outbox.diagnostics().value.changes.count
         precondition(waiting == 1_000)
     }
-    Benchmark("21 diagnostics / a snapshot of 10,000 waiting changes", configuration: configuration) { benchmark in
+    Benchmark("21 diagnostics / a snapshot of 10,000 waiting changes", configuration: configuration) {
+        benchmark in
         let device = try await KeptCopy(listed: 0, changed: 10_000)
         benchmark.startMeasurement()
         let snapshot = try await device.notes.outbox.diagnostics().value
@@ -47,11 +48,14 @@ private struct KeptCopy {
     init(listed: Int, changed: Int) async throws {
         database = try Database(at: temporaryFolder().appendingPathComponent("budget.sqlite"))
         let client = APIClient(baseURL: URL(fileURLWithPath: "/"), timeout: 10, retry: .never)
-        let listing = (0..<listed).map { Note(id: "\($0)", version: "1", text: "A note of about fifty bytes, number \($0)") }
+        let listing = (0..<listed).map {
+            Note(id: "\($0)", version: "1", text: "A note of about fifty bytes, number \($0)")
+        }
         _ = try await OfflineCollection<Note>(database: database, collection: "notes", client: client)
             .list(policy: .networkFirst, showingCopy: { _ in }, fetching: { .value(listing) }).value
         notes = OfflineCollection<Note>(
-            database: database, collection: "notes", client: client, reachability: ManualConnectivity(.unreachable))
+            database: database, collection: "notes", client: client,
+            reachability: ManualConnectivity(.unreachable))
         for index in 0..<changed {
             _ = try await notes.create(Note(text: "Made offline, number \(index)")).value
         }

@@ -13,7 +13,9 @@ func uploadBenchmarks() {
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 0, maxDuration: .seconds(60),
         maxIterations: 3)
-    for (shape, files, size) in [("one file of 100 MB", 1, 100_000_000), ("100 files of 1 MB", 100, 1_000_000)] {
+    for (shape, files, size) in [
+        ("one file of 100 MB", 1, 100_000_000), ("100 files of 1 MB", 100, 1_000_000),
+    ] {
         Benchmark("20 uploads at 50 ms a round trip / \(shape)", configuration: configuration) { benchmark in
             let device = try await UploadDevice(files: files, size: size)
             defer { device.server.stop() }
@@ -44,7 +46,9 @@ private struct UploadDevice {
         var generator = SystemRandomNumberGenerator()
         try Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: file)
         for index in 0..<files {
-            _ = try await attachments.attach(fileAt: file, name: "file \(index).bin", contentType: "application/octet-stream").value
+            _ = try await attachments.attach(
+                fileAt: file, name: "file \(index).bin", contentType: "application/octet-stream"
+            ).value
         }
     }
 }
