@@ -30,15 +30,10 @@ struct WholeFileTransfer: Sendable {
             "Content-Type": contentType, "Idempotency-Key": idempotencyKey,
             "Content-Disposition": Self.disposition(name), "Repr-Digest": Self.digest(file.sha256),
         ]
-        let (size, step, progress) = (file.size, Int64(uploader.chunkSize), progress)
-        let told = Locked<Int64>(0)
+        let (size, progress) = (file.size, progress)
+        let steps = ProgressSteps(size: size, step: Int64(uploader.chunkSize))
         let sent: @Sendable (Int64) -> Void = { sent in
-            let due = told.withLock { told -> Bool in
-                guard sent >= told + step || (sent == size && told < size) else { return false }
-                told = sent
-                return true
-            }
-            if due { progress(sent) }
+            if steps.due(sent) { progress(sent) }
         }
         progress(0)
         return client.exchangeAnswer(
