@@ -49,4 +49,45 @@ struct OrdersStorageBudgetTests {
         #expect(online.count == 11, "\(online.keys.sorted())")
         #expect(device.shop.storedOrders.filter { $0.email == "mine@example.com" }.count == 1)
     }
+
+    @Test("orders let go of are listed whole again online: the shop's ETag of the old listing is not sent")
+    func evictedOrdersAreListedWhole() async throws {
+        // Given: the ten orders listed (the shop gives its ETag), then all let go of
+        let device = try DeviceAndShop(orders: Self.shopOrders)
+        _ = await device.listing(device.online)
+        let usage = await PromiseExpectations.value(of: device.online.storageBudget(bytes: 0).enforce())
+        #expect(usage?.evicted == 10)
+        #expect(await device.listing(device.offline).isEmpty)
+
+        // When
+        let online = await device.listing(device.online)
+
+        // Then: asked whole, not confirmed by a 304 of an empty copy
+        #expect(online.count == 10)
+        #expect(device.shop.listings.notModified == 0)
+    }
+
+    @Test("enforcing bounds the orders too: a listing over the budget is brought back within it")
+    func enforcingCoversTheOrders() async throws {
+        // Given: a budget of half the orders (as another device measured them), kept from now on
+        let measured = try DeviceAndShop(orders: Self.shopOrders)
+        _ = await measured.listing(measured.online)
+        let half =
+            (await PromiseExpectations.value(of: measured.online.storageBudget(bytes: 0).usage())?.bytes ?? 0)
+            / 2
+        let device = try DeviceAndShop(orders: Self.shopOrders)
+        let reports = DeliveryRecorder<StorageUsage>()
+        let enforcing = device.online.storageBudget(bytes: half).enforcing { result in
+            if case .success(let usage) = result { reports.record(usage) }
+        }
+        defer { enforcing.cancel() }
+
+        // When
+        _ = await device.listing(device.online)
+        let report = await reports.next()
+
+        // Then
+        #expect(report.map { $0.evicted > 0 && $0.bytes <= half } == true, "\(String(describing: report))")
+        #expect(await device.listing(device.offline).count == 10 - (report?.evicted ?? 0))
+    }
 }
