@@ -141,7 +141,7 @@ struct Eviction {
             )
         }
         var stamps = Set(collections.map(OfflineResourcesTable.copyStamp))
-        for (index, ids) in own.sorted(by: { $0.key < $1.key }) {
+        for (index, ids) in own {  // each storage on its own: their order changes nothing
             try storages[index].evict(ids, in: connection)
             stamps.insert(storages[index].copyStamp)
         }
