@@ -61,9 +61,9 @@ enum Screens {
         return 0
     }
 
-    /// "1 order", "3 orders".
-    static func counted(_ count: Int) -> String {
-        count == 1 ? "1 order" : "\(count) orders"
+    /// "1 order", "3 orders" (or of another `noun`: "1 file", "3 files").
+    nonisolated static func counted(_ count: Int, _ noun: String = "order") -> String {
+        count == 1 ? "1 \(noun)" : "\(count) \(noun)s"
     }
 
     static func order(_ id: String, _ app: App, _ terminal: Terminal) async -> Int32 {

@@ -18,6 +18,8 @@ enum StatusScreen {
     struct Storage: Codable {
         let bytes: Int
         let keptBytes: Int
+        /// Of `bytes`, the orders' files kept here.
+        let fileBytes: Int
         let budget: Int?
     }
 
@@ -33,7 +35,8 @@ enum StatusScreen {
             terminal.printError("demo: \(Screens.message(for: error))")
             return 1
         }
-        let storage = Storage(bytes: usage.bytes, keptBytes: usage.keptBytes, budget: budget)
+        let storage = Storage(
+            bytes: usage.bytes, keptBytes: usage.keptBytes, fileBytes: usage.fileBytes, budget: budget)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -64,10 +67,12 @@ enum StatusScreen {
         return 0
     }
 
-    /// "storage: 1.2 MB of the shop kept here, 8.4 kB of it waiting or pinned; budget 2.0 MB".
+    /// "storage: 1.2 MB of the shop kept here (300.0 kB in files), 8.4 kB of it waiting or pinned;
+    /// budget 2.0 MB".
     nonisolated static func summary(_ storage: Storage) -> String {
         let budget = storage.budget.map { "budget \(StorageUsage.text($0))" } ?? "no budget"
-        return "storage: \(StorageUsage.text(storage.bytes)) of the shop kept here, "
+        let files = storage.fileBytes > 0 ? " (\(StorageUsage.text(storage.fileBytes)) in files)" : ""
+        return "storage: \(StorageUsage.text(storage.bytes)) of the shop kept here\(files), "
             + "\(StorageUsage.text(storage.keptBytes)) of it waiting or pinned; \(budget)"
     }
 
@@ -75,15 +80,34 @@ enum StatusScreen {
     /// host".
     nonisolated static func summary(_ snapshot: OutboxDiagnostics) -> String {
         var parts = [
-            snapshot.changes.count == 1 ? "1 change waiting" : "\(snapshot.changes.count) changes waiting",
-            snapshot.identifiers == 1 ? "1 shop ID kept" : "\(snapshot.identifiers) shop IDs kept",
+            Screens.counted(snapshot.changes.count, "change") + " waiting"
+                + (snapshot.changes.isEmpty ? "" : " (\(StorageUsage.text(snapshot.outboxBytes)))"),
+            Screens.counted(snapshot.identifiers, "shop ID") + " kept",
         ]
         if let owner = snapshot.owner { parts.append("kept for \(Terminal.escaped(owner))") }
         parts.append("model \(snapshot.modelVersion)")
         if let claim = snapshot.claim {
             parts.append("sending: process \(claim.pid) on \(Terminal.escaped(claim.host))")
         }
+        if let copy = snapshot.copy { parts.append(summary(copy)) }
+        if let files = snapshot.files {
+            parts.append(
+                "\(Screens.counted(files.count, "file")) kept (\(StorageUsage.text(files.bytes)), "
+                    + "\(StorageUsage.text(files.waitingBytes)) not uploaded)")
+        }
         return "\(snapshot.feature): " + parts.joined(separator: ", ")
+    }
+
+    /// "copy of 120 rows (48.2 kB), refreshed 2026-11-29T12:03:00Z: 2 listings, 1 not modified, 3
+    /// feed updates".
+    nonisolated static func summary(_ copy: OutboxDiagnostics.Copy) -> String {
+        let refreshed =
+            copy.refreshedAt.map { "refreshed \(ISO8601DateFormatter().string(from: $0))" }
+            ?? "never refreshed"
+        return
+            "copy of \(Screens.counted(copy.rows, "row")) (\(StorageUsage.text(copy.bytes))), \(refreshed): "
+            + "\(Screens.counted(copy.listings, "listing")), \(copy.notModified) not modified, "
+            + Screens.counted(copy.feedUpdates, "feed update")
     }
 
     /// `text` with every run of 13 to 19 digits (spaces and dashes between them allowed) masked:

@@ -2,12 +2,15 @@ import Foundation
 import Services
 
 /// One eviction pass of a ``StorageBudget``, in the transaction it runs in: what must be kept,
-/// read once, then the API's rows saved longest ago let go of until the copy fits.
+/// read once, then the API's rows and the kept files used longest ago let go of until the copy fits.
 ///
 /// Invariant: a row is let go of only when it came from the API (not changed here), no outbox
 /// entry of its collection is about it (under the id made here or the API's), it is not pinned,
-/// and no waiting change's body names its identifier. Each check reads what this transaction
-/// sees, so a change queued in the same commit is seen.
+/// and no waiting change's body names its identifier; a file only when no attachment whose upload
+/// is not complete keeps it. Each check reads what this transaction sees, so a change queued in
+/// the same commit is seen. A file is removed before the transaction commits: an attachment of the
+/// same bytes written after it finds the file gone and keeps its copy again
+/// (``OfflineAttachments/attach(fileAt:name:contentType:)``).
 struct Eviction {
     /// A row of a collection.
     struct Key: Hashable {
@@ -24,16 +27,19 @@ struct Eviction {
         let place: Place
     }
 
-    /// The shared JSON table's row, or a row of the `n`th storage of its own.
+    /// The shared JSON table's row, a row of the `n`th storage of its own, or a kept file.
     enum Place {
         case shared(rowid: Int64)
         case own(Int)
+        case file
     }
 
     /// Rows an outbox entry is about, and pinned rows.
     private let kept: Set<Key>
     /// Identifiers a waiting change's body names (its parent, in whatever collection).
     private let named: Set<String>
+    /// The digests of files whose upload is not complete.
+    private let uploading: Set<String>
 
     /// Reads what must be kept.
     init(_ connection: Connection) throws {
@@ -58,11 +64,21 @@ struct Eviction {
                 in: try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]), into: &named)
         }
         self.named = named
+        let attachments = try connection.scalar(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'offline_attachments'")
+        uploading =
+            attachments == .integer(0)
+            ? []
+            : Set(
+                try connection.query("SELECT sha256 FROM offline_attachments WHERE api_id IS NULL") {
+                    try $0.string("sha256")
+                })
     }
 
     /// Whether the row must stay.
     func keeps(_ row: Row) -> Bool {
-        row.changedHere || kept.contains(row.key) || named.contains(row.key.id)
+        if case .file = row.place { return uploading.contains(row.key.id) }
+        return row.changedHere || kept.contains(row.key) || named.contains(row.key.id)
     }
 
     /// How many changes wait and rows are pinned: what keeps rows, counted without reading them.
@@ -73,23 +89,28 @@ struct Eviction {
         }
     }
 
-    /// The bytes the copy's rows take (see ``StorageUsage``).
-    static func usedBytes(_ connection: Connection, _ storages: [any BudgetedStorage]) throws -> Int {
+    /// The bytes the copy's rows and `files` take (see ``StorageUsage``).
+    static func usedBytes(_ connection: Connection, _ storages: [any BudgetedStorage], _ files: KeptFiles?)
+        throws -> Int
+    {
         guard
             case .integer(let shared)? = try connection.scalar(
-                "SELECT COALESCE(SUM(length(json) + length(id)), 0) FROM offline_resources")
+                "SELECT COALESCE(SUM(\(OfflineResourcesTable.rowBytes)), 0) FROM offline_resources")
         else { return 0 }
-        return try storages.reduce(Int(shared)) { sum, storage in
+        let kept = files?.all().reduce(0) { $0 + Int($1.file.size) } ?? 0
+        return try storages.reduce(Int(shared) + kept) { sum, storage in
             sum + (try storage.budgetedRows(in: connection).reduce(0) { $0 + $1.bytes })
         }
     }
 
-    /// Every row the budget covers, saved longest ago first (in the order each copy gives them,
-    /// the shared table's first, among rows saved at the same time).
-    static func rows(_ connection: Connection, _ storages: [any BudgetedStorage]) throws -> [Row] {
+    /// Every row and file the budget covers, used longest ago first (in the order each copy gives
+    /// them, the shared table's first, then the storages', then the files, among those of one time).
+    static func rows(_ connection: Connection, _ storages: [any BudgetedStorage], _ files: KeptFiles?) throws
+        -> [Row]
+    {
         var rows = try connection.query(
             """
-            SELECT rowid, collection, id, origin, used_at, length(json) + length(id) AS size
+            SELECT rowid, collection, id, origin, used_at, \(OfflineResourcesTable.rowBytes) AS size
             FROM offline_resources INDEXED BY offline_resources_by_use ORDER BY used_at, rowid
             """
         ) { row in
@@ -107,18 +128,24 @@ struct Eviction {
                     changedHere: row.changedHere, place: .own(index))
             }
         }
+        rows += (files?.all() ?? []).map { listed in
+            Row(
+                key: Key(collection: "", id: listed.file.sha256), size: Int(listed.file.size),
+                savedAt: listed.usedAt, changedHere: false, place: .file)
+        }
         return rows.enumerated().sorted { ($0.element.savedAt, $0.offset) < ($1.element.savedAt, $1.offset) }
             .map(\.element)
     }
 
     /// Lets go of the API's rows saved longest ago until the copy takes at most `budget` bytes.
-    static func run(budget: Int, covering storages: [any BudgetedStorage], in connection: Connection) throws
-        -> StorageUsage
-    {
+    static func run(
+        budget: Int, covering storages: [any BudgetedStorage], files: KeptFiles?, in connection: Connection
+    ) throws -> StorageUsage {
         let eviction = try Eviction(connection)
-        let rows = try rows(connection, storages)
+        let rows = try rows(connection, storages, files)
         var used = rows.reduce(0) { $0 + $1.size }
         var (shared, own, keptBytes, evicted) = ([Int64](), [Int: [String]](), 0, 0)
+        var gone = Set<String>()
         var collections = Set<String>()
         for row in rows {
             if eviction.keeps(row) {
@@ -129,6 +156,7 @@ struct Eviction {
                     shared.append(rowid)
                     collections.insert(row.key.collection)
                 case .own(let index): own[index, default: []].append(row.key.id)
+                case .file: gone.insert(row.key.id)
                 }
                 used -= row.size
                 evicted += 1
@@ -149,7 +177,15 @@ struct Eviction {
         for stamp in stamps.sorted() {
             try connection.execute("UPDATE cache_stamps SET validators = NULL WHERE name = ?", [.text(stamp)])
         }
-        return StorageUsage(bytes: used, keptBytes: keptBytes, budget: budget, evicted: evicted)
+        for sha256 in gone.sorted() { try files?.remove(sha256: sha256) }
+        return StorageUsage(
+            bytes: used, keptBytes: keptBytes, budget: budget, evicted: evicted,
+            fileBytes: Self.fileBytes(rows) - Self.fileBytes(rows.filter { gone.contains($0.key.id) }))
+    }
+
+    /// The bytes of the files among `rows`.
+    static func fileBytes(_ rows: [Row]) -> Int {
+        rows.reduce(0) { sum, row in if case .file = row.place { sum + row.size } else { sum } }
     }
 
     /// Adds every string and number in `json` to `names` (a number as it is written: `42`).

@@ -29,6 +29,8 @@ public struct StorageBudget: Sendable {
     let tables: FeatureDatabase
     /// The features' own tables counted and evicted beside the shared JSON table.
     let storages: [any BudgetedStorage]
+    /// The folder of kept files counted and evicted beside the rows (``including(_:)``).
+    var files: KeptFiles?
 
     /// Makes the budget of `database`'s copy.
     ///
@@ -47,18 +49,31 @@ public struct StorageBudget: Sendable {
             waitingFor: [outbox.ready])
     }
 
+    /// The same budget over the files of `files` as well: downloaded files and uploaded ones are
+    /// let go of, those read longest ago first (``OfflineAttachments/file(for:)`` fetches one
+    /// again); a file whose upload is not complete never is. Files come in without a database
+    /// write (a download): ``enforcing(on:_:)`` weighs them at the next change of the copy.
+    ///
+    /// - Parameter files: The folder of the kept files, such as ``OfflineAttachments/files``.
+    /// - Returns: The budget over the copy and the files.
+    public func including(_ files: KeptFiles) -> StorageBudget {
+        var budget = self
+        budget.files = files
+        return budget
+    }
+
     /// What the copy takes now, against the budget.
     ///
     /// - Returns: A promise of the usage; rejected with `DatabaseError` when the file cannot be read.
     public func usage() -> Promise<StorageUsage> {
-        let (bytes, storages) = (bytes, storages)
+        let (bytes, storages, files) = (bytes, storages, files)
         return tables.read { connection in
             let eviction = try Eviction(connection)
-            let rows = try Eviction.rows(connection, storages)
+            let rows = try Eviction.rows(connection, storages, files)
             return StorageUsage(
                 bytes: rows.reduce(0) { $0 + $1.size },
                 keptBytes: rows.reduce(0) { $0 + (eviction.keeps($1) ? $1.size : 0) }, budget: bytes,
-                evicted: 0)
+                evicted: 0, fileBytes: Eviction.fileBytes(rows))
         }
     }
 
@@ -68,8 +83,8 @@ public struct StorageBudget: Sendable {
     /// - Returns: A promise of the usage after the pass; rejected with `DatabaseError` when the
     ///   file cannot be written (nothing is let go of then).
     public func enforce() -> Promise<StorageUsage> {
-        let (bytes, storages) = (bytes, storages)
-        return tables.write { try Eviction.run(budget: bytes, covering: storages, in: $0) }
+        let (bytes, storages, files) = (bytes, storages, files)
+        return tables.write { try Eviction.run(budget: bytes, covering: storages, files: files, in: $0) }
     }
 
     /// Keeps the budget from now on: a pass after every change of the copy, by this process or
@@ -89,7 +104,8 @@ public struct StorageBudget: Sendable {
             // The bytes, and what may keep rows (changes waiting, pins), not whether the copy is
             // over: a pass that cannot meet the budget leaves these as they were and is not run
             // again until they change; a change sent or a pin let go of runs one.
-            [try Eviction.usedBytes(connection, budget.storages)] + (try Eviction.keepers(connection))
+            [try Eviction.usedBytes(connection, budget.storages, budget.files)]
+                + (try Eviction.keepers(connection))
         }
         let enforce: @Sendable () -> Void = {
             budget.enforce().done(on: dispatcher) { usage in
@@ -97,9 +113,11 @@ public struct StorageBudget: Sendable {
             }.catch(on: dispatcher, policy: .allErrors) { report(.failure($0)) }
         }
         return tables.database.observe(
-            tables: storages.reduce(["offline_resources", "outbox", "offline_pins"]) {
-                $0.union($1.observedTables)
-            },
+            tables: storages.reduce(
+                Set(
+                    ["offline_resources", "outbox", "offline_pins"]
+                        + (files == nil ? [] : ["offline_attachments"]))
+            ) { $0.union($1.observedTables) },
             on: dispatcher, read: watched
         ) { watched in
             switch watched {

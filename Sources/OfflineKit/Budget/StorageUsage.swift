@@ -4,7 +4,8 @@ import Foundation
 /// by ``StorageBudget/usage()``, and left by each eviction pass (``StorageBudget/enforce()``).
 ///
 /// Bytes are the resources' JSON and identifiers as stored: what grows with the copy, without
-/// SQLite's pages and indexes (a few tens of bytes a row more, the same whatever the budget).
+/// SQLite's pages and indexes (a few tens of bytes a row more, the same whatever the budget), and
+/// the sizes of the kept files when the budget includes them.
 public struct StorageUsage: Sendable, Equatable, Codable {
     /// The bytes of the copy's rows.
     public var bytes: Int
@@ -13,8 +14,10 @@ public struct StorageUsage: Sendable, Equatable, Codable {
     public var keptBytes: Int
     /// The budget, in bytes.
     public var budget: Int
-    /// The rows the pass that left this usage let go of (0 for ``StorageBudget/usage()``).
+    /// The rows and files the pass that left this usage let go of (0 for ``StorageBudget/usage()``).
     public var evicted: Int
+    /// Of ``bytes``, what the kept files take (``StorageBudget/including(_:)``).
+    public var fileBytes: Int = 0
 
     /// Whether the copy fits in the budget.
     public var isWithinBudget: Bool { bytes <= budget }

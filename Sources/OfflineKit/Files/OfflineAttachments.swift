@@ -98,6 +98,9 @@ public struct OfflineAttachments: SyncedCollection {
                 id: id, name: name ?? source.lastPathComponent, contentType: contentType, size: file.size,
                 sha256: file.sha256)
             return table.write { connection in
+                // A storage budget's pass may have let go of the same bytes, downloaded or uploaded
+                // before, since they were kept: kept again, before the row that keeps them commits.
+                if files.file(sha256: file.sha256) == nil { _ = try files.keep(copyOf: source) }
                 try AttachmentsTable.insert(attachment, feature: feature, account: account, connection)
                 try outbox.record(
                     .post, "uploads", json: attachment, localID: id, account: account, in: connection)
@@ -210,7 +213,10 @@ public struct OfflineAttachments: SyncedCollection {
     ///   file is not on this device yet and the API cannot be reached, or with `DownloadError`
     ///   when what came is not the file (nothing is kept then).
     public func file(for attachment: OfflineAttachment) -> Promise<URL> {
-        if let kept = files.file(sha256: attachment.sha256) { return .value(kept.url) }
+        if let kept = files.file(sha256: attachment.sha256) {
+            files.markUsed(sha256: attachment.sha256)  // a storage budget keeps what is read
+            return .value(kept.url)
+        }
         let (feature, files, client, creationPath) = (feature, files, client, uploader.creationPath)
         return table.read { try AttachmentsTable.row(attachment.id, feature: feature, $0)?.location }
             .then(on: .inline) { location -> Promise<KeptFile> in

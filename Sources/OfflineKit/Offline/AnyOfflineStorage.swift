@@ -27,6 +27,8 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
     private let counted: @Sendable (OfflineFilter?, Connection) throws -> Int
     private let held: @Sendable (String, Connection) throws -> Bool
     private let indexing: @Sendable ([String], Connection) throws -> Void
+    /// The copy's rows and bytes (``OfflineStorage/copySize(in:)`` of the storage it holds).
+    let sized: @Sendable (Connection) throws -> (rows: Int, bytes: Int)
     /// Whose data the collection holds, checked before every read and write; `nil` for a client
     /// that does not sign in.
     private(set) var owner: OfflineOwner?
@@ -55,6 +57,7 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
         counted = { try storage.count($0, in: $1) }
         held = { try storage.hasField($0, in: $1) }
         indexing = { try storage.prepareQueries(on: $0, in: $1) }
+        sized = { try storage.copySize(in: $0) }
     }
 
     /// The same storage, not checked: for erasing another account's data.

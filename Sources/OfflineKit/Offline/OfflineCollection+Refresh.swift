@@ -78,10 +78,9 @@ extension OfflineCollection {
             storage.tables.write { connection in
                 switch answer {
                 case .notModified:
-                    guard validators != nil, try connection.cacheStamp(storage.copyStamp) != nil else {
+                    guard validators != nil, try storage.confirmCopy(at: now(), in: connection) else {
                         throw APIError.redirected(status: 304, location: "")
                     }
-                    try connection.setCacheStamp(storage.copyStamp, to: now(), validators: validators)
                     return .unchanged
                 case .changed(let resources, let validators):
                     try storage.saveCopy(resources, at: now(), validators: validators, in: connection)
@@ -176,7 +175,8 @@ extension OfflineCollection {
             }
             // The copy is no longer the last listing's answer: its ETag goes, the token stays.
             try connection.setCacheStamp(
-                storage.copyStamp, to: now(), validators: CacheValidators(syncToken: pages.last?.next))
+                storage.copyStamp, to: now(), validators: CacheValidators(syncToken: pages.last?.next),
+                counting: .updated)
         }
     }
 }

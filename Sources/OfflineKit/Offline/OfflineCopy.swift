@@ -36,9 +36,7 @@ struct OfflineCopy<Resource: OfflineResource>: OfflineCache {
     func confirm(at date: Date) -> Promise<Cached<OfflineSnapshot<Resource>>?> {
         let storage = collection.storage
         return storage.tables.write { connection in
-            guard try connection.cacheStamp(storage.copyStamp) != nil else { return nil }
-            let validators = try connection.cacheValidators(storage.copyStamp)
-            try connection.setCacheStamp(storage.copyStamp, to: date, validators: validators)
+            guard try storage.confirmCopy(at: date, in: connection) else { return nil }
             return Cached(value: try storage.snapshot(in: connection), savedAt: date)
         }
     }

@@ -6,6 +6,9 @@ enum OfflineResourcesTable {
     /// The name the date and validators of `collection`'s last listing are kept under.
     static func copyStamp(_ collection: String) -> String { "offline:\(collection)" }
 
+    /// What a row takes, as a ``StorageBudget`` counts it: its JSON and identifier as stored.
+    static let rowBytes = "length(json) + length(id)"
+
     static let migrations = [
         Migration(
             version: 1,

@@ -39,7 +39,18 @@ extension OfflineStorage {
         _ fresh: [Resource], at date: Date, validators: CacheValidators?, in connection: Connection
     ) throws {
         try replaceAPICopy(with: fresh, in: connection)
-        try connection.setCacheStamp(copyStamp, to: date, validators: validators)
+        try connection.setCacheStamp(copyStamp, to: date, validators: validators, counting: .saved)
+    }
+
+    /// Dates the copy `date` with its validators kept, for a listing the API answered
+    /// `304 Not Modified`: nothing else is written.
+    ///
+    /// - Returns: Whether there was a copy to confirm (a copy never listed has no date).
+    func confirmCopy(at date: Date, in connection: Connection) throws -> Bool {
+        guard try connection.cacheStamp(copyStamp) != nil else { return false }
+        try connection.setCacheStamp(
+            copyStamp, to: date, validators: try connection.cacheValidators(copyStamp), counting: .confirmed)
+        return true
     }
 
     /// The copy as shown (changes made here laid over the API's rows) and its date (see

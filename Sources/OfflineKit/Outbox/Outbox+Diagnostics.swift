@@ -7,35 +7,42 @@ extension Outbox {
     ///
     /// - Returns: A promise of the snapshot.
     public func diagnostics() -> Promise<OutboxDiagnostics> {
-        let feature = feature
-        return table.read { connection in
-            let identifiers = try connection.query(
-                "SELECT local_id, api_id FROM outbox_identifiers WHERE feature = ?", [.text(feature)]
-            ) { (try $0.string("local_id"), try $0.string("api_id")) }
-            let byLocal = Dictionary(identifiers, uniquingKeysWith: { first, _ in first })
-            let byAPI = Dictionary(identifiers.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-            let changes = try OutboxTable.entries(feature, nil, connection).map { entry in
-                // A change made after its resource's create was answered names the API's id: it
-                // is shown under the id this device gave, beside the API's.
-                if let local = byAPI[entry.localID] {
-                    return Self.change(entry, localID: local, apiID: entry.localID)
-                }
-                return Self.change(entry, localID: entry.localID, apiID: byLocal[entry.localID])
+        let outbox = self
+        return table.read { try outbox.diagnostics(in: $0) }
+    }
+
+    /// ``diagnostics()`` read in the caller's transaction.
+    func diagnostics(in connection: Connection) throws -> OutboxDiagnostics {
+        let identifiers = try connection.query(
+            "SELECT local_id, api_id FROM outbox_identifiers WHERE feature = ?", [.text(feature)]
+        ) { (try $0.string("local_id"), try $0.string("api_id")) }
+        let byLocal = Dictionary(identifiers, uniquingKeysWith: { first, _ in first })
+        let byAPI = Dictionary(identifiers.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let changes = try OutboxTable.entries(feature, nil, connection).map { entry in
+            // A change made after its resource's create was answered names the API's id: it
+            // is shown under the id this device gave, beside the API's.
+            if let local = byAPI[entry.localID] {
+                return Self.change(entry, localID: local, apiID: entry.localID)
             }
-            let claim = try connection.query(
-                "SELECT pid, host, expires FROM outbox_claims WHERE feature = ?", [.text(feature)]
-            ) { row in
-                OutboxDiagnostics.Claim(
-                    pid: Int64(try row.int("pid")), host: try row.string("host"),
-                    expires: Date(timeIntervalSince1970: try row.double("expires")))
-            }.first
-            let version = try connection.scalar(
-                "SELECT version FROM offline_models WHERE feature = ?", [.text(feature)])
-            return OutboxDiagnostics(
-                feature: feature, changes: changes, identifiers: identifiers.count, claim: claim,
-                owner: try OfflineOwner.account(of: feature, connection),
-                modelVersion: { if case .integer(let version)? = version { Int(version) } else { 1 } }())
+            return Self.change(entry, localID: entry.localID, apiID: byLocal[entry.localID])
         }
+        let claim = try connection.query(
+            "SELECT pid, host, expires FROM outbox_claims WHERE feature = ?", [.text(feature)]
+        ) { row in
+            OutboxDiagnostics.Claim(
+                pid: Int64(try row.int("pid")), host: try row.string("host"),
+                expires: Date(timeIntervalSince1970: try row.double("expires")))
+        }.first
+        let version = try connection.scalar(
+            "SELECT version FROM offline_models WHERE feature = ?", [.text(feature)])
+        let bytes = try connection.scalar(
+            "SELECT COALESCE(SUM(COALESCE(length(body), 0) + length(path)), 0) FROM outbox WHERE feature = ?",
+            [.text(feature)])
+        return OutboxDiagnostics(
+            feature: feature, changes: changes, identifiers: identifiers.count, claim: claim,
+            owner: try OfflineOwner.account(of: feature, connection),
+            modelVersion: { if case .integer(let version)? = version { Int(version) } else { 1 } }(),
+            outboxBytes: { if case .integer(let bytes)? = bytes { Int(bytes) } else { 0 } }())
     }
 
     /// `entry` described without its body.

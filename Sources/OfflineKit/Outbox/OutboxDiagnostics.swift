@@ -2,7 +2,8 @@ public import Foundation
 
 /// What one feature's outbox holds, read at once, for a screen or a support bundle that says why a
 /// change has not arrived: each waiting change with where it stands, the map of the API's
-/// identifiers, the sync that holds the claim, whose data it is and the model version.
+/// identifiers, the sync that holds the claim, whose data it is, the model version, and what the
+/// changes, the copy and the files take.
 ///
 /// `Sendable` and `Codable`: an app can hand it to another thread, show it, or encode it as JSON
 /// for support. It holds no body, no token and no password: a change is described by its kind,
@@ -44,6 +45,35 @@ public struct OutboxDiagnostics: Sendable, Equatable, Codable {
         public let expires: Date
     }
 
+    /// The copy of the API's resources a collection keeps, and how it was last brought up to date.
+    public struct Copy: Sendable, Equatable, Codable {
+        /// Its rows (the API's and those changed here).
+        public let rows: Int
+        /// What its rows take, in bytes, as a ``StorageBudget`` counts them.
+        public let bytes: Int
+        /// When it was last listed, confirmed or brought up to date from the feed; `nil` when never.
+        public let refreshedAt: Date?
+        /// The change feed's token it is at (the next refresh asks what changed after it), when the
+        /// API has a feed: a position in the feed, not a credential.
+        public let feedToken: String?
+        /// Listings saved whole.
+        public let listings: Int
+        /// Listings the API confirmed with `304 Not Modified` (nothing downloaded again).
+        public let notModified: Int
+        /// Batches of the change feed applied.
+        public let feedUpdates: Int
+    }
+
+    /// The files an attachments' outbox keeps on this device.
+    public struct Files: Sendable, Equatable, Codable {
+        /// How many.
+        public let count: Int
+        /// What they take, in bytes.
+        public let bytes: Int
+        /// Of those, the bytes of files not uploaded yet: never let go of.
+        public let waitingBytes: Int
+    }
+
     /// The feature (the collection's name, such as `orders`).
     public let feature: String
     /// The waiting changes, in the order they are sent.
@@ -56,4 +86,10 @@ public struct OutboxDiagnostics: Sendable, Equatable, Codable {
     public let owner: String?
     /// The version of the model its stored JSON is at (1 when it never changed).
     public let modelVersion: Int
+    /// What the waiting changes take, in bytes (their bodies and paths).
+    public let outboxBytes: Int
+    /// The collection's copy (``OfflineCollection/diagnostics()``); `nil` from the outbox alone.
+    public internal(set) var copy: Copy?
+    /// The files kept (``OfflineAttachments/diagnostics()``); `nil` for a collection of records.
+    public internal(set) var files: Files?
 }

@@ -154,24 +154,24 @@ extension FallbackOrdersStore {
     }
 
     /// What each of this store's outboxes holds (files, customers, orders, in the order a sync
-    /// sends them), for a status screen or a support bundle: see `OutboxDiagnostics`.
+    /// sends them), with the kept files and each copy, for a status screen or a support bundle:
+    /// see `OutboxDiagnostics`.
     ///
     /// - Returns: A promise of the snapshots.
     public func diagnostics() -> Promise<[OutboxDiagnostics]> {
-        when(
-            fulfilled: [attachments.outbox, customers.customers.outbox, orders.outbox].map {
-                $0.diagnostics()
-            })
+        when(fulfilled: [attachments.diagnostics(), customers.customers.diagnostics(), orders.diagnostics()])
     }
 
     /// A budget of `bytes` for what the store's database keeps of the shop: its orders (their own
-    /// tables) and its customers, the shop's saved longest ago let go of first, never an order or
-    /// a customer that waits to be sent, one an order names, or a pinned one (`StorageBudget`).
+    /// tables), its customers and the orders' files, those used longest ago let go of first,
+    /// never an order or a customer that waits to be sent, one an order names, a pinned one, or a
+    /// file not uploaded yet (`StorageBudget`).
     ///
     /// - Parameter bytes: The most the copy may take, in bytes.
     /// - Returns: The budget, to enforce once or after every change.
     public func storageBudget(bytes: Int) -> StorageBudget {
         StorageBudget(database: cache.storage.tables.database, bytes: bytes, covering: [cache.storage])
+            .including(attachments.files)
     }
 
     /// The accounts whose changes wait here, orders' and customers' together, with how many each.

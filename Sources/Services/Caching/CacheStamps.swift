@@ -34,6 +34,45 @@ extension Connection {
             [.text(name), .real(date.timeIntervalSince1970), json.map(SQLValue.text) ?? .null])
     }
 
+    /// ``setCacheStamp(_:to:validators:)`` counting what brought the cache up to date, in the same
+    /// row: a refresh answered `304` still writes one row.
+    ///
+    /// - Parameters:
+    ///   - name: The cache.
+    ///   - date: When its data was fetched or confirmed.
+    ///   - validators: What the answer said of its version; `nil` for none.
+    ///   - event: What brought it up to date.
+    /// - Throws: ``DatabaseError``.
+    package func setCacheStamp(
+        _ name: String, to date: Date, validators: CacheValidators?, counting event: CacheStampEvent
+    ) throws {
+        let json = try validators.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        let column = event.rawValue
+        try execute(
+            """
+            INSERT INTO cache_stamps (name, saved_at, validators, \(column)) VALUES (?, ?, ?, 1)
+            ON CONFLICT(name) DO UPDATE SET saved_at = excluded.saved_at, validators = excluded.validators,
+                \(column) = \(column) + 1
+            """,
+            [.text(name), .real(date.timeIntervalSince1970), json.map(SQLValue.text) ?? .null])
+    }
+
+    /// How many times each ``CacheStampEvent`` brought the cache called `name` up to date; none
+    /// counted for a cache never stamped.
+    ///
+    /// - Parameter name: The cache.
+    /// - Returns: The count of each event.
+    /// - Throws: ``DatabaseError``.
+    package func cacheStampCounts(_ name: String) throws -> [CacheStampEvent: Int] {
+        try query("SELECT saved, confirmed, updated FROM cache_stamps WHERE name = ?", [.text(name)]) {
+            row -> [CacheStampEvent: Int] in
+            [
+                .saved: try row.int("saved"), .confirmed: try row.int("confirmed"),
+                .updated: try row.int("updated"),
+            ]
+        }.first ?? [:]
+    }
+
     /// Dates the cache called `name` at `date` unless it has a date already, in one statement:
     /// a cache that was never listed is dated by the first write the API answered.
     ///
@@ -86,4 +125,15 @@ extension Connection {
         else { return nil }
         return Date(timeIntervalSince1970: seconds)
     }
+}
+
+/// What brought a cache up to date, counted with its stamp
+/// (``Connection/setCacheStamp(_:to:validators:counting:)``): its column in `cache_stamps`.
+package enum CacheStampEvent: String, Sendable {
+    /// An answer saved whole.
+    case saved
+    /// An answer the API confirmed with `304 Not Modified`.
+    case confirmed
+    /// Changes applied to it (a change feed's pages).
+    case updated
 }

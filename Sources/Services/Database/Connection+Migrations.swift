@@ -53,6 +53,15 @@ extension Connection {
             ),
             // The validators of the answer each copy was saved from (`CacheValidators`, as JSON).
             Migration(version: 2, sql: "ALTER TABLE cache_stamps ADD COLUMN validators TEXT"),
+            // How each copy was brought up to date, for a diagnostics snapshot: answers saved whole,
+            // answers the API confirmed with `304`, changes applied (`CacheStampEvent`).
+            Migration(
+                version: 3,
+                sql: """
+                    ALTER TABLE cache_stamps ADD COLUMN saved INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE cache_stamps ADD COLUMN confirmed INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE cache_stamps ADD COLUMN updated INTEGER NOT NULL DEFAULT 0;
+                    """),
         ]
     )
 

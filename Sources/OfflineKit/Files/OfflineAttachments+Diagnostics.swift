@@ -1,0 +1,28 @@
+public import Promises
+import Services
+
+extension OfflineAttachments {
+    /// The uploads' outbox (``Outbox/diagnostics()``) with the files kept here
+    /// (``OutboxDiagnostics/files``): how many, their bytes, and the bytes not uploaded yet.
+    ///
+    /// - Returns: A promise of the snapshot; rejected with `ServiceRequestError` when the file
+    ///   cannot be read.
+    public func diagnostics() -> Promise<OutboxDiagnostics> {
+        let (outbox, files, feature) = (outbox, files, feature)
+        return table.read { connection in
+            var snapshot = try outbox.diagnostics(in: connection)
+            let kept = files.all()
+            let waiting = Set(
+                try connection.query(
+                    "SELECT sha256 FROM offline_attachments WHERE feature = ? AND api_id IS NULL",
+                    [.text(feature)]
+                ) { try $0.string("sha256") })
+            snapshot.files = OutboxDiagnostics.Files(
+                count: kept.count, bytes: kept.reduce(0) { $0 + Int($1.file.size) },
+                waitingBytes: kept.filter { waiting.contains($0.file.sha256) }.reduce(0) {
+                    $0 + Int($1.file.size)
+                })
+            return snapshot
+        }.recover(on: .inline) { throw ServiceRequestError($0) }
+    }
+}
