@@ -6,7 +6,7 @@ import Services
 
 /// Seeing and bounding what the device keeps (#85): one eviction pass of a `StorageBudget` over
 /// 100,000 listed rows and 1,000 changes made offline, down to half of what they take; and the
-/// outbox's diagnostics snapshot of 10,000 waiting changes.
+/// collection's diagnostics snapshot (outbox and copy) of 10,000 waiting changes.
 func budgetBenchmarks() {
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 0, maxDuration: .seconds(120),
@@ -26,9 +26,9 @@ func budgetBenchmarks() {
         benchmark in
         let device = try await KeptCopy(listed: 0, changed: 10_000)
         benchmark.startMeasurement()
-        let snapshot = try await device.notes.outbox.diagnostics().value
+        let snapshot = try await device.notes.diagnostics().value
         benchmark.stopMeasurement()
-        precondition(snapshot.changes.count == 10_000)
+        precondition(snapshot.changes.count == 10_000 && snapshot.copy?.rows == 10_000)
     }
 }
 

@@ -18,7 +18,7 @@ extension Outbox {
         ) { (try $0.string("local_id"), try $0.string("api_id")) }
         let byLocal = Dictionary(identifiers, uniquingKeysWith: { first, _ in first })
         let byAPI = Dictionary(identifiers.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let changes = try OutboxTable.entries(feature, nil, connection).map { entry in
+        let changes = try OutboxTable.descriptions(feature, connection).map { entry in
             // A change made after its resource's create was answered names the API's id: it
             // is shown under the id this device gave, beside the API's.
             if let local = byAPI[entry.localID] {

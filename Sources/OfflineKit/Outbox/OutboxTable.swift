@@ -4,27 +4,44 @@ import Services
 /// The SQL behind ``Outbox``: every statement on the `outbox` table, values bound.
 enum OutboxTable {
     /// The start of every read of entries: the columns an entry is made of.
-    private static let select = """
-        SELECT sequence, local_id, method, path, body, idempotency_key, refusal, created_at, failures,
-            last_error, not_before, stuck, base_version, base, conflict, theirs, account, damage, attempted,
-            body IS NULL OR json_valid(CAST(body AS TEXT)) AS body_is_json
-        FROM outbox
-        """
+    private static let select = selecting(bodies: true)
+
+    /// The columns of entries, with their bodies or (for a description of the queue) without:
+    /// `NULL` in their place, the body still checked to be JSON.
+    private static func selecting(bodies: Bool) -> String {
+        let (body, base, theirs) =
+            bodies ? ("body", "base", "theirs") : ("NULL AS body", "NULL AS base", "NULL AS theirs")
+        return """
+            SELECT sequence, local_id, method, path, \(body), idempotency_key, refusal, created_at, failures,
+                last_error, not_before, stuck, base_version, \(base), conflict, \(theirs), account, damage, attempted,
+                body IS NULL OR json_valid(CAST(body AS TEXT)) AS body_is_json
+            FROM outbox
+            """
+    }
+
+    /// ``entries(_:_:_:)`` without their bodies, bases and the API's versions of conflicts: what
+    /// a description of the queue reads (``Outbox/diagnostics()``), 10,000 entries at a time.
+    private static let described = selecting(bodies: false) + " WHERE feature = ? ORDER BY sequence"
 
     /// The entries of `feature` (of one resource when `localID` is given), in sequence order; a
     /// row that cannot be read is a damaged entry, never an error that hides the others.
     static func entries(_ feature: String, _ localID: String?, _ connection: Connection) throws
         -> [OutboxEntry]
     {
-        let rows =
-            if let localID {
-                try connection.query(
-                    select + " WHERE feature = ? AND local_id = ? ORDER BY sequence",
-                    [.text(feature), .text(localID)])
-            } else {
-                try connection.query(select + " WHERE feature = ? ORDER BY sequence", [.text(feature)])
-            }
-        return rows.map { entry($0, connection) }
+        if let localID {
+            return try connection.query(
+                select + " WHERE feature = ? AND local_id = ? ORDER BY sequence",
+                [.text(feature), .text(localID)]
+            ) { entry($0, connection) }
+        }
+        return try connection.query(select + " WHERE feature = ? ORDER BY sequence", [.text(feature)]) {
+            entry($0, connection)
+        }
+    }
+
+    /// The entries of `feature` as ``entries(_:_:_:)`` reads them, with no body, base or theirs.
+    static func descriptions(_ feature: String, _ connection: Connection) throws -> [OutboxEntry] {
+        try connection.query(described, [.text(feature)]) { entry($0, connection) }
     }
 
     /// The first entry of `feature` after `sequence`, of `account` or of no account, that is not
@@ -194,7 +211,7 @@ enum OutboxTable {
 
     /// The entry a row holds, or a damaged entry naming the file and the entry when the row
     /// cannot be read.
-    private static func entry(_ row: Row, _ connection: Connection) -> OutboxEntry {
+    private static func entry(_ row: some ColumnValues, _ connection: Connection) -> OutboxEntry {
         do {
             return try readEntry(row, connection)
         } catch {
@@ -214,7 +231,7 @@ enum OutboxTable {
         }
     }
 
-    private static func readEntry(_ row: Row, _ connection: Connection) throws -> OutboxEntry {
+    private static func readEntry(_ row: some ColumnValues, _ connection: Connection) throws -> OutboxEntry {
         let methodName = try row.string("method")
         guard let method = HTTPMethod(rawValue: methodName) else {
             throw DatabaseError(
@@ -225,7 +242,7 @@ enum OutboxTable {
         // something; and an entry for no resource cannot be applied: both are damaged.
         // Checked by SQLite as it reads the row: a parse in Foundation cost more than the rest of
         // the entry (10,000 entries read for `Outbox.diagnostics()`).
-        if body != nil, try row.int("body_is_json") == 0 {
+        if try row.int("body_is_json") == 0 {  // 1 for no body
             throw DatabaseError(kind: .typeMismatch, message: "its body is not JSON", path: connection.path)
         }
         guard try !row.string("local_id").isEmpty else {

@@ -54,4 +54,23 @@ struct OutboxDiagnosticsTests {
         let encoded = String(decoding: try JSONEncoder().encode([waiting, after]), as: UTF8.self)
         #expect(!encoded.contains("4111") && !encoded.contains("secret"))
     }
+
+    @Test("a change whose stored body is not JSON is described as damaged, with why")
+    func damagedBody() async throws {
+        // Given: a note made offline, its stored body then broken
+        let database = try Database.inMemory()
+        let closed = try ClosedPort()
+        let offline = OfflineCollection<Note>(
+            database: database, collection: "notes",
+            client: APIClient(baseURL: closed.baseURL, timeout: 900, retry: .never),
+            reachability: ManualConnectivity(.unreachable))
+        _ = await PromiseExpectations.value(of: offline.create(Note(text: "kept")))
+        _ = await PromiseExpectations.value(
+            of: database.write { try $0.execute("UPDATE outbox SET body = CAST('{\"text\": ' AS BLOB)") })
+        // When
+        let snapshot = await PromiseExpectations.value(of: offline.outbox.diagnostics())
+        // Then
+        #expect(snapshot?.changes.map(\.state) == ["damaged"])
+        #expect(snapshot?.changes.first?.reason?.contains("not JSON") == true)
+    }
 }
