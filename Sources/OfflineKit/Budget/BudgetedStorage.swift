@@ -38,7 +38,8 @@ public struct BudgetedRow: Sendable, Equatable {
     public var id: String
     /// What the row takes, in bytes (its values as stored).
     public var bytes: Int
-    /// When the API's values were last saved in it, in seconds since 1970: the oldest go first.
+    /// When the API's values were last saved in it or it was last read on its own
+    /// (``OfflineStorage/markRead(id:in:)``), in seconds since 1970: the oldest go first.
     public var savedAt: Double
     /// Whether it was changed here and not confirmed by the API yet: never let go of.
     public var changedHere: Bool

@@ -95,6 +95,7 @@ struct Eviction {
     {
         guard
             case .integer(let shared)? = try connection.scalar(
+                // sql-constant: the measure of a row, an expression of its columns.
                 "SELECT COALESCE(SUM(\(OfflineResourcesTable.rowBytes)), 0) FROM offline_resources")
         else { return 0 }
         let kept = files?.all().reduce(0) { $0 + Int($1.file.size) } ?? 0
@@ -108,12 +109,11 @@ struct Eviction {
     static func rows(_ connection: Connection, _ storages: [any BudgetedStorage], _ files: KeptFiles?) throws
         -> [Row]
     {
-        var rows = try connection.query(
-            """
-            SELECT rowid, collection, id, origin, used_at, \(OfflineResourcesTable.rowBytes) AS size
-            FROM offline_resources INDEXED BY offline_resources_by_use ORDER BY used_at, rowid
-            """
-        ) { row in
+        let measured =
+            // sql-constant: the measure of a row, an expression of its columns.
+            "SELECT rowid, collection, id, origin, used_at, \(OfflineResourcesTable.rowBytes) AS size"
+        let order = " FROM offline_resources INDEXED BY offline_resources_by_use ORDER BY used_at, rowid"
+        var rows = try connection.query(measured + order) { row in
             Row(
                 key: Key(collection: try row.string("collection"), id: try row.string("id")),
                 size: try row.int("size"), savedAt: try row.double("used_at"),

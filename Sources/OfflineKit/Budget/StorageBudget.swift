@@ -4,7 +4,8 @@ public import Services
 
 /// A bound, in bytes, on the copy of the API's resources a database keeps for the collections
 /// made with a name (``OfflineCollection/init(database:collection:client:reachability:makeID:now:)``,
-/// which share one table): over it, the rows saved longest ago go first.
+/// which share one table): over it, the rows used longest ago (saved from the API, or read on their
+/// own with ``OfflineCollection/fetch(id:)``) go first.
 ///
 /// Nothing that waits is ever let go of: a row changed here (created, edited or deleted and not
 /// confirmed yet), a row a waiting change or a conflict is about, a row a waiting change's body

@@ -29,6 +29,7 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
     private let indexing: @Sendable ([String], Connection) throws -> Void
     /// The copy's rows and bytes (``OfflineStorage/copySize(in:)`` of the storage it holds).
     let sized: @Sendable (Connection) throws -> (rows: Int, bytes: Int)
+    private let read: @Sendable (String, Connection) throws -> Void
     /// Whose data the collection holds, checked before every read and write; `nil` for a client
     /// that does not sign in.
     private(set) var owner: OfflineOwner?
@@ -58,6 +59,7 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
         held = { try storage.hasField($0, in: $1) }
         indexing = { try storage.prepareQueries(on: $0, in: $1) }
         sized = { try storage.copySize(in: $0) }
+        read = { try storage.markRead(id: $0, in: $1) }
     }
 
     /// The same storage, not checked: for erasing another account's data.
@@ -110,6 +112,10 @@ struct AnyOfflineStorage<Resource: OfflineResource>: OfflineStorage {
 
     func idsChangedHere(in connection: Connection) throws -> [String] {
         try changed(connection)
+    }
+
+    func markRead(id: String, in connection: Connection) throws {
+        try read(id, connection)
     }
 
     func page(_ order: OfflineOrder, after cursor: OfflinePageCursor?, limit: Int, in connection: Connection)

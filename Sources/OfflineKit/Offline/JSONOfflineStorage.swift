@@ -24,6 +24,13 @@ struct JSONOfflineStorage<Resource: OfflineResource>: OfflineStorage {
     var copyStamp: String { OfflineResourcesTable.copyStamp(collection) }
     var observedTables: Set<String> { ["offline_resources"] }
 
+    /// Dates the row's use (`used_at`) now, never back.
+    func markRead(id: String, in connection: Connection) throws {
+        try connection.execute(
+            "UPDATE offline_resources SET used_at = MAX(used_at, ?) WHERE collection = ? AND id = ?",
+            [.real(now().timeIntervalSince1970), .text(collection), .text(id)])
+    }
+
     /// The resource a row of the copy holds. A row this version cannot read is this device's
     /// data, not the server's: the error says so, with the collection and the reason.
     func stored(_ row: ColumnReader) throws -> Resource {

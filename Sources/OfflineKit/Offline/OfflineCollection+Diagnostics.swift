@@ -64,11 +64,10 @@ extension OfflineStorage {
     func copySize(in connection: Connection) throws -> (rows: Int, bytes: Int) {
         if let any = self as? AnyOfflineStorage<Resource> { return try any.sized(connection) }
         if let shared = self as? JSONOfflineStorage<Resource> {
+            // sql-constant: the measure of a row, an expression of its columns.
+            let sql = "SELECT COUNT(*) AS n, COALESCE(SUM(\(OfflineResourcesTable.rowBytes)), 0) AS bytes"
             return try connection.query(
-                """
-                SELECT COUNT(*) AS n, COALESCE(SUM(\(OfflineResourcesTable.rowBytes)), 0) AS bytes
-                FROM offline_resources WHERE collection = ?
-                """, [.text(shared.collection)]
+                sql + " FROM offline_resources WHERE collection = ?", [.text(shared.collection)]
             ) { (try $0.int("n"), try $0.int("bytes")) }.first ?? (0, 0)
         }
         guard let own = self as? any BudgetedStorage else { return (0, 0) }

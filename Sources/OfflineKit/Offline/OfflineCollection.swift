@@ -210,6 +210,10 @@ public struct OfflineCollection<Resource: OfflineResource>: Sendable {
                 throw ServiceRequestError.noData
             }
             return row.value
+        }.get(on: .inline) { _ in
+            // Its use dated, for a storage budget, after the read: a failure to write it (a full
+            // disk, a suspended database) costs nothing but the date.
+            storage.tables.write { try storage.markRead(id: id, in: $0) }.cauterize()
         }
     }
 

@@ -64,6 +64,10 @@ public protocol OfflineStorage: Sendable {
     /// The identifiers of the rows changed here (deleted ones included): each should have a
     /// change in ``outbox``, and one that has none is shown damaged, never synced.
     func idsChangedHere(in connection: Connection) throws -> [String]
+    /// Marks resource `id` read now, by the storage's clock (``OfflineCollection/fetch(id:)`` from
+    /// the copy), for a ``StorageBudget`` that lets go of the rows used longest ago first; the
+    /// default does nothing.
+    func markRead(id: String, in connection: Connection) throws
 }
 
 extension OfflineStorage {
@@ -73,4 +77,7 @@ extension OfflineStorage {
     /// None: a storage that does not say which rows it changed here is trusted to have an outbox
     /// entry for each.
     public func idsChangedHere(in connection: Connection) throws -> [String] { [] }
+
+    /// Nothing: a storage that keeps no date of use is weighed by its own dates.
+    public func markRead(id: String, in connection: Connection) throws {}
 }

@@ -4,24 +4,22 @@ import Services
 /// The SQL behind ``Outbox``: every statement on the `outbox` table, values bound.
 enum OutboxTable {
     /// The start of every read of entries: the columns an entry is made of.
-    private static let select = selecting(bodies: true)
+    private static let select = """
+        SELECT sequence, local_id, method, path, body, idempotency_key, refusal, created_at, failures,
+            last_error, not_before, stuck, base_version, base, conflict, theirs, account, damage, attempted,
+            body IS NULL OR json_valid(CAST(body AS TEXT)) AS body_is_json
+        FROM outbox
+        """
 
-    /// The columns of entries, with their bodies or (for a description of the queue) without:
-    /// `NULL` in their place, the body still checked to be JSON.
-    private static func selecting(bodies: Bool) -> String {
-        let (body, base, theirs) =
-            bodies ? ("body", "base", "theirs") : ("NULL AS body", "NULL AS base", "NULL AS theirs")
-        return """
-            SELECT sequence, local_id, method, path, \(body), idempotency_key, refusal, created_at, failures,
-                last_error, not_before, stuck, base_version, \(base), conflict, \(theirs), account, damage, attempted,
-                body IS NULL OR json_valid(CAST(body AS TEXT)) AS body_is_json
-            FROM outbox
-            """
-    }
-
-    /// ``entries(_:_:_:)`` without their bodies, bases and the API's versions of conflicts: what
-    /// a description of the queue reads (``Outbox/diagnostics()``), 10,000 entries at a time.
-    private static let described = selecting(bodies: false) + " WHERE feature = ? ORDER BY sequence"
+    /// ``select`` of a feature's entries without their bodies, bases and the API's versions of
+    /// conflicts (`NULL` in their place, the body still checked to be JSON): what a description of
+    /// the queue reads (``Outbox/diagnostics()``), 10,000 entries at a time.
+    private static let described = """
+        SELECT sequence, local_id, method, path, NULL AS body, idempotency_key, refusal, created_at, failures,
+            last_error, not_before, stuck, base_version, NULL AS base, conflict, NULL AS theirs, account, damage,
+            attempted, body IS NULL OR json_valid(CAST(body AS TEXT)) AS body_is_json
+        FROM outbox WHERE feature = ? ORDER BY sequence
+        """
 
     /// The entries of `feature` (of one resource when `localID` is given), in sequence order; a
     /// row that cannot be read is a damaged entry, never an error that hides the others.

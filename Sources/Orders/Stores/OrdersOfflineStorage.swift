@@ -29,6 +29,14 @@ struct OrdersOfflineStorage: OfflineStorage {
     /// The tables the orders are read from.
     var observedTables: Set<String> { ["orders", "order_items"] }
 
+    /// Dates the order's use (`saved_at`) now, never back: a `StorageBudget` keeps the orders read
+    /// lately.
+    func markRead(id: String, in connection: Connection) throws {
+        try connection.execute(
+            "UPDATE orders SET saved_at = MAX(saved_at, ?) WHERE id = ?",
+            [.real(now().timeIntervalSince1970), .text(id)])
+    }
+
     func resources(in connection: Connection) throws -> [Order] {
         try OrderRows.orders(connection, .all)
     }

@@ -47,14 +47,19 @@ extension Connection {
         _ name: String, to date: Date, validators: CacheValidators?, counting event: CacheStampEvent
     ) throws {
         let json = try validators.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-        let column = event.rawValue
+        // The event is bound: 1 in its own column, 0 in the others, added to what the row holds.
         try execute(
             """
-            INSERT INTO cache_stamps (name, saved_at, validators, \(column)) VALUES (?, ?, ?, 1)
+            INSERT INTO cache_stamps (name, saved_at, validators, saved, confirmed, updated)
+            VALUES (?1, ?2, ?3, ?4 = 'saved', ?4 = 'confirmed', ?4 = 'updated')
             ON CONFLICT(name) DO UPDATE SET saved_at = excluded.saved_at, validators = excluded.validators,
-                \(column) = \(column) + 1
+                saved = saved + excluded.saved, confirmed = confirmed + excluded.confirmed,
+                updated = updated + excluded.updated
             """,
-            [.text(name), .real(date.timeIntervalSince1970), json.map(SQLValue.text) ?? .null])
+            [
+                .text(name), .real(date.timeIntervalSince1970), json.map(SQLValue.text) ?? .null,
+                .text(event.rawValue),
+            ])
     }
 
     /// How many times each ``CacheStampEvent`` brought the cache called `name` up to date; none

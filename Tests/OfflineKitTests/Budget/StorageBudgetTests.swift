@@ -93,6 +93,27 @@ struct StorageBudgetTests {
         #expect(usage?.overBudget == nil)
     }
 
+    @Test("a row read on its own since it was saved goes after the rows saved with it")
+    func readRowsStay() async throws {
+        // Given: ten tasks listed at once, then the first read offline a minute later
+        let fixture = try Fixture()
+        defer { fixture.server.stop() }
+        _ = await PromiseExpectations.value(of: fixture.tasks.list())
+        fixture.clock.withLock { $0 += 60 }
+        fixture.connectivity.set(.unreachable)
+        let read = await PromiseExpectations.value(of: fixture.tasks.fetch(id: "1"))
+
+        // When: a budget one byte short of the copy
+        let usage = await PromiseExpectations.value(
+            of: StorageBudget(database: fixture.database, bytes: await fixture.used() - 1).enforce())
+
+        // Then: of the ten saved together, one not read went (the first in the listing's order)
+        #expect(read?.title == "Task number 1, with some words")
+        #expect(usage?.evicted == 1)
+        let stored = await fixture.stored()
+        #expect(stored.count == 9 && stored.contains("1"), "\(stored)")
+    }
+
     @Test(
         "nothing that waits goes: a row changed here, a deleted one, a pinned one, one a waiting change names (in a field or an array); the usage says why the budget is not met"
     )

@@ -50,6 +50,33 @@ struct OrdersStorageBudgetTests {
         #expect(device.shop.storedOrders.filter { $0.email == "mine@example.com" }.count == 1)
     }
 
+    @Test("an order read on its own stays over orders saved with it")
+    func readOrdersStay() async throws {
+        // Given: on another device, the order a budget one byte short lets go of first
+        let measured = try DeviceAndShop(orders: Self.shopOrders)
+        _ = await measured.listing(measured.online)
+        let size =
+            await PromiseExpectations.value(of: measured.online.storageBudget(bytes: 0).usage())?.bytes ?? 0
+        _ = await PromiseExpectations.value(of: measured.online.storageBudget(bytes: size - 1).enforce())
+        let first = try #require(
+            Set(Self.shopOrders.compactMap(\.id)).subtracting(await measured.listing(measured.offline).keys)
+                .first)
+        // and here, the ten listed at once, then that one read offline an hour later
+        let device = try DeviceAndShop(orders: Self.shopOrders)
+        _ = await device.listing(device.online)
+        device.clock.advance(3_600)
+        let read = await PromiseExpectations.value(of: device.offline.fetchOrder(id: first))
+
+        // When: the same budget
+        let usage = await PromiseExpectations.value(
+            of: device.online.storageBudget(bytes: size - 1).enforce())
+
+        // Then: one order went, not the one read
+        let kept = await device.listing(device.offline)
+        #expect(read?.id == first && usage?.evicted == 1)
+        #expect(kept.count == 9 && kept[first] != nil, "\(first) \(kept.keys.sorted())")
+    }
+
     @Test("orders let go of are listed whole again online: the shop's ETag of the old listing is not sent")
     func evictedOrdersAreListedWhole() async throws {
         // Given: the ten orders listed (the shop gives its ETag), then all let go of
