@@ -57,7 +57,10 @@ enum StatusScreen {
                     [
                         String(change.sequence), change.kind, change.localID, change.apiID ?? "",
                         change.state,
-                        String(change.failures), redacted(Terminal.escaped(change.reason ?? "")),
+                        String(change.failures),
+                        redacted(
+                            Terminal.escaped(
+                                change.reason ?? change.waitingFor.map { "waits for \($0)" } ?? "")),
                     ]
                 }, fixed: [0, 1, 2, 3, 4, 5])
             for (index, line) in table.lines(fitting: terminal.width).enumerated() {

@@ -49,6 +49,12 @@ extension OfflineStorage {
     /// The outbox's snapshot with the copy, in the caller's transaction.
     func diagnostics(in connection: Connection) throws -> OutboxDiagnostics {
         var snapshot = try outbox.diagnostics(in: connection)
+        if let references = (self as? AnyOfflineStorage<Resource>)?.references {
+            let parents = try waitingParents(references, connection)
+            for index in snapshot.changes.indices {
+                snapshot.changes[index].waitingFor = parents[snapshot.changes[index].sequence]
+            }
+        }
         let (rows, bytes) = try copySize(in: connection)
         let counts = try connection.cacheStampCounts(copyStamp)
         snapshot.copy = OutboxDiagnostics.Copy(
@@ -56,6 +62,19 @@ extension OfflineStorage {
             feedToken: try connection.cacheValidators(copyStamp)?.syncToken, listings: counts[.saved] ?? 0,
             notModified: counts[.confirmed] ?? 0, feedUpdates: counts[.updated] ?? 0)
         return snapshot
+    }
+
+    /// The parent each waiting change of this collection waits for (`collection/id`), by sequence:
+    /// read with the bodies, for a collection that declared references.
+    private func waitingParents(_ references: OfflineReferences<Resource>, _ connection: Connection) throws
+        -> [Int64: String]
+    {
+        var parents = [Int64: String]()
+        for entry in try OutboxTable.entries(outbox.feature, nil, connection) {
+            guard let parent = try references.waitingParent(of: entry, connection) else { continue }
+            parents[entry.sequence] = "\(parent.collection)/\(parent.id)"
+        }
+        return parents
     }
 
     /// The copy's rows and their bytes, as a ``StorageBudget`` counts them: the shared table's

@@ -89,10 +89,8 @@ extension OfflineCollection {
         let collection = collection
         return storage.tables.read { connection -> OfflineParentWait? in
             let entries = try OutboxTable.entries(collection, id, connection)
-            for entry in entries where entry.method != .delete && !entry.isHeld {
-                guard let body = entry.body, let value = try? APIClient.decode(Resource.self, from: body),
-                    let parent = try references.waitingParent(of: value, connection)
-                else { continue }
+            for entry in entries {
+                guard let parent = try references.waitingParent(of: entry, connection) else { continue }
                 let creates = try OutboxTable.entries(parent.collection, parent.id, connection)
                 let state = OutboxStatus(entries: creates).state(of: parent.id)
                 return OfflineParentWait(collection: parent.collection, id: parent.id, state: state)

@@ -30,6 +30,16 @@ struct OfflineReferences<Resource: OfflineResource>: Sendable {
         return nil
     }
 
+    /// The parent a waiting change waits for: none for a delete or a held change.
+    func waitingParent(of entry: OutboxEntry, _ connection: Connection) throws -> (
+        collection: String, id: String
+    )? {
+        guard entry.method != .delete, !entry.isHeld, let body = entry.body,
+            let value = try? APIClient.decode(Resource.self, from: body)
+        else { return nil }
+        return try waitingParent(of: value, connection)
+    }
+
     /// `resource` naming each resource it refers to by the API's identifier, where the API gave
     /// one; whether anything changed.
     func rename(_ resource: inout Resource, _ connection: Connection) throws -> Bool {

@@ -65,6 +65,6 @@ extension Outbox {
         return OutboxDiagnostics.Change(
             sequence: entry.sequence, kind: kind, localID: localID, apiID: apiID, path: entry.path,
             state: state, reason: reason, failures: entry.failures, notBefore: entry.notBefore,
-            account: entry.account, createdAt: entry.createdAt)
+            account: entry.account, createdAt: entry.createdAt, sent: entry.attemptedBefore)
     }
 }

@@ -33,6 +33,12 @@ public struct OutboxDiagnostics: Sendable, Equatable, Codable {
         public let account: String?
         /// When it was made.
         public let createdAt: Date
+        /// Whether it was sent and its answer not recorded yet: on its way while a sync holds the
+        /// claim, or its answer lost (then sent again under its key, answered once).
+        public let sent: Bool
+        /// The resource it waits for, as `collection/id`: a parent it names whose create the API
+        /// has not answered (``OfflineCollection/diagnostics()`` of a collection with references).
+        public internal(set) var waitingFor: String?
     }
 
     /// The sync that holds the claim to send this feature's changes.
@@ -77,7 +83,7 @@ public struct OutboxDiagnostics: Sendable, Equatable, Codable {
     /// The feature (the collection's name, such as `orders`).
     public let feature: String
     /// The waiting changes, in the order they are sent.
-    public let changes: [Change]
+    public internal(set) var changes: [Change]
     /// How many of this device's identifiers the API replaced with its own, kept.
     public let identifiers: Int
     /// The sync sending now, in this process or another; `nil` when none is.

@@ -116,4 +116,28 @@ struct OfflineCollectionDiagnosticsTests {
         #expect(queued?.changes.first?.kind == "create" && queued?.copy?.rows == 1)
         #expect(sent?.changes.isEmpty == true)
     }
+
+    @Test("a task made offline in a new project says it waits for the project, until the project is sent")
+    func waitingForParent() async throws {
+        // Given: a project and a task in it, made offline
+        let api = try OfflineReferenceTests.API()
+        defer { api.server.stop() }
+        let connectivity = ManualConnectivity(.unreachable)
+        let both = ProjectsAndTasks(
+            database: database, client: APIClient(baseURL: api.server.baseURL, timeout: 900, retry: .never),
+            reachability: connectivity)
+        let project = try #require(
+            await PromiseExpectations.value(of: both.projects.create(Project(name: "Roof"))))
+        _ = await PromiseExpectations.value(
+            of: both.tasks.create(PlannedTask(title: "Buy tiles", projectID: project.id)))
+        // When
+        let waiting = await PromiseExpectations.value(of: both.tasks.diagnostics())
+        connectivity.set(.reachable)
+        _ = await PromiseExpectations.value(of: both.projects.sync())
+        let released = await PromiseExpectations.value(of: both.tasks.diagnostics())
+        // Then
+        #expect(waiting?.changes.map(\.waitingFor) == ["projects/\(project.id ?? "")"])
+        #expect(waiting?.changes.first?.sent == false)
+        #expect(released?.changes.map(\.waitingFor) == [nil])
+    }
 }

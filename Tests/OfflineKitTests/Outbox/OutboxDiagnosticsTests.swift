@@ -55,7 +55,7 @@ struct OutboxDiagnosticsTests {
         #expect(!encoded.contains("4111") && !encoded.contains("secret"))
     }
 
-    @Test("a change whose stored body is not JSON is described as damaged, with why")
+    @Test("a change whose stored body is not JSON is described as damaged, with why; one sent unanswered as sent")
     func damagedBody() async throws {
         // Given: a note made offline, its stored body then broken
         let database = try Database.inMemory()
@@ -67,10 +67,15 @@ struct OutboxDiagnosticsTests {
         _ = await PromiseExpectations.value(of: offline.create(Note(text: "kept")))
         _ = await PromiseExpectations.value(
             of: database.write { try $0.execute("UPDATE outbox SET body = CAST('{\"text\": ' AS BLOB)") })
+        // and a second sent once, its answer never recorded
+        _ = await PromiseExpectations.value(of: offline.create(Note(text: "sent")))
+        _ = await PromiseExpectations.value(
+            of: database.write { try $0.execute("UPDATE outbox SET attempted = 1 WHERE sequence = 2") })
         // When
         let snapshot = await PromiseExpectations.value(of: offline.outbox.diagnostics())
         // Then
-        #expect(snapshot?.changes.map(\.state) == ["damaged"])
+        #expect(snapshot?.changes.map(\.state) == ["damaged", "waiting"])
+        #expect(snapshot?.changes.map(\.sent) == [false, true])
         #expect(snapshot?.changes.first?.reason?.contains("not JSON") == true)
     }
 }
