@@ -10,8 +10,18 @@ extension OfflineCollection {
     /// - Returns: A promise of the snapshot; rejected with `ServiceRequestError` when the file
     ///   cannot be read.
     public func diagnostics() -> Promise<OutboxDiagnostics> {
+        diagnostics(includingBodies: false)
+    }
+
+    /// ``diagnostics()`` with each change's body when `includingBodies`
+    /// (``Outbox/diagnostics(includingBodies:)``).
+    ///
+    /// - Parameter includingBodies: Whether to read the bodies too.
+    /// - Returns: A promise of the snapshot; rejected with `ServiceRequestError` when the file
+    ///   cannot be read.
+    public func diagnostics(includingBodies: Bool) -> Promise<OutboxDiagnostics> {
         let storage = storage
-        return storage.tables.read { try storage.diagnostics(in: $0) }
+        return storage.tables.read { try storage.diagnostics(in: $0, bodies: includingBodies) }
             .recover(on: .inline) { throw ServiceRequestError($0) }
     }
 
@@ -47,8 +57,8 @@ enum OfflineStorageDiagnostics {
 
 extension OfflineStorage {
     /// The outbox's snapshot with the copy, in the caller's transaction.
-    func diagnostics(in connection: Connection) throws -> OutboxDiagnostics {
-        var snapshot = try outbox.diagnostics(in: connection)
+    func diagnostics(in connection: Connection, bodies: Bool = false) throws -> OutboxDiagnostics {
+        var snapshot = try outbox.diagnostics(in: connection, bodies: bodies)
         if let references = (self as? AnyOfflineStorage<Resource>)?.references {
             let parents = try waitingParents(references, connection)
             for index in snapshot.changes.indices {

@@ -7,24 +7,42 @@ extension Outbox {
     ///
     /// - Returns: A promise of the snapshot.
     public func diagnostics() -> Promise<OutboxDiagnostics> {
-        let outbox = self
-        return table.read { try outbox.diagnostics(in: $0) }
+        diagnostics(includingBodies: false)
     }
 
-    /// ``diagnostics()`` read in the caller's transaction.
-    func diagnostics(in connection: Connection) throws -> OutboxDiagnostics {
+    /// ``diagnostics()`` with each change's body (``OutboxDiagnostics/Change/body``) when
+    /// `includingBodies`: for an app whose support asks what a change carried, and whose user
+    /// agreed to send it. Without it, no body is read.
+    ///
+    /// - Parameter includingBodies: Whether to read the bodies too.
+    /// - Returns: A promise of the snapshot.
+    public func diagnostics(includingBodies: Bool) -> Promise<OutboxDiagnostics> {
+        let outbox = self
+        return table.read { try outbox.diagnostics(in: $0, bodies: includingBodies) }
+    }
+
+    /// ``diagnostics(includingBodies:)`` read in the caller's transaction.
+    func diagnostics(in connection: Connection, bodies: Bool = false) throws -> OutboxDiagnostics {
         let identifiers = try connection.query(
             "SELECT local_id, api_id FROM outbox_identifiers WHERE feature = ?", [.text(feature)]
         ) { (try $0.string("local_id"), try $0.string("api_id")) }
         let byLocal = Dictionary(identifiers, uniquingKeysWith: { first, _ in first })
         let byAPI = Dictionary(identifiers.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let changes = try OutboxTable.descriptions(feature, connection).map { entry in
+        let entries =
+            bodies
+            ? try OutboxTable.entries(feature, nil, connection)
+            : try OutboxTable.descriptions(feature, connection)
+        let changes = entries.map { entry in
             // A change made after its resource's create was answered names the API's id: it
             // is shown under the id this device gave, beside the API's.
-            if let local = byAPI[entry.localID] {
-                return Self.change(entry, localID: local, apiID: entry.localID)
-            }
-            return Self.change(entry, localID: entry.localID, apiID: byLocal[entry.localID])
+            var change =
+                if let local = byAPI[entry.localID] {
+                    Self.change(entry, localID: local, apiID: entry.localID)
+                } else {
+                    Self.change(entry, localID: entry.localID, apiID: byLocal[entry.localID])
+                }
+            change.body = entry.body.map { String(decoding: $0, as: UTF8.self) }
+            return change
         }
         let claim = try connection.query(
             "SELECT pid, host, expires FROM outbox_claims WHERE feature = ?", [.text(feature)]

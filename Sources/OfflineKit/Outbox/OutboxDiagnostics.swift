@@ -6,8 +6,9 @@ public import Foundation
 /// changes, the copy and the files take.
 ///
 /// `Sendable` and `Codable`: an app can hand it to another thread, show it, or encode it as JSON
-/// for support. It holds no body, no token and no password: a change is described by its kind,
-/// identifiers, path and state, never by what it carries.
+/// for support. It holds no token and no password, and no body unless the app asks for bodies
+/// (``Outbox/diagnostics(includingBodies:)``): a change is described by its kind, identifiers,
+/// path and state, not by what it carries.
 public struct OutboxDiagnostics: Sendable, Equatable, Codable {
     /// One waiting change.
     public struct Change: Sendable, Equatable, Codable {
@@ -39,6 +40,9 @@ public struct OutboxDiagnostics: Sendable, Equatable, Codable {
         /// The resource it waits for, as `collection/id`: a parent it names whose create the API
         /// has not answered (``OfflineCollection/diagnostics()`` of a collection with references).
         public internal(set) var waitingFor: String?
+        /// What it carries, as JSON: only from a snapshot asked with bodies
+        /// (``Outbox/diagnostics(includingBodies:)``); `nil` otherwise.
+        public internal(set) var body: String?
     }
 
     /// The sync that holds the claim to send this feature's changes.

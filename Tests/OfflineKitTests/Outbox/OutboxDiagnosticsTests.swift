@@ -53,9 +53,14 @@ struct OutboxDiagnosticsTests {
                 == ["update", waiting.changes[0].localID, kept])
         let encoded = String(decoding: try JSONEncoder().encode([waiting, after]), as: UTF8.self)
         #expect(!encoded.contains("4111") && !encoded.contains("secret"))
+        // and the bodies only when asked for
+        let bodies = try #require(
+            await PromiseExpectations.value(of: offline.outbox.diagnostics(includingBodies: true)))
+        #expect(bodies.changes.compactMap(\.body).contains { $0.contains("refuse me") })
+        #expect(waiting.changes.allSatisfy { $0.body == nil })
     }
 
-    @Test("a change whose stored body is not JSON is described as damaged, with why; one sent unanswered as sent")
+    @Test("a change whose stored body is not JSON is damaged, with why; one sent unanswered is sent")
     func damagedBody() async throws {
         // Given: a note made offline, its stored body then broken
         let database = try Database.inMemory()
