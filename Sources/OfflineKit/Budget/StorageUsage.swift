@@ -35,7 +35,8 @@ public struct StorageUsage: Sendable, Equatable, Codable {
         switch bytes {
         case 1: "1 byte"
         case ..<1_000: "\(bytes) bytes"
-        case ..<1_000_000: String(format: "%.1f kB", Double(bytes) / 1_000)
+        // Below what rounds to 1000.0 kB: that is 1.0 MB.
+        case ..<999_950: String(format: "%.1f kB", Double(bytes) / 1_000)
         default: String(format: "%.1f MB", Double(bytes) / 1_000_000)
         }
     }

@@ -185,6 +185,13 @@ struct StorageBudgetTests {
         #expect(await fixture.stored().count == 10)
     }
 
+    @Test("sizes read as a user reads them: bytes, then kB and MB with one decimal, never 1000.0 kB")
+    func sizesInWords() {
+        #expect(StorageUsage.text(1) == "1 byte" && StorageUsage.text(999) == "999 bytes")
+        #expect(StorageUsage.text(1_000) == "1.0 kB" && StorageUsage.text(999_949) == "999.9 kB")
+        #expect(StorageUsage.text(999_950) == "1.0 MB" && StorageUsage.text(18_000_000) == "18.0 MB")
+    }
+
     @Test("unpinned, a row goes again like any other")
     func unpinnedRowGoes() async throws {
         // Given: a pinned task
