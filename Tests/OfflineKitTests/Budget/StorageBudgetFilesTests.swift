@@ -67,4 +67,29 @@ struct StorageBudgetFilesTests {
             try again.map { try Data(contentsOf: $0) }
                 == Data(contentsOf: base.photo("old.jpg", bytes: 4_000)))
     }
+
+    @Test("enforcing weighs the files: over the budget by an uploaded file, a pass lets it go")
+    func enforcingCountsFiles() async throws {
+        // Given: a photo uploaded, its record kept here, and a budget of the record alone
+        let api = try Attachments.API()
+        let device = try Attachments.Device(base.databaseFile, api)
+        _ = try await base.inspectionWithPhoto(device, photo: try base.photo("roof.jpg", bytes: 8_000))
+        _ = await PromiseExpectations.value(of: device.files.sync())
+        let database = try Database(at: base.databaseFile)
+        let usage = try #require(
+            await PromiseExpectations.value(
+                of: StorageBudget(database: database, bytes: 0).including(device.files.files).usage()))
+        let budget = StorageBudget(database: database, bytes: usage.bytes - usage.fileBytes)
+            .including(device.files.files)
+
+        // When: kept from now on
+        let reports = DeliveryRecorder<StorageUsage>()
+        let enforcing = budget.enforcing { if case .success(let usage) = $0 { reports.record(usage) } }
+        defer { enforcing.cancel() }
+        let first = await reports.next()
+
+        // Then: the file went at once, and the copy fits
+        #expect(usage.fileBytes == 8_000)
+        #expect(first.map { $0.evicted == 1 && $0.fileBytes == 0 && $0.isWithinBudget } == true)
+    }
 }
