@@ -64,15 +64,7 @@ struct Eviction {
                 in: try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]), into: &named)
         }
         self.named = named
-        let attachments = try connection.scalar(
-            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'offline_attachments'")
-        uploading =
-            attachments == .integer(0)
-            ? []
-            : Set(
-                try connection.query("SELECT sha256 FROM offline_attachments WHERE api_id IS NULL") {
-                    try $0.string("sha256")
-                })
+        uploading = try AttachmentsTable.notUploaded(feature: nil, connection)
     }
 
     /// Whether the row must stay.
@@ -146,6 +138,7 @@ struct Eviction {
         var used = rows.reduce(0) { $0 + $1.size }
         var (shared, own, keptBytes, evicted) = ([Int64](), [Int: [String]](), 0, 0)
         var gone = Set<String>()
+        var fileBytes = Self.fileBytes(rows)
         var collections = Set<String>()
         for row in rows {
             if eviction.keeps(row) {
@@ -156,7 +149,9 @@ struct Eviction {
                     shared.append(rowid)
                     collections.insert(row.key.collection)
                 case .own(let index): own[index, default: []].append(row.key.id)
-                case .file: gone.insert(row.key.id)
+                case .file:
+                    gone.insert(row.key.id)
+                    fileBytes -= row.size
                 }
                 used -= row.size
                 evicted += 1
@@ -180,7 +175,7 @@ struct Eviction {
         for sha256 in gone.sorted() { try files?.remove(sha256: sha256) }
         return StorageUsage(
             bytes: used, keptBytes: keptBytes, budget: budget, evicted: evicted,
-            fileBytes: Self.fileBytes(rows) - Self.fileBytes(rows.filter { gone.contains($0.key.id) }))
+            fileBytes: fileBytes)
     }
 
     /// The bytes of the files among `rows`.

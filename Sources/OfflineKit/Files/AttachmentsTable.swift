@@ -74,6 +74,19 @@ enum AttachmentsTable {
             """, [.text(feature)], map: attachment)
     }
 
+    /// The digests of the files whose upload is not complete, of `feature` or of every feature
+    /// (none when no attachment was ever made in the file): files no storage budget lets go of.
+    static func notUploaded(feature: String?, _ connection: Connection) throws -> Set<String> {
+        let made = try connection.scalar(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'offline_attachments'")
+        guard made != .integer(0) else { return [] }
+        return Set(
+            try connection.query(
+                "SELECT sha256 FROM offline_attachments WHERE api_id IS NULL AND (?1 IS NULL OR feature = ?1)",
+                [feature.map(SQLValue.text) ?? .null]
+            ) { try $0.string("sha256") })
+    }
+
     /// The attachment a row describes.
     private static func attachment(_ row: ColumnReader) throws -> OfflineAttachment {
         OfflineAttachment(

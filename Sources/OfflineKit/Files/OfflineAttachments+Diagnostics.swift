@@ -12,11 +12,7 @@ extension OfflineAttachments {
         return table.read { connection in
             var snapshot = try outbox.diagnostics(in: connection)
             let kept = files.all()
-            let waiting = Set(
-                try connection.query(
-                    "SELECT sha256 FROM offline_attachments WHERE feature = ? AND api_id IS NULL",
-                    [.text(feature)]
-                ) { try $0.string("sha256") })
+            let waiting = try AttachmentsTable.notUploaded(feature: feature, connection)
             snapshot.files = OutboxDiagnostics.Files(
                 count: kept.count, bytes: kept.reduce(0) { $0 + Int($1.file.size) },
                 waitingBytes: kept.filter { waiting.contains($0.file.sha256) }.reduce(0) {
