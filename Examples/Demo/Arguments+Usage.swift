@@ -34,7 +34,7 @@ extension Arguments {
                    demo orders attach ID FILE | orders attachment ID NAME --to PATH
                    demo customers [list] | customers create --name NAME --email EMAIL
                    demo customers retry ID | customers discard ID
-                   demo sync [options]
+                   demo sync [--hand-off] [options] | transfers run
                    demo login --user NAME | logout [--erase] | whoami
                    demo status [--json]
                    demo export-sample-api FOLDER
@@ -54,7 +54,9 @@ extension Arguments {
             resolve ID --keep-mine | --keep-theirs' settles it. 'customers create' adds a customer,
             offline too; an order names one with --customer ID (an ID 'customers' shows, sent or not)
             and is sent after it, naming the shop's ID. 'sync' sends every change that waits,
-            customers before the orders that name them.
+            customers before the orders that name them. 'sync --hand-off' sends nothing: it hands the
+            changes that may go now to the transfer service (a background session on a phone), which
+            'transfers run' stands in for here; the next 'sync' or 'orders' records its answers, once.
             'orders --customer ID' lists the orders of one customer kept here, by the ID this device
             gave it or the shop's, before the sync and after; '--count' says how many instead.
             'customers retry ID' and 'customers discard ID' do for a customer what they do for an order;

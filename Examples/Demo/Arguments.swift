@@ -33,6 +33,7 @@ struct Arguments {
         case retryCustomer(id: String)
         case discardCustomer(id: String)
         case syncAll
+        case runTransfers
         case exportSampleAPI(folder: String)
         case login(user: String)
         case logout(erase: Bool)
@@ -59,6 +60,9 @@ struct Arguments {
     /// The most bytes the shop's copy may take here (`--storage-budget`, `DEMO_STORAGE_BUDGET`);
     /// `nil` for no bound.
     var storageBudget: Int?
+    /// With `sync` and `orders sync`: hand the changes to the transfer service instead of sending
+    /// them (`--hand-off`).
+    var handOff = false
 
     static let version = "demo 1.0.0 (PromiseMVP)"
 
@@ -165,6 +169,7 @@ struct Arguments {
             let id = try id(words, naming: "customer")
             command = words[1] == "retry" ? .retryCustomer(id: id) : .discardCustomer(id: id)
         case ["sync"]: command = .syncAll
+        case ["transfers", "run"]: command = .runTransfers
         case let words where words.count == 3 && words[0] == "orders" && words[1] == "update":
             return .updateOrder(
                 id: try id(words), changes: values.filter { Option.named($0.key)?.isOrderPart == true })
@@ -256,7 +261,13 @@ struct Arguments {
             throw UsageError(message: "--count only goes with 'orders'")
         }
         let customer = listsOrders ? values["--customer"]?.last.map(Terminal.unescaped) : nil
-        return Arguments(
+        var syncs = false
+        if case .syncAll = command { syncs = true }
+        if case .syncOrders = command { syncs = true }
+        if flags.contains("--hand-off"), !syncs {
+            throw UsageError(message: "--hand-off only goes with 'sync' and 'orders sync'")
+        }
+        var arguments = Arguments(
             command: command, api: api, database: database ?? defaultDatabase(), offline: offline,
 
             cachePolicy: try values["--cache"]?.last.map(CachePolicyName.policy) ?? .networkFirst,
@@ -265,6 +276,13 @@ struct Arguments {
             customer: customer, countOnly: flags.contains("--count"),
             storageBudget: try (values["--storage-budget"]?.last ?? environment["DEMO_STORAGE_BUDGET"]).map(
                 bytes))
+        arguments.handOff = flags.contains("--hand-off")
+        return arguments
+    }
+
+    /// The spool of the transfer service beside the database: `Transfers` in its folder.
+    var transferSpool: TransferSpool {
+        TransferSpool(folder: database.deletingLastPathComponent().appendingPathComponent("Transfers"))
     }
 
     /// The bytes of a size: a whole number, alone or followed by `kB` or `MB` (1,000s; any case).

@@ -113,11 +113,14 @@ struct Demo {
                     terminal.printError("demo: \(signedOut)")
                     return 1
                 }
+                if arguments.handOff { return await TransfersScreen.handOff(app.orders, terminal) }
                 if case .syncAll = arguments.command {
                     return await SyncScreen.sync(app.orders, all: true, arguments, terminal)
                 }
                 return await SyncScreen.sync(app.orders, arguments, terminal)
             }
+        case .runTransfers:
+            return await TransfersScreen.run(arguments, terminal)
         case .retryOrder(let id):
             return await withApp(arguments, terminal) { app in
                 await SyncScreen.retry(id, app.orders, arguments, terminal)
@@ -212,8 +215,11 @@ struct App {
             : await Self.hasSignedIn(FallbackOrdersStore(api: OrdersAPI(client: plain), cache: local))
         let api = signsIn ? plain.authorized(by: credentials) : plain
         let reachability: any ConnectivityMonitor = arguments.offline ? Offline() : AssumeReachable()
+        // Changes handed to the transfer service (`sync --hand-off`) wait in a spool beside the
+        // database: every command that syncs records the answers found there.
         let orders = FallbackOrdersStore(
-            api: OrdersAPI(client: api), cache: local, reachability: reachability)
+            api: OrdersAPI(client: api), cache: local, reachability: reachability
+        ).handingOff(to: arguments.transferSpool)
         return App(
             database: database, api: api, credentials: signsIn ? credentials : nil,
             reachability: reachability, orders: orders,

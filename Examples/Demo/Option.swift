@@ -85,6 +85,9 @@ struct Option: Sendable {
         Option(
             name: "--json", value: "", use: .flag,
             help: "with 'status': the same as JSON, for support (no body, token or card number)"),
+        Option(
+            name: "--hand-off", value: "", use: .flag,
+            help: "with 'sync': hand changes to the transfer service ('transfers run')"),
         Option(name: "--help", value: "", use: .flag, help: "show this help"),
         Option(name: "--version", value: "", use: .flag, help: "show the version"),
         order("--first-name", "NAME", .firstName) { $0.firstName = $1 },

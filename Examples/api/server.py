@@ -10,7 +10,9 @@ A write sent with an Idempotency-Key header that was already seen is not applied
 answer is sent again. Every resource carries a "version" ("1", then one more per change) and single
 answers an ETag with it; a PUT or DELETE with an If-Match naming another version is answered 412
 with the current resource. An order whose "customerId" names no customer here is answered 400.
-Restarting the server forgets what was written. `swift run demo export-sample-api Examples/api` rewrites the two JSON files.
+Restarting the server forgets what was written. With DEMO_LATENCY=SECONDS in its environment each
+answer to a write is held that long after the write is applied (a slow network: an answer a client
+killed meanwhile never reads). `swift run demo export-sample-api Examples/api` rewrites the two JSON files.
 
 GET /events is a Server-Sent Events stream (text/event-stream) of the changes: after each one an
 event "id: rev-N" with "data: {"orders": "rev-N"}" (or "customers"), a comment every 15 seconds to
@@ -57,6 +59,7 @@ SEED = json.loads((HERE / "orders.json").read_text(encoding="utf-8"))
 LOCK = threading.Lock()
 CHANGED = threading.Condition(LOCK)  # notified after every change, for the event streams
 KEEP_ALIVE = 15
+LATENCY = float(os.environ.get("DEMO_LATENCY", "0") or 0)
 TUS = "1.0.0"
 MAX_UPLOAD = 1 << 32
 FILES = pathlib.Path(tempfile.mkdtemp(prefix="sample-api-uploads-"))
@@ -147,6 +150,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def send_json(self, status, value=None, etag=None, token=None):
         body = b"" if value is None else json.dumps(value, ensure_ascii=False).encode("utf-8")
+        if LATENCY > 0 and self.command in ("POST", "PUT", "DELETE"):
+            time.sleep(LATENCY)
         self.send_response(status)
         if token is not None:
             self.send_header("Sync-Token", token)

@@ -17,7 +17,8 @@ struct DocumentReferencesTests {
         "Removed", "PMKCancel",
         "PMKError", "PMKFinalizer", "Resolver", "CatchMixin", "FileManager", "ProcessInfo", "Future",
         "Atomic",
-        "Date", "Mutex", "JSONSerialization", "NSLock",
+        "Date", "Mutex", "JSONSerialization", "NSLock", "URLSession", "DELETE", "UIBackgroundModes",
+        "BGTaskSchedulerPermittedIdentifiers",
     ]
 
     /// Every type, protocol and alias the package declares, and the files that declare each.

@@ -1,6 +1,6 @@
 import Foundation
 public import Promises
-import Services
+public import Services
 
 /// The changes that wait: sending them, their state, and what the user does with a held one.
 extension OfflineCollection {
@@ -18,6 +18,30 @@ extension OfflineCollection {
             try storage.dateCopyIfUndated(now(), in: connection)
             return newID
         }
+    }
+
+    /// The same collection, handing its changes to a transfer service through `spool` at
+    /// ``handOff()``, and recording the answers the service got at each ``sync()``
+    /// (``Outbox/transferSpool``).
+    ///
+    /// - Parameter spool: Where the requests and their answers are kept; one for the app's file.
+    /// - Returns: The collection.
+    public func handingOff(to spool: TransferSpool) -> OfflineCollection {
+        var handing = self
+        handing.outbox.transferSpool = spool
+        return handing
+    }
+
+    /// Hands the changes a sync would send now to the transfer service of
+    /// ``handingOff(to:)``, without a request of its own: a transfer that outlives the process
+    /// sends them, and the next ``sync()`` records its answers, each once (see
+    /// ``Outbox/handOff(with:)``). A change naming a resource whose create is not answered yet
+    /// waits for a sync after that answer.
+    ///
+    /// - Returns: A promise of the report; its `handedOff` lists what the service has now.
+    public func handOff() -> Promise<OutboxSyncReport> {
+        outbox.handOff(
+            with: client, preparing: storage.references?.preparing(storage, createPath: createPath))
     }
 
     /// The same collection, sending up to `count` changes at once (``Outbox/changesInFlight``;

@@ -108,5 +108,8 @@ extension Outbox {
                 CREATE TABLE offline_pins (
                     collection TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (collection, id)) WITHOUT ROWID
                 """),
+        // The name of a change's request in a `TransferSpool` while a transfer service sends it
+        // (`Outbox.handOff(with:preparing:)`); `NULL` for a change the outbox sends itself.
+        Migration(version: 13, sql: "ALTER TABLE outbox ADD COLUMN handed_off TEXT"),
     ]
 }

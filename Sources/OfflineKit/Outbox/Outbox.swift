@@ -59,7 +59,7 @@ public struct Outbox: Sendable {
     let now: @Sendable () -> Date
     private let retryPolicy: RetryPolicy
     /// What this process saw of other syncs' claims, shared by its syncs (see ``OutboxClaim``).
-    private let claimWatch: ClaimWatch
+    let claimWatch: ClaimWatch
     /// The sync running, which a second caller joins: one at a time per outbox.
     private let running = InFlight<String, OutboxSyncReport>()
 
@@ -68,6 +68,11 @@ public struct Outbox: Sendable {
     /// of a resource it names was answered, each once: only changes with no reason to wait for
     /// each other are in flight together.
     public var changesInFlight = Outbox.standardChangesInFlight
+
+    /// Where ``handOff(with:)`` writes the changes it hands to a transfer service, and
+    /// where a sync reads the answers the service got; `nil` (the default) hands nothing off. A
+    /// change handed off while no spool is set is taken back and sent by the sync itself.
+    public var transferSpool: TransferSpool?
 
     /// Six changes in flight: as many requests as browsers and `URLSession` keep open to one
     /// host. At a phone's 50-150 ms round trip, one at a time makes 1,000 waiting changes take
@@ -196,7 +201,7 @@ public struct Outbox: Sendable {
             feature: feature, database: table.database, client: client, delivered: delivered, merge: merging,
             retry: retryPolicy, now: now,
             claim: OutboxClaim(feature: feature, lease: client.timeout + 30, watch: claimWatch),
-            prepare: preparing, inFlight: max(1, changesInFlight), transport: transport)
+            prepare: preparing, inFlight: max(1, changesInFlight), transport: transport, spool: transferSpool)
         let ready = table.opened
         return running.join(feature) {
             ready.then(on: .inline) { replay.run() }

@@ -66,6 +66,9 @@ public struct OutboxEntry: Sendable, Equatable {
     /// Whether the change had been sent (or may have been) when it was read: its answer may have
     /// been lost, and a listing since may hold what it made.
     var attemptedBefore = false
+    /// The name of its request in a `TransferSpool` while a transfer service sends it; `nil` when
+    /// the outbox sends it itself.
+    var transfer: String?
 
     /// Makes an entry; ``Outbox`` makes them as it reads its table.
     ///

@@ -31,6 +31,9 @@ struct OutboxReplay: Sendable {
     /// Sends an entry another way than as a JSON request (a file's upload), answering with the
     /// body the API's answer would have; `nil` sends through `client`.
     var transport: Outbox.Transport?
+    /// Where the changes handed to a transfer service wait for their answers; `nil` when the
+    /// outbox hands none off (one handed off all the same is taken back and sent here).
+    var spool: TransferSpool?
 
     /// What the next entry after a point is, and whether it may be sent now.
     enum Next: Sendable {
@@ -96,7 +99,8 @@ struct OutboxReplay: Sendable {
             return done(entry, stopping: true, run) { $0.stop(.httpStatus(401)) }
         }
         let sent =
-            transport.map { transport in
+            spooledAnswer(to: entry)
+            ?? transport.map { transport in
                 // The claim is renewed as the transfer moves on: one upload may outlast a lease.
                 let (database, claim, now) = (database, claim, now)
                 return transport(entry) { _ = database.write { try claim.renew(at: now(), $0) } }
@@ -369,7 +373,7 @@ extension OutboxReplay {
             let moment = now()
             let next = try Self.next(
                 feature, after: window.cursor, now: moment, account: account, skipping: window.sending,
-                prepare: prepare, connection)
+                prepare: prepare, spool: spool, connection)
             switch next {
             case .end:
                 return picked
@@ -405,13 +409,20 @@ extension OutboxReplay {
     /// flight) is passed over.
     static func next(
         _ feature: String, after last: Int64, now: Date, account: String?, skipping: Set<Int64> = [],
-        prepare: Outbox.Preparation? = nil, _ connection: Connection
+        prepare: Outbox.Preparation? = nil, spool: TransferSpool? = nil, _ connection: Connection
     ) throws -> Next {
-        guard let entry = try OutboxTable.next(feature, after: last, account: account, connection) else {
+        guard var entry = try OutboxTable.next(feature, after: last, account: account, connection) else {
             return .end
         }
         if skipping.contains(entry.sequence) { return .passOver(entry) }
         if try entry.isHeld || OutboxTable.isBehind(entry, feature, connection) { return .passOver(entry) }
+        if let transfer = entry.transfer {
+            switch spool?.state(of: transfer) ?? .missing {
+            case .waiting: return .passOver(entry)  // the transfer service has it
+            case .answered: return .send(entry)  // its answer is recorded, as it was prepared
+            case .missing: entry.transfer = nil  // lost on the way: sent here again, with its key
+            }
+        }
         if let due = try OutboxTable.due(entry, now: now, connection), due > now {
             let status = try OutboxTable.lastStatus(entry, connection)
             return .notYet(entry, until: due, status: status)

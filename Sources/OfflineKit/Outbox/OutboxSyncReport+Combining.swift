@@ -20,6 +20,15 @@ extension OutboxSyncReport {
             stoppedBecause = stoppedBecause ?? report.stoppedBecause
             retryAt = [retryAt, report.retryAt].compactMap { $0 }.min()
             sendingElsewhere = sendingElsewhere || report.sendingElsewhere
+            handedOff += report.handedOff
         }
+    }
+}
+
+extension OutboxSyncReport {
+    /// An empty report that says whether another process's sync held the claim.
+    init(sendingElsewhere: Bool) {
+        self.init()
+        self.sendingElsewhere = sendingElsewhere
     }
 }

@@ -30,6 +30,9 @@ public struct OutboxSyncReport: Sendable, Equatable {
     /// Whether another sync of the same file (another process: an app extension, say) was sending
     /// these changes, so this one stopped before sending one: they go with that one.
     public var sendingElsewhere = false
+    /// The changes handed to a transfer service (`Outbox/handOff`): sent by it, their answers
+    /// recorded by a later sync.
+    public var handedOff: [OutboxEntry] = []
     /// The changes sent again on top of the API's copy after a 412 in this sync (merged or not):
     /// each is sent so once per sync, so that an API that keeps answering 412 ends in a conflict.
     var rebasedAfterConflict: [Int64] = []

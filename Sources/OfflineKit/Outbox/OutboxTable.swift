@@ -7,7 +7,7 @@ enum OutboxTable {
     private static let select = """
         SELECT sequence, local_id, method, path, body, idempotency_key, refusal, created_at, failures,
             last_error, not_before, stuck, base_version, base, conflict, theirs, account, damage, attempted,
-            body IS NULL OR json_valid(CAST(body AS TEXT)) AS body_is_json
+            handed_off, body IS NULL OR json_valid(CAST(body AS TEXT)) AS body_is_json
         FROM outbox
         """
 
@@ -17,7 +17,7 @@ enum OutboxTable {
     private static let described = """
         SELECT sequence, local_id, method, path, NULL AS body, idempotency_key, refusal, created_at, failures,
             last_error, not_before, stuck, base_version, NULL AS base, conflict, NULL AS theirs, account, damage,
-            attempted, body IS NULL OR json_valid(CAST(body AS TEXT)) AS body_is_json
+            attempted, handed_off, body IS NULL OR json_valid(CAST(body AS TEXT)) AS body_is_json
         FROM outbox WHERE feature = ? ORDER BY sequence
         """
 
@@ -270,6 +270,7 @@ enum OutboxTable {
             baseVersion: try row.optionalString("base_version"), base: blob(row["base"]))
         entry.account = try row.optionalString("account")
         entry.attemptedBefore = (try? row.int("attempted")).map { $0 != 0 } ?? true
+        entry.transfer = try row.optionalString("handed_off")
         return entry
     }
 
@@ -336,11 +337,37 @@ extension OutboxTable {
         }
     }
 
-    /// Marks `entry` as possibly arrived, before a sync sends it: from then on nothing merges into
-    /// it. Committed before the request leaves, so a process killed meanwhile still knows.
+    /// Marks `entry` as possibly arrived, before a sync sends it (or records the answer a transfer
+    /// service got for it): from then on nothing merges into it, and it is no longer handed off.
+    /// Committed before the request leaves, so a process killed meanwhile still knows.
     static func markAttempted(_ entry: OutboxEntry, _ connection: Connection) throws {
         try connection.execute(
-            "UPDATE outbox SET attempted = 1 WHERE sequence = ?", [.integer(entry.sequence)])
+            "UPDATE outbox SET attempted = 1, handed_off = NULL WHERE sequence = ?",
+            [.integer(entry.sequence)])
+    }
+
+    /// Marks `entry` as possibly arrived and handed to a transfer service under `name`: no sync
+    /// sends it while the service has it, and nothing merges into it.
+    static func markHandedOff(_ entry: OutboxEntry, as name: String, _ connection: Connection) throws {
+        try connection.execute(
+            "UPDATE outbox SET attempted = 1, handed_off = ? WHERE sequence = ?",
+            [.text(name), .integer(entry.sequence)])
+    }
+
+    /// Takes the changes handed off under `names` back: the outbox sends them itself again (each
+    /// with its key, as a change that may have arrived).
+    static func takeBack(_ names: [String], _ connection: Connection) throws {
+        for name in names {
+            try connection.execute("UPDATE outbox SET handed_off = NULL WHERE handed_off = ?", [.text(name)])
+        }
+    }
+
+    /// The names of every change handed off, of any feature: what a spool keeps for this file.
+    static func handedOff(_ connection: Connection) throws -> Set<String> {
+        Set(
+            try connection.query("SELECT handed_off FROM outbox WHERE handed_off IS NOT NULL") {
+                try $0.string("handed_off")
+            })
     }
 
     /// Marks `entry` as never sent again, when its attempt made no connection: later edits merge

@@ -13,7 +13,7 @@ public import Services
 public struct CustomersStore: Sendable {
     /// The API's path of the customers, and the collection orders refer to.
     static let collection = "customers"
-    let customers: OfflineCollection<Customer>
+    var customers: OfflineCollection<Customer>
 
     /// Makes the store.
     ///

@@ -1,7 +1,7 @@
 public import Foundation
 public import OfflineKit
 public import Promises
-import Services
+public import Services
 
 /// The changes that wait: sending them, their state, and what the user does with a held one.
 extension FallbackOrdersStore {
@@ -46,6 +46,31 @@ extension FallbackOrdersStore {
     /// - Returns: A promise of the three syncs' reports, combined.
     public func syncAll() -> Promise<OutboxSyncReport> {
         SyncedCollections.sync([attachments, customers.customers, orders])
+    }
+
+    /// The same store, handing the orders' and customers' changes to a transfer service through
+    /// `spool` at ``handOff()``, and recording its answers at each sync (files attached to orders
+    /// are uploaded by a sync itself: an upload takes several requests).
+    ///
+    /// - Parameter spool: Where the requests and their answers are kept.
+    /// - Returns: The store.
+    public func handingOff(to spool: TransferSpool) -> FallbackOrdersStore {
+        var store = self
+        store.orders = orders.handingOff(to: spool)
+        store.customers.customers = customers.customers.handingOff(to: spool)
+        return store
+    }
+
+    /// Hands the changes that may go now to the transfer service (``handingOff(to:)``) without a
+    /// request of its own: the customers', then the orders'. An order naming a customer whose
+    /// create is handed off waits for a sync after the answer; so does one with a file to upload.
+    ///
+    /// - Returns: A promise of the two reports, combined; `handedOff` lists what the service has.
+    public func handOff() -> Promise<OutboxSyncReport> {
+        let orders = orders
+        return customers.customers.handOff().then(on: .inline) { customers in
+            orders.handOff().map(on: .inline) { OutboxSyncReport(combining: [customers, $0]) }
+        }
     }
 
     /// Attaches the file at `source` to order `id`: kept on this device at once (offline too), and

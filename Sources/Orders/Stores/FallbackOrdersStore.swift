@@ -14,9 +14,9 @@ public struct FallbackOrdersStore: OrdersStore {
     let api: OrdersAPI
     let cache: OrdersSQLiteStore
     /// The orders as any resource kept offline: every rule of the table above is the collection's.
-    let orders: OfflineCollection<Order>
+    var orders: OfflineCollection<Order>
     /// The shop's customers, in the same database: an order naming one made here is sent after it.
-    public let customers: CustomersStore
+    public internal(set) var customers: CustomersStore
     /// The files attached to orders (``attach(fileAt:to:contentType:)``), kept beside the database
     /// and uploaded before the orders that name them.
     public let attachments: OfflineAttachments

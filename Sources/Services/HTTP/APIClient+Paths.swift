@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 extension APIClient {
     /// `value` made safe as one segment of a path: every character a path cannot hold, and `/`,
@@ -37,7 +37,7 @@ extension APIClient {
     /// ``pathSegment(_:)`` arrives as it was escaped); characters a path cannot hold are escaped
     /// once.
     /// A query after a `?` is taken as written too, its values escaped by ``queryValue(_:)``.
-    func url(for path: String) -> URL {
+    package func url(for path: String) -> URL {
         let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
         var allowed = CharacterSet.urlPathAllowed
         allowed.insert("%")

@@ -191,41 +191,48 @@ public struct APIClient: Sendable {
                 case .failure(let error):
                     seal.reject(Self.normalized(error))
                 case .success((let data, let response?)):
-                    let status = response.statusCode
-                    if (200..<300).contains(status) {
-                        // Checked as the API's JSON when JSON was asked for: a file's bytes are not.
-                        if wantsJSON, let other = Self.notTheAPI(data, response) {
-                            seal.reject(other)
-                        } else {
-                            seal.fulfill(Answer(data, response))
-                        }
-                    } else if status == 304, headers.keys.contains(where: Self.isConditional) {
-                        // Not modified since the validators the request sent: the copy is current.
-                        seal.fulfill(Answer(Data(), response))
-                    } else if (300..<400).contains(status) {
-                        // Not followed (BoundedTransfers): a write, or a read to another origin.
-                        seal.reject(
-                            APIError.redirected(
-                                status: status, location: response.value(forHTTPHeaderField: "Location") ?? ""
-                            ))
-                    } else if status == 429 || status == 503 {
-                        seal.reject(
-                            RetryLater(
-                                error: .httpStatus(status, body: Self.excerpt(of: data)),
-                                retryAfter: Self.retryAfter(response)))
-                    } else {
-                        // A 412 carries the API's current copy (an outbox conflict keeps it whole,
-                        // within the response limit); any other status, the start of what it said.
-                        let body =
-                            status == 412 ? String(decoding: data, as: UTF8.self) : Self.excerpt(of: data)
-                        seal.reject(APIError.httpStatus(status, body: body))
-                    }
+                    seal.resolve(
+                        Self.reading(
+                            data, response, conditional: headers.keys.contains(where: Self.isConditional),
+                            wantsJSON: wantsJSON))
                 case .success((_, nil)):
                     seal.reject(APIError.notHTTP)
                 }
             }
             seal.setCancellationHandler { task.cancel() }
         }
+    }
+
+    /// What an answer means: a 2xx is the answer (checked as the API's JSON when `wantsJSON`); a
+    /// `304` to a `conditional` request too; any other status the error a caller reads. The one
+    /// reading of a status, for a request sent here and one a transfer service sent
+    /// (``TransferSpool``).
+    static func reading(_ data: Data, _ response: HTTPURLResponse, conditional: Bool, wantsJSON: Bool)
+        -> Result<Answer, any Error>
+    {
+        let status = response.statusCode
+        if (200..<300).contains(status) {
+            // Checked as the API's JSON when JSON was asked for: a file's bytes are not.
+            if wantsJSON, let other = Self.notTheAPI(data, response) { return .failure(other) }
+            return .success(Answer(data, response))
+        } else if status == 304, conditional {
+            // Not modified since the validators the request sent: the copy is current.
+            return .success(Answer(Data(), response))
+        } else if (300..<400).contains(status) {
+            // Not followed (BoundedTransfers): a write, or a read to another origin.
+            return .failure(
+                APIError.redirected(
+                    status: status, location: response.value(forHTTPHeaderField: "Location") ?? ""))
+        } else if status == 429 || status == 503 {
+            return .failure(
+                RetryLater(
+                    error: .httpStatus(status, body: Self.excerpt(of: data)),
+                    retryAfter: Self.retryAfter(response)))
+        }
+        // A 412 carries the API's current copy (an outbox conflict keeps it whole, within the
+        // response limit); any other status, the start of what it said.
+        let body = status == 412 ? String(decoding: data, as: UTF8.self) : Self.excerpt(of: data)
+        return .failure(APIError.httpStatus(status, body: body))
     }
 
     /// An answer that never came whole is a lost connection, whatever the platform calls it, so
