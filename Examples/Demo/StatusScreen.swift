@@ -60,7 +60,8 @@ enum StatusScreen {
                         String(change.failures),
                         redacted(
                             Terminal.escaped(
-                                change.reason ?? change.waitingFor.map { "waits for \($0)" } ?? "")),
+                                change.reason ?? change.waitingFor.map { "waits for \($0)" }
+                                    ?? change.handedOff.map { _ in "with the transfer service" } ?? "")),
                     ]
                 }, fixed: [0, 1, 2, 3, 4, 5])
             for (index, line) in table.lines(fitting: terminal.width).enumerated() {

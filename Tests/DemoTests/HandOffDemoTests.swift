@@ -27,6 +27,7 @@ import Testing
             // When: handed off, then the service runs
             let handed = try await demo.run(["sync", "--hand-off"] + shop.api)
             let requestsAfterHandOff = shop.server.requests.count
+            let status = try await demo.run(["status", "--offline"])
             let ran = try await demo.run(["transfers", "run"])
             let fromService = shop.server.requests.count
 
@@ -35,6 +36,9 @@ import Testing
             #expect(handed.output.contains("3 changes handed to the transfer service"), "\(handed.output)")
             #expect(handed.output.contains("1 change wait"), "\(handed.output)")
             #expect(requestsAfterHandOff == 0)
+            #expect(
+                status.output.components(separatedBy: "with the transfer service").count == 4,
+                "\(status.output)")
             #expect(ran.status == 0 && ran.output.hasPrefix("Sent 3 requests"), "\(ran.output)\(ran.error)")
             #expect(fromService == 3)
 

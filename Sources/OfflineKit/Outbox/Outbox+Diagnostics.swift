@@ -80,9 +80,11 @@ extension Outbox {
             case .delete: "delete"
             default: entry.method.rawValue
             }
-        return OutboxDiagnostics.Change(
+        var change = OutboxDiagnostics.Change(
             sequence: entry.sequence, kind: kind, localID: localID, apiID: apiID, path: entry.path,
             state: state, reason: reason, failures: entry.failures, notBefore: entry.notBefore,
             account: entry.account, createdAt: entry.createdAt, sent: entry.attemptedBefore)
+        change.handedOff = entry.transfer
+        return change
     }
 }

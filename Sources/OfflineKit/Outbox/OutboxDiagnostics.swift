@@ -40,6 +40,9 @@ public struct OutboxDiagnostics: Sendable, Equatable, Codable {
         /// The resource it waits for, as `collection/id`: a parent it names whose create the API
         /// has not answered (``OfflineCollection/diagnostics()`` of a collection with references).
         public internal(set) var waitingFor: String?
+        /// The name of its request in the `TransferSpool` while a transfer service sends it
+        /// (``Outbox/handOff(with:)``); `nil` when the outbox sends it itself.
+        public internal(set) var handedOff: String?
         /// What it carries, as JSON: only from a snapshot asked with bodies
         /// (``Outbox/diagnostics(includingBodies:)``); `nil` otherwise.
         public internal(set) var body: String?

@@ -60,10 +60,12 @@ struct OutboxHandOffTests {
         // When: the service sends them, then the app syncs
         #expect(await runTransfers() == 2)
         let fromService = api.server.requests.count
+        let answeredAgain = await PromiseExpectations.value(of: app.projects.handOff())
         let reports = await PromiseExpectations.value(of: app.sync())
 
         // Then: the two answers recorded (the project's id kept), the two tasks sent naming it, each once
         #expect(fromService == 2)
+        #expect(answeredAgain?.handedOff.isEmpty == true)  // answered: recorded, not handed off again
         #expect(reports?.first?.newIDs == [project.id ?? "": "projects-1"])
         #expect(reports?.last?.sent.count == 3)
         #expect(api.projects.applied == ["POST /projects"])
@@ -139,10 +141,12 @@ struct OutboxHandOffTests {
 
         // When: synced twice
         let first = await PromiseExpectations.value(of: app.projects.sync())
+        let between = await PromiseExpectations.value(of: app.projects.outbox.entries())
         let second = await PromiseExpectations.value(of: app.projects.sync())
 
         // Then: the first read the failure (offline: nothing counted) and sent nothing; the second sent it
         #expect(first?.stoppedBecause == .noNetwork && first?.sent.isEmpty == true)
+        #expect(between?.count == 1 && between?.first?.transfer == nil)  // the outbox's again
         #expect(second?.sent.count == 1 && api.projects.applied == ["POST /projects"])
         #expect(api.projects.writes.map(\.key) == [handed.idempotencyKey])
     }
