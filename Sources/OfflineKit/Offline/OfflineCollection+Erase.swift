@@ -56,8 +56,8 @@ extension OfflineCollection {
     /// - Parameter account: The account signing out.
     /// - Returns: A promise of how many waiting changes were dropped.
     public func erase(account: String) -> Promise<Int> {
-        let (storage, feature) = (storage.unchecked, outbox.feature)
-        return storage.tables.database.erase { connection in
+        let (storage, feature, spool) = (storage.unchecked, outbox.feature, outbox.transferSpool)
+        return storage.tables.database.erase { connection -> Int in
             try storage.replaceAPICopy(with: [], in: connection)
             for id in try storage.idsChangedHere(in: connection) {
                 try storage.remove(id: id, from: nil, in: connection)
@@ -66,6 +66,13 @@ extension OfflineCollection {
             try connection.execute(
                 "DELETE FROM offline_owners WHERE feature = ? AND account = ?",
                 [.text(feature), .text(account)])
+            // Handed to a transfer service and not sent yet: their requests (with the account's
+            // token) go too. One the service is sending already may still reach the API.
+            let handed = try connection.query(
+                "SELECT handed_off FROM outbox WHERE feature = ? AND account = ? AND handed_off IS NOT NULL",
+                [.text(feature), .text(account)]
+            ) { try $0.string("handed_off") }
+            for name in handed { spool?.remove(name) }
             let dropped = try connection.execute(
                 "DELETE FROM outbox WHERE feature = ? AND account = ?", [.text(feature), .text(account)])
             // The id map of what was created here goes with the copy; a change left waiting

@@ -126,6 +126,25 @@ struct SignedInAccountsTests {
         #expect(await PromiseExpectations.value(of: tasks.snapshot())?.items.isEmpty == true)
     }
 
+    @Test("erasing an account drops the requests its changes handed to a transfer service")
+    func eraseDropsHandedOffRequests() async throws {
+        // Given: a change of Amy's handed off, its request (with her token) in the spool
+        defer { shop.server.stop() }
+        await shop.signIn("amy", "apple")
+        let spool = TransferSpool(folder: shop.folder.file("Transfers"))
+        let tasks = try shop.tasks().handingOff(to: spool)
+        _ = await PromiseExpectations.value(of: try shop.tasks(online: false).create(Task(title: "Milk")))
+        let handed = await PromiseExpectations.value(of: tasks.handOff())
+        #expect(handed?.handedOff.count == 1 && spool.waiting().count == 1)
+
+        // When
+        let dropped = await PromiseExpectations.value(of: tasks.erase(account: "amy"))
+
+        // Then: nothing of it is left for the service to send
+        #expect(dropped == 1)
+        #expect(spool.all().isEmpty)
+    }
+
     /// Whether the database file or its log holds `marker`'s bytes anywhere.
     func fileBytesContain(_ marker: String) throws -> Bool {
         let needle = Data(marker.utf8)
