@@ -98,6 +98,7 @@ extension Outbox {
             }
         }
         .recover(on: .inline) { error -> Promise<OutboxSyncReport> in throw ServiceRequestError(error) }
+        .ensure(on: .inline) { claim.end() }
     }
 
     /// Gives `claim` up and counts what waits, into `report`.

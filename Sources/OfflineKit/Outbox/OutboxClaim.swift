@@ -1,4 +1,5 @@
 import Foundation
+import Promises
 import Services
 
 /// One sync's claim on sending a feature's changes, kept in the database so that it holds across
@@ -37,8 +38,12 @@ struct OutboxClaim: Sendable {
         if let row = rows.first, try row.string("owner") != owner {
             // Its process has ended (``ClaimHolder/hasEnded``): taken at once; otherwise taken
             // only once its beat has stood still for the lease.
-            let ended = ClaimHolder(pid: Int64(try row.int("pid")), host: try row.string("host")).hasEnded
             let (other, beat) = (try row.string("owner"), try row.int("beat"))
+            let otherHolder = ClaimHolder(pid: Int64(try row.int("pid")), host: try row.string("host"))
+            // This process's own claim, of a run that has ended: left by a run whose last write
+            // failed (the database suspended, a full disk), never to be renewed.
+            let left = otherHolder == holder && Self.ended.withLock { $0.contains(other) }
+            let ended = left || otherHolder.hasEnded
             let stalled = ended || watch.hasStalled(feature, owner: other, beat: beat, lease: lease)
             guard stalled else { return false }
             try connection.execute("DELETE FROM outbox_claims WHERE feature = ?", [.text(feature)])
@@ -54,6 +59,20 @@ struct OutboxClaim: Sendable {
                 .text(holder.host),
             ])
         return true
+    }
+
+    /// The owners of the last ``endedKept`` runs of this process that ended (``end()``), oldest
+    /// first: a claim one of them left is taken at once. One left by an older run lasts its lease.
+    static let ended = Locked<[String]>([])
+    static let endedKept = 64
+
+    /// Counts this claim's run as ended, however it ended: a claim it left behind (its release
+    /// failed) is taken at once by the next run of this process.
+    func end() {
+        Self.ended.withLock { ended in
+            ended.append(owner)
+            if ended.count > Self.endedKept { ended.removeFirst(ended.count - Self.endedKept) }
+        }
     }
 
     /// Gives the claim up, in the caller's transaction, if this sync holds it.

@@ -58,6 +58,9 @@ struct OutboxReplay: Sendable {
         // run's fills pick by it; each send checks it again, outside the transactions too.
         let account = client.credentials?.account
         let run = Run(promise: promise, seal: seal, queue: queue, window: Locked(Window()), account: account)
+        // Once it settles, however it ended (its claim released or not), its claim is stale.
+        let claim = claim
+        promise.whenSettled(on: .inline) { _ in claim.end() }
         // Signed out: nothing is sent (without a token every change would be a 401); the changes
         // wait, untouched, for the sign-in.
         if client.credentials != nil, account == nil {

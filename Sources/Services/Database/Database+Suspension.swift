@@ -9,9 +9,10 @@ public import Promises
 /// database's queue, so no lock is held between blocks: suspending stops new blocks from running
 /// and waits for the one under way.
 extension Database {
-    /// Suspends the database: from now on every read, write and migration fails with
-    /// ``DatabaseError/Kind/suspended`` (those waiting on its queue too), observations are not
-    /// read again, and no other process's commit is looked for, until ``resume()``. A statement
+    /// Suspends the database: from now on every read and write fails with
+    /// ``DatabaseError/Kind/suspended`` (those waiting on its queue too), a migration waits,
+    /// observations are not read again, and no other process's commit is looked for, until
+    /// ``resume()``. A statement
     /// running now is interrupted, and its write rolled back whole (its promise rejects with
     /// `suspended`; a sync in flight stops there and keeps what waits).
     ///
@@ -21,7 +22,7 @@ extension Database {
     /// - Returns: A guarantee fulfilled once no block runs on the database and no lock is held.
     @discardableResult
     public func suspend() -> Guarantee<Void> {
-        suspension.withLock { $0 = true }
+        suspension.withLock { $0.isSuspended = true }
         // SQLite allows `sqlite3_interrupt` from any thread while the connection is open (it is
         // open as long as this object lives); it stops only statements running now.
         sqlite3_interrupt(connection.handle)
@@ -31,13 +32,18 @@ extension Database {
     /// Lets reads and writes run again, and looks at once for what other processes committed
     /// while this one was suspended (the observed reads are read again if anything changed).
     public func resume() {
-        suspension.withLock { $0 = false }
+        let parked = suspension.withLock { suspension in
+            suspension.isSuspended = false
+            defer { suspension.parked = [] }
+            return suspension.parked
+        }
+        for migration in parked { submit(migration) }
         submit { self.lookForOtherWritersNow() }
     }
 
     /// Whether the database is suspended (``suspend()``).
     public var isSuspended: Bool {
-        suspension.withLock { $0 }
+        suspension.withLock { $0.isSuspended }
     }
 
     /// The error a block gets when the database is suspended; `nil` when it may run. On the queue.
@@ -45,5 +51,21 @@ extension Database {
         guard isSuspended else { return nil }
         return DatabaseError(
             kind: .suspended, message: "the database is suspended: the app is not running", path: path)
+    }
+}
+
+/// Whether a database is suspended, and what waits for it to be resumed.
+struct Suspension: Sendable {
+    var isSuspended = false
+    /// Migrations that found the database suspended, run again at `resume()`.
+    var parked: [@Sendable () -> Void] = []
+
+    /// Keeps `work` for `resume()` when suspended.
+    ///
+    /// - Returns: Whether it was kept (and must not run now).
+    mutating func park(_ work: @escaping @Sendable () -> Void) -> Bool {
+        guard isSuspended else { return false }
+        parked.append(work)
+        return true
     }
 }

@@ -20,8 +20,9 @@ public final class Database: @unchecked Sendable {
     let observers = DatabaseObservers()
     /// The writes waiting to be committed together (`Database+GroupCommit.swift`).
     let groups = Locked(WriteGroups())
-    /// Whether the database is suspended (`Database+Suspension.swift`).
-    let suspension = Locked(false)
+    /// Whether the database is suspended, and the migrations waiting for it to be resumed
+    /// (`Database+Suspension.swift`).
+    let suspension = Locked(Suspension())
 
     /// The file the database lives in, or `:memory:`.
     public let path: String
@@ -144,10 +145,13 @@ public final class Database: @unchecked Sendable {
     /// - Returns: A promise fulfilled once the tables are up to date.
     public func migrate(schema: String, _ migrations: [Migration]) -> Promise<Void> {
         Promise { seal in
-            submit {
-                if let suspended = self.refusedWhileSuspended() { return seal.reject(suspended) }
+            @Sendable func run() {
+                // Suspended: the migration waits for `resume()` rather than fail, so a feature
+                // made while the app is suspended (a background launch) is ready once it resumes.
+                guard !self.suspension.withLock({ $0.park(run) }) else { return }
                 seal.resolve(Result { try self.connection.migrate(schema: schema, migrations) })
             }
+            submit { run() }
         }
     }
 

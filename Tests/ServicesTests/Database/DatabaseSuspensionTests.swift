@@ -1,3 +1,4 @@
+import CSQLite
 import Dispatch
 import Foundation
 import PromiseMVPTesting
@@ -86,5 +87,60 @@ struct DatabaseSuspensionTests {
         database.resume()
         #expect(await seen.next(timeout: 900) == ["mine", "the extension's"])
         observation.cancel()
+    }
+}
+
+extension DatabaseSuspensionTests {
+    /// Signals `semaphore` (the context) from SQLite's progress handler: the statement is running.
+    static let running: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { context in
+        guard let context else { return 0 }
+        Unmanaged<DispatchSemaphore>.fromOpaque(context).takeUnretainedValue().signal()
+        return 0
+    }
+
+    @Test("a long statement running at suspension is interrupted and its transaction rolled back whole")
+    func longStatementRolledBack() async throws {
+        // Given: a transaction that wrote a row, then runs a statement of minutes (a count to a
+        // billion: no disk, and a test that ends, failing, if the interruption is missed)
+        let database = try Database(at: file, migrations: Self.notes)
+        let running = DispatchSemaphore(value: 0)
+        let context = Unmanaged.passRetained(running)
+        defer { context.release() }
+        let underWay = database.write { connection in
+            try connection.execute("INSERT INTO notes (text) VALUES ('first')")
+            sqlite3_progress_handler(connection.handle, 1_000, Self.running, context.toOpaque())
+            defer { sqlite3_progress_handler(connection.handle, 0, nil, nil) }
+            _ = try connection.scalar(
+                "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000000) SELECT count(*) FROM n"
+            )
+        }
+        await BlockingWork.run { running.wait() }
+        // When: suspended while the statement runs
+        await database.suspend().value
+        // Then: the write failed as suspended; nothing of it is in the file
+        #expect((await PromiseExpectations.error(of: underWay) as? DatabaseError)?.kind == .suspended)
+        database.resume()
+        #expect(await PromiseExpectations.value(of: texts(of: database)) == [])
+    }
+}
+
+extension DatabaseSuspensionTests {
+    @Test("a feature's tables asked for while suspended are made once resumed, not refused for good")
+    func migrationWaitsForResume() async throws {
+        // Given: a suspended database
+        let database = try Database(at: file, migrations: Self.notes)
+        await database.suspend().value
+        // When: a feature is made meanwhile (a background launch), then the app resumes
+        let feature = FeatureDatabase(
+            database, schema: "tags",
+            migrations: [Migration(version: 1, sql: "CREATE TABLE tags (name TEXT)")])
+        await database.suspend().value  // every block queued before it has run
+        let waiting = feature.ready.isPending
+        database.resume()
+        // Then: it was waiting, and now works
+        #expect(waiting)
+        let written: Void? = await PromiseExpectations.value(
+            of: feature.write { try $0.execute("INSERT INTO tags (name) VALUES ('a')") })
+        #expect(written != nil)
     }
 }
