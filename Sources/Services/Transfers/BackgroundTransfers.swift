@@ -64,15 +64,20 @@ public final class BackgroundTransfers: Sendable {
         let (session, spool, delegate) = (session, spool, delegate)
         return Promise { seal in
             session.getAllTasks { tasks in
-                let running = Set(tasks.filter { $0.state != .completed }.compactMap(\.taskDescription))
-                var started: [URLSessionTask] = []
-                for name in spool.waiting() where !running.contains(name) {
-                    guard let (request, body) = spool.request(name) else { continue }
+                // The system's tasks (after a relaunch) and this process's, and which to start:
+                // chosen, and the promise registered, in one step, so that no request starts twice
+                // and no answer comes between the choice and the registration unseen.
+                let system = Set(tasks.compactMap(\.taskDescription))
+                let starting = delegate.take(waiting: spool.waiting(), running: system, for: seal)
+                let started = starting.compactMap { name -> URLSessionTask? in
+                    guard let (request, body) = spool.request(name) else {
+                        delegate.finished(name, answered: false)
+                        return nil
+                    }
                     let task = session.uploadTask(with: request.urlRequest, fromFile: body)
                     task.taskDescription = name
-                    started.append(task)
+                    return task
                 }
-                delegate.await(Set(running).union(started.compactMap(\.taskDescription)), seal)
                 for task in started { task.resume() }
             }
         }
@@ -91,6 +96,12 @@ public final class BackgroundTransfers: Sendable {
         guard identifier == self.identifier else { return false }
         delegate.whenEventsDelivered(completionHandler)
         return true
+    }
+
+    /// What the session's `urlSessionDidFinishEvents(forBackgroundURLSession:)` does (a test calls
+    /// it): the handler kept by ``handleEvents(forBackgroundURLSession:completionHandler:)``, once.
+    func eventsDelivered() {
+        delegate.urlSessionDidFinishEvents(forBackgroundURLSession: session)
     }
 
     /// Lets the tasks under way finish and gives the session up (a test, or a process that ends).
@@ -113,6 +124,8 @@ extension BackgroundTransfers {
             var cut: Set<Int> = []
             /// The names a caller of `resume()` waits for, and how many of them were answered.
             var awaited: [(names: Set<String>, answered: Int, seal: Seal<Int>)] = []
+            /// The requests a task sends now, until its answer is in the spool.
+            var sending: Set<String> = []
             /// The system's handler, called once the session's events are delivered.
             var eventsDelivered: (@Sendable () -> Void)?
         }
@@ -122,9 +135,20 @@ extension BackgroundTransfers {
             self.limit = limit
         }
 
-        func await(_ names: Set<String>, _ seal: Seal<Int>) {
-            guard !names.isEmpty else { return seal.fulfill(0) }
-            state.withLock { $0.awaited.append((names, 0, seal)) }
+        /// Of the requests `waiting` in the spool, those no task sends (neither one of `running`,
+        /// the system's, nor one of this process's) are counted as sent and returned, to start;
+        /// `seal` is fulfilled once every waiting one sent or to start has its answer.
+        func take(waiting: [String], running: Set<String>, for seal: Seal<Int>) -> [String] {
+            let (starting, awaited) = state.withLock { state -> ([String], Set<String>) in
+                let starting = waiting.filter { !running.contains($0) && !state.sending.contains($0) }
+                state.sending.formUnion(starting)
+                state.sending.formUnion(running.intersection(waiting))
+                let awaited = Set(waiting).intersection(state.sending)
+                if !awaited.isEmpty { state.awaited.append((awaited, 0, seal)) }
+                return (starting, awaited)
+            }
+            if awaited.isEmpty { seal.fulfill(0) }
+            return starting
         }
 
         func whenEventsDelivered(_ handler: @escaping @Sendable () -> Void) {
@@ -190,9 +214,11 @@ extension BackgroundTransfers {
             handler?()
         }
 
-        /// Counts `name` done for every caller waiting for it; fulfills those with nothing left.
-        private func finished(_ name: String, answered: Bool) {
+        /// Counts `name` done for every caller waiting for it (its answer, if any, in the spool);
+        /// fulfills those with nothing left.
+        func finished(_ name: String, answered: Bool) {
             let done = state.withLock { state -> [(Seal<Int>, Int)] in
+                state.sending.remove(name)
                 var done: [(Seal<Int>, Int)] = []
                 state.awaited = state.awaited.compactMap { waiter in
                     guard waiter.names.contains(name) else { return waiter }

@@ -1,0 +1,134 @@
+import Dispatch
+import Foundation
+import PromiseMVPTestServer
+import PromiseMVPTesting
+import Promises
+import Testing
+
+@testable import Services
+
+/// The edges of `BackgroundTransfers`: bodies at the limit, redirects, a second `resume()` while a
+/// request is under way (a relaunch's reconciliation), the system's events handler, and the token.
+extension BackgroundTransfersTests {
+    /// A client of `server` with one request spooled, and the transfers of the test's spool.
+    func one(_ server: TestHTTPServer, limit: Int = 16 << 20) async throws -> (String, BackgroundTransfers) {
+        let client = APIClient(baseURL: server.baseURL, timeout: 30)
+        let name = try await spooled(client, .put, "notes/n1", "{}", key: "k")
+        return (
+            name, BackgroundTransfers(spool: spool, identifier: "tests.\(UUID())", maximumAnswerBytes: limit)
+        )
+    }
+
+    @Test("an answer of exactly the limit, in many pieces, is kept whole and not cut")
+    func answerAtTheLimitKeptWhole() async throws {
+        // Given: 300,000 bytes of answer (many reads), a limit of exactly that
+        let body = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let server = try TestHTTPServer(["/notes/n1": .bytes(200, body: body)], responder: nil)
+        defer { server.stop() }
+        let (name, transfers) = try await one(server, limit: body.count)
+        defer { transfers.finish() }
+        // When
+        _ = await PromiseExpectations.value(of: transfers.resume())
+        // Then
+        guard case .answered(let answer) = spool.state(of: name) else {
+            Issue.record("no answer kept")
+            return
+        }
+        #expect(!answer.truncated && answer.body == body)
+    }
+
+    @Test("a redirect is the answer, not followed, read as the client reads one")
+    func redirectNotFollowed() async throws {
+        // Given
+        let server = try TestHTTPServer(["/notes/n1": .redirect(to: "/elsewhere")], responder: nil)
+        defer { server.stop() }
+        let (name, transfers) = try await one(server)
+        defer { transfers.finish() }
+        // When
+        _ = await PromiseExpectations.value(of: transfers.resume())
+        // Then
+        guard case .answered(let answer) = spool.state(of: name) else {
+            Issue.record("no answer kept")
+            return
+        }
+        #expect(answer.status == 302 && !server.requests.contains { $0.contains("/elsewhere") })
+        guard
+            case .failure(APIError.redirected(status: 302, _)) = client(server).reading(
+                answer, at: server.baseURL)
+        else {
+            Issue.record("a 302 was not read as a redirect")
+            return
+        }
+    }
+
+    @Test("a second resume while a request is under way does not send it again, and both are told")
+    func secondResumeKeepsTheTaskUnderWay() async throws {
+        // Given: the API holds its answer until the test lets it go
+        let (arrived, answer) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let server = try TestHTTPServer { _ in
+            arrived.signal()
+            answer.wait()
+            return .status(200, body: "{}")
+        }
+        defer { server.stop() }
+        let (_, transfers) = try await one(server)
+        defer { transfers.finish() }
+        let first = transfers.resume()
+        await BlockingWork.run { arrived.wait() }
+        // When: resumed again (as at a relaunch), then the answer comes
+        let second = transfers.resume()
+        answer.signal()
+        // Then: one request; both promises are fulfilled (the second with the answer when it
+        // looked before it came, with none after)
+        #expect(await PromiseExpectations.value(of: first) == 1)
+        let secondAnswered = try #require(await PromiseExpectations.value(of: second))
+        #expect((0...1).contains(secondAnswered))
+        #expect(server.requests.count == 1)
+    }
+
+    @Test("the system's events handler is kept for its own session and called once its events are in")
+    func eventsHandler() async throws {
+        // Given
+        let transfers = BackgroundTransfers(spool: spool, identifier: "tests.events")
+        defer { transfers.finish() }
+        let called = Locked(0)
+        // When
+        let others = transfers.handleEvents(forBackgroundURLSession: "tests.other") {
+            called.withLock { $0 += 100 }
+        }
+        let mine = transfers.handleEvents(forBackgroundURLSession: "tests.events") {
+            called.withLock { $0 += 1 }
+        }
+        let before = called.withLock { $0 }
+        transfers.eventsDelivered()
+        transfers.eventsDelivered()
+        // Then
+        #expect(!others && mine && before == 0)
+        #expect(called.withLock { $0 } == 1)
+    }
+
+    @Test("a request made for a signed-in user carries its token; one without a sign-in carries none")
+    func tokenOfTheSignedIn() async throws {
+        // Given
+        struct Signed: Credentials {
+            var account: String? { "amy" }
+            func accessToken() -> Promise<String> { .value("t0k3n") }
+            func refresh(replacing token: String) -> Promise<String> { .value("t0k3n") }
+        }
+        let plain = APIClient(baseURL: URL(string: "http://127.0.0.1:9/")!)
+        // When
+        let signed = await PromiseExpectations.value(
+            of: plain.authorized(by: Signed()).spooled(.post, "notes", body: Data("{}".utf8), headers: [:]))
+        let unsigned = await PromiseExpectations.value(
+            of: plain.spooled(.delete, "notes/1", body: nil, headers: [:]))
+        // Then
+        #expect(signed?.headers["Authorization"] == "Bearer t0k3n")
+        #expect(signed?.headers["Content-Type"] == "application/json")
+        #expect(unsigned?.headers["Authorization"] == nil && unsigned?.headers["Content-Type"] == nil)
+        #expect(unsigned?.url.absoluteString == "http://127.0.0.1:9/notes/1")
+    }
+
+    func client(_ server: TestHTTPServer) -> APIClient {
+        APIClient(baseURL: server.baseURL, timeout: 30)
+    }
+}
