@@ -132,3 +132,52 @@ extension BackgroundTransfersTests {
         APIClient(baseURL: server.baseURL, timeout: 30)
     }
 }
+
+extension BackgroundTransfersTests {
+    @Test("each resume counts the answers of its own requests only")
+    func eachResumeCountsItsOwn() async throws {
+        // Given: the API holds the answer to the first request until the test lets it go
+        let (arrived, answer) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let freeArrived = DispatchSemaphore(value: 0)
+        let server = try TestHTTPServer { request in
+            if request.path == "/notes/held" {
+                arrived.signal()
+                answer.wait()
+            } else {
+                freeArrived.signal()
+            }
+            return .status(200, body: "{}")
+        }
+        defer { server.stop() }
+        let client = client(server)
+        _ = try await spooled(client, .put, "notes/held", "{}", key: "k1")
+        let transfers = BackgroundTransfers(spool: spool, identifier: "tests.\(UUID())")
+        defer { transfers.finish() }
+        let first = transfers.resume()
+        await BlockingWork.run { arrived.wait() }
+        // When: a second request spooled and resumed (its request sent: it took both), then the
+        // first answered
+        _ = try await spooled(client, .put, "notes/free", "{}", key: "k2")
+        let second = transfers.resume()
+        await BlockingWork.run { freeArrived.wait() }
+        answer.signal()
+        // Then: the first resume counts its one answer, the second its two (it waited for both)
+        #expect(await PromiseExpectations.value(of: first) == 1)
+        #expect(await PromiseExpectations.value(of: second) == 2)
+    }
+
+    @Test("a 412 whose copy was cut at the limit reads as a conflict too large to keep")
+    func cutConflictTooLarge() throws {
+        // Given
+        let client = APIClient(baseURL: URL(fileURLWithPath: "/"))
+        let cut = SpooledAnswer(status: 412, headers: [:], body: Data(count: 10), truncated: true)
+        // When
+        let read = client.reading(cut, at: URL(fileURLWithPath: "/notes/1"))
+        // Then
+        guard case .failure(let error) = read else {
+            Issue.record("a cut 412 read as an answer")
+            return
+        }
+        #expect((error as? APIClient.ConflictTooLarge)?.bytes == 10)
+    }
+}
