@@ -101,7 +101,7 @@ public final class BackgroundTransfers: Sendable {
     /// What the session's `urlSessionDidFinishEvents(forBackgroundURLSession:)` does (a test calls
     /// it): the handler kept by ``handleEvents(forBackgroundURLSession:completionHandler:)``, once.
     func eventsDelivered() {
-        delegate.urlSessionDidFinishEvents(forBackgroundURLSession: session)
+        delegate.eventsDelivered()
     }
 
     /// Lets the tasks under way finish and gives the session up (a test, or a process that ends).
@@ -206,7 +206,15 @@ extension BackgroundTransfers {
             finished(name, answered: written)
         }
 
-        func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
+        // Apple declares it unavailable on macOS, where no app delegate is given a session's events.
+        #if !os(macOS)
+            func urlSessionDidFinishEvents(forBackgroundURLSession session: URLSession) {
+                eventsDelivered()
+            }
+        #endif
+
+        /// Calls the handler the system gave with the session's events, once.
+        func eventsDelivered() {
             let handler = state.withLock { state in
                 defer { state.eventsDelivered = nil }
                 return state.eventsDelivered
