@@ -92,16 +92,17 @@ public struct BackgroundSync: Sendable {
     @discardableResult
     public func run(_ wake: any BackgroundWake) -> Guarantee<Bool> {
         let (log, database, identifier, now) = (log, database, identifier, now)
-        let told = Locked(false)
         let (result, settle) = Guarantee<Bool>.pending()
-        /// Tells the system once, whichever of the work and the expiration comes first.
+        // The wake ends once: by the work or by the expiration, whichever comes first; the other
+        // then does nothing (the system is told once, and a late expiration suspends nothing).
+        let ended = Locked(false)
+        @Sendable func end() -> Bool {
+            ended.withLock { ended in
+                defer { ended = true }
+                return !ended
+            }
+        }
         @Sendable func tell(_ success: Bool) {
-            guard
-                told.withLock({ told in
-                    defer { told = true }
-                    return !told
-                })
-            else { return }
             wake.complete(success: success)
             settle(success)
         }
@@ -114,6 +115,7 @@ public struct BackgroundSync: Sendable {
             .asPromise()
             .then(on: .inline) { _ in work() }
         wake.onExpiration {
+            guard end() else { return }
             started.cancel()
             log.record(WakeLogEntry(task: identifier, event: .expired, at: now()))
                 .recover(on: .inline) { _ in }
@@ -121,18 +123,18 @@ public struct BackgroundSync: Sendable {
                 .done(on: .inline) { tell(false) }
         }
         started.whenSettled(on: .inline) { outcome in
-            guard told.withLock({ !$0 }) else { return }
             let entry: WakeLogEntry
             switch outcome {
             case .success(let changes):
                 entry = WakeLogEntry(task: identifier, event: .finished, at: now(), changes: changes)
             case .failure(let error) where FailureClass(error).kind == .cancelled:
-                return  // the expiration handler tells the system
+                return  // cancelled by the expiration, which tells the system
             case .failure(let error):
                 entry = WakeLogEntry(
                     task: identifier, event: .failed, at: now(),
                     detail: ServiceRequestError(error).userMessage)
             }
+            guard end() else { return }
             log.record(entry).recover(on: .inline) { _ in }
                 .then(on: .inline) { wasSuspended ? database.suspend() : Guarantee<Void>.value(()) }
                 .done(on: .inline) { tell(entry.event == .finished) }

@@ -171,3 +171,21 @@ struct BackgroundSyncTests {
     }
 
 }
+
+extension BackgroundSyncTests {
+    @Test("an expiration after the work ended does nothing: the system was told once, nothing suspended")
+    func lateExpirationDoesNothing() async throws {
+        // Given: a wake whose work finished
+        let database = try Database(at: folder.file("app.sqlite"))
+        let background = sync(database, Scheduler()) { .value(3) }
+        let wake = Wake()
+        _ = await PromiseExpectations.value(of: background.run(wake))
+        // When
+        wake.expire()
+        // Then
+        _ = await PromiseExpectations.value(of: background.log.entries())
+        #expect(wake.completed.withLock { $0 } == [true])
+        #expect(!database.isSuspended)
+        #expect(await events(background) == [.woken, .asked, .finished])
+    }
+}
