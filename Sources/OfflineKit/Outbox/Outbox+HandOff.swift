@@ -98,7 +98,7 @@ extension Outbox {
             }
         }
         .recover(on: .inline) { error -> Promise<OutboxSyncReport> in throw ServiceRequestError(error) }
-        .ensure(on: .inline) { claim.end() }
+        .tap(on: .inline) { if case .failure = $0 { claim.leave() } }
     }
 
     /// Gives `claim` up and counts what waits, into `report`.

@@ -40,9 +40,9 @@ struct OutboxClaim: Sendable {
             // only once its beat has stood still for the lease.
             let (other, beat) = (try row.string("owner"), try row.int("beat"))
             let otherHolder = ClaimHolder(pid: Int64(try row.int("pid")), host: try row.string("host"))
-            // This process's own claim, of a run that has ended: left by a run whose last write
-            // failed (the database suspended, a full disk), never to be renewed.
-            let left = otherHolder == holder && Self.ended.withLock { $0.contains(other) }
+            // This process's own claim, left by a run that failed (its last write, which gives the
+            // claim up, failed: the database suspended, a full disk): never to be renewed.
+            let left = otherHolder == holder && Self.left.withLock { $0.remove(other) != nil }
             let ended = left || otherHolder.hasEnded
             let stalled = ended || watch.hasStalled(feature, owner: other, beat: beat, lease: lease)
             guard stalled else { return false }
@@ -61,18 +61,14 @@ struct OutboxClaim: Sendable {
         return true
     }
 
-    /// The owners of the last ``endedKept`` runs of this process that ended (``end()``), oldest
-    /// first: a claim one of them left is taken at once. One left by an older run lasts its lease.
-    static let ended = Locked<[String]>([])
-    static let endedKept = 64
+    /// The owners of the runs of this process that failed, whose claims may be left behind: each
+    /// is taken at once by the next run (and forgotten then). Only failed runs are kept: one that
+    /// settled otherwise gave its claim up in its last transaction.
+    static let left = Locked<Set<String>>([])
 
-    /// Counts this claim's run as ended, however it ended: a claim it left behind (its release
-    /// failed) is taken at once by the next run of this process.
-    func end() {
-        Self.ended.withLock { ended in
-            ended.append(owner)
-            if ended.count > Self.endedKept { ended.removeFirst(ended.count - Self.endedKept) }
-        }
+    /// Counts this claim's run as failed: a claim it left behind is taken at once by this process.
+    func leave() {
+        _ = Self.left.withLock { $0.insert(owner) }
     }
 
     /// Gives the claim up, in the caller's transaction, if this sync holds it.

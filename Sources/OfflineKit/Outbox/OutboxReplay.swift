@@ -58,9 +58,10 @@ struct OutboxReplay: Sendable {
         // run's fills pick by it; each send checks it again, outside the transactions too.
         let account = client.credentials?.account
         let run = Run(promise: promise, seal: seal, queue: queue, window: Locked(Window()), account: account)
-        // Once it settles, however it ended (its claim released or not), its claim is stale.
+        // A run that fails may not have given its claim up (the write that does failed): the next
+        // run of this process takes it at once, rather than wait a lease.
         let claim = claim
-        promise.whenSettled(on: .inline) { _ in claim.end() }
+        promise.whenSettled(on: .inline) { if case .failure = $0 { claim.leave() } }
         // Signed out: nothing is sent (without a token every change would be a 401); the changes
         // wait, untouched, for the sign-in.
         if client.credentials != nil, account == nil {
