@@ -48,9 +48,11 @@ enum TransfersScreen {
                 "\(count(report.handedOff.count, "change")) handed to the transfer service ('demo transfers run')."
             )
             if report.waiting > report.handedOff.count {
+                let left = report.waiting - report.handedOff.count
                 terminal.print(
-                    "\(count(report.waiting - report.handedOff.count, "change")) wait for their answers first "
-                        + "(a customer's create, a file's upload, an earlier change of the same order).")
+                    (left == 1 ? "1 change still waits" : "\(left) changes still wait")
+                        + ": with the transfer service already, or for an answer first (a customer's create, "
+                        + "a file's upload, an earlier change of the same order).")
             }
             return 0
         } catch {

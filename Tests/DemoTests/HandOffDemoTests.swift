@@ -34,7 +34,7 @@ import Testing
             // Then: three changes (Eve's order waits for her create) went through the service alone
             #expect(handed.status == 0, "\(handed.output)\(handed.error)")
             #expect(handed.output.contains("3 changes handed to the transfer service"), "\(handed.output)")
-            #expect(handed.output.contains("1 change wait"), "\(handed.output)")
+            #expect(handed.output.contains("1 change still waits"), "\(handed.output)")
             #expect(requestsAfterHandOff == 0)
             #expect(
                 status.output.components(separatedBy: "with the transfer service").count == 4,
