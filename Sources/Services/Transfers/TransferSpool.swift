@@ -90,7 +90,14 @@ public struct TransferSpool: Sendable, Equatable {
             }
             return .answered(answer)
         }
-        return FileManager.default.fileExists(atPath: url(name, "request").path) ? .waiting : .missing
+        return isWhole(name) ? .waiting : .missing
+    }
+
+    /// Whether request `name` and its body are both in the spool: a request without its body (the
+    /// body's file removed) is missing, never sent (an upload from a missing file may never end).
+    private func isWhole(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: url(name, "request").path)
+            && FileManager.default.fileExists(atPath: url(name, "body").path)
     }
 
     /// The request `name` and the file its body is in, or `nil` when it is not in the spool whole.
@@ -99,18 +106,19 @@ public struct TransferSpool: Sendable, Equatable {
     /// - Returns: The request and its body's file.
     public func request(_ name: String) -> (request: SpooledRequest, body: URL)? {
         guard Self.isName(name), let data = FileManager.default.contents(atPath: url(name, "request").path),
-            let request = try? JSONDecoder().decode(SpooledRequest.self, from: data)
+            let request = try? JSONDecoder().decode(SpooledRequest.self, from: data), isWhole(name)
         else { return nil }
         return (request, url(name, "body"))
     }
 
-    /// The names of the requests written and not answered, oldest first.
+    /// The names of the requests written whole (with their bodies) and not answered, oldest first.
     ///
     /// - Returns: The names.
     public func waiting() -> [String] {
         let names = names(withExtension: "request")
         let answered = Set(self.names(withExtension: "answer").map(\.name))
-        return names.filter { !answered.contains($0.name) }.sorted { $0.date < $1.date }.map(\.name)
+        return names.filter { !answered.contains($0.name) && isWhole($0.name) }.sorted { $0.date < $1.date }
+            .map(\.name)
     }
 
     /// Every request's name, answered or not.

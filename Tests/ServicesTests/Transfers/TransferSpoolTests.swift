@@ -31,6 +31,16 @@ struct TransferSpoolTests {
         #expect(spool.state(of: name) == .missing && spool.all().isEmpty)
     }
 
+    @Test("a request whose body is gone reads as missing and is not listed: its sender takes it back")
+    func bodyGone() throws {
+        // Given
+        let name = try spool.write(request, body: Data("{}".utf8))
+        // When
+        try FileManager.default.removeItem(at: spool.url(name, "body"))
+        // Then
+        #expect(spool.state(of: name) == .missing && spool.waiting().isEmpty && spool.request(name) == nil)
+    }
+
     @Test("a damaged answer reads as missing, so its sender takes the request back")
     func damagedAnswer() throws {
         // Given
