@@ -25,7 +25,7 @@ struct OutboxSuspensionTests {
                 return held
             }) {
                 arrived.signal()
-                answer.wait()
+                _ = answer.wait(timeout: .now() + 900)
             }
             return reply
         }
@@ -35,7 +35,7 @@ struct OutboxSuspensionTests {
         sending.changesInFlight = 1
         let client = APIClient(baseURL: server.baseURL, timeout: 900, retry: .never)
         let sync = sending.sync(with: client) { _, _, _ in nil }
-        await BlockingWork.run { arrived.wait() }
+        try #require(await BlockingWork.run { arrived.wait(timeout: .now() + 900) == .success })
 
         // When: the app is suspended while the first change's answer is on its way, then resumed
         let suspended = database.suspend()

@@ -48,10 +48,10 @@ struct DatabaseSuspensionTests {
         let underWay = database.write { connection in
             try connection.execute("INSERT INTO notes (text) VALUES ('under way')")
             started.signal()
-            gate.wait()
+            _ = gate.wait(timeout: .now() + 900)
             try connection.execute("INSERT INTO notes (text) VALUES ('under way, second')")
         }
-        await BlockingWork.run { started.wait() }
+        try #require(await BlockingWork.run { started.wait(timeout: .now() + 900) == .success })
         let queued = insert("queued", into: database)
         // When
         let suspended = database.suspend()
@@ -114,7 +114,7 @@ extension DatabaseSuspensionTests {
                 "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000000) SELECT count(*) FROM n"
             )
         }
-        await BlockingWork.run { running.wait() }
+        try #require(await BlockingWork.run { running.wait(timeout: .now() + 900) == .success })
         // When: suspended while the statement runs
         await database.suspend().value
         // Then: the write failed as suspended; nothing of it is in the file

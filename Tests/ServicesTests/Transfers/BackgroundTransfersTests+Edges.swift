@@ -67,14 +67,14 @@ extension BackgroundTransfersTests {
         let (arrived, answer) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         let server = try TestHTTPServer { _ in
             arrived.signal()
-            answer.wait()
+            _ = answer.wait(timeout: .now() + 900)
             return .status(200, body: "{}")
         }
         defer { server.stop() }
         let (_, transfers) = try await one(server)
         defer { transfers.finish() }
         let first = transfers.resume()
-        await BlockingWork.run { arrived.wait() }
+        try #require(await BlockingWork.run { arrived.wait(timeout: .now() + 900) == .success })
         // When: resumed again (as at a relaunch), then the answer comes
         let second = transfers.resume()
         answer.signal()
@@ -142,7 +142,7 @@ extension BackgroundTransfersTests {
         let server = try TestHTTPServer { request in
             if request.path == "/notes/held" {
                 arrived.signal()
-                answer.wait()
+                _ = answer.wait(timeout: .now() + 900)
             } else {
                 freeArrived.signal()
             }
@@ -154,12 +154,12 @@ extension BackgroundTransfersTests {
         let transfers = BackgroundTransfers(spool: spool, identifier: "tests.\(UUID())")
         defer { transfers.finish() }
         let first = transfers.resume()
-        await BlockingWork.run { arrived.wait() }
+        try #require(await BlockingWork.run { arrived.wait(timeout: .now() + 900) == .success })
         // When: a second request spooled and resumed (its request sent: it took both), then the
         // first answered
         _ = try await spooled(client, .put, "notes/free", "{}", key: "k2")
         let second = transfers.resume()
-        await BlockingWork.run { freeArrived.wait() }
+        try #require(await BlockingWork.run { freeArrived.wait(timeout: .now() + 900) == .success })
         answer.signal()
         // Then: the first resume counts its one answer, the second its two (it waited for both)
         #expect(await PromiseExpectations.value(of: first) == 1)
