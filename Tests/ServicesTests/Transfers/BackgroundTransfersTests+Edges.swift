@@ -181,3 +181,19 @@ extension BackgroundTransfersTests {
         #expect((error as? APIClient.ConflictTooLarge)?.bytes == 10)
     }
 }
+
+extension BackgroundTransfersTests {
+    @Test("a request that cannot be read is not sent, and resume still settles")
+    func damagedRequestSkipped() async throws {
+        // Given: a request whose file is not a request
+        let name = try spool.write(SpooledRequest(method: "PUT", url: folder.url, headers: [:]), body: nil)
+        try Data("garbage".utf8).write(to: spool.url(name, "request"))
+        let transfers = BackgroundTransfers(spool: spool, identifier: "tests.\(UUID())")
+        defer { transfers.finish() }
+        // When
+        let answered = await PromiseExpectations.value(of: transfers.resume())
+        // Then
+        #expect(answered == 0)
+        #expect(spool.state(of: name) == .waiting)
+    }
+}
