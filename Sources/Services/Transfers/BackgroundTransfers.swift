@@ -44,14 +44,22 @@ public final class BackgroundTransfers: Sendable {
     ///   - spool: The requests to send.
     ///   - identifier: The session's identifier, such as `com.example.shop.transfers`.
     ///   - maximumAnswerBytes: The longest answer kept; 16 MiB by default.
-    public init(spool: TransferSpool, identifier: String, maximumAnswerBytes: Int = 16 << 20) {
+    public convenience init(spool: TransferSpool, identifier: String, maximumAnswerBytes: Int = 16 << 20) {
+        self.init(
+            spool: spool, identifier: identifier, maximumAnswerBytes: maximumAnswerBytes, idleTimeout: nil)
+    }
+
+    /// The same, with `idleTimeout` seconds, when given, as the longest wait for an answer's next
+    /// bytes (the session's own, 60 s, otherwise): a test that holds an answer open on a loaded
+    /// machine gives a longer one, so that the request it holds does not time out under it.
+    init(spool: TransferSpool, identifier: String, maximumAnswerBytes: Int, idleTimeout: TimeInterval?) {
         self.spool = spool
         self.identifier = identifier
         self.maximumAnswerBytes = maximumAnswerBytes
         delegate = Delegate(spool: spool, limit: maximumAnswerBytes)
-        session = URLSession(
-            configuration: TransferSessionConfiguration.make(identifier: identifier), delegate: delegate,
-            delegateQueue: nil)
+        let configuration = TransferSessionConfiguration.make(identifier: identifier)
+        if let idleTimeout { configuration.timeoutIntervalForRequest = idleTimeout }
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     /// Starts every request of the spool that waits and that no task of the session sends (a
