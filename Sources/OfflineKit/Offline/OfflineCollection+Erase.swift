@@ -67,7 +67,10 @@ extension OfflineCollection {
                 "DELETE FROM offline_owners WHERE feature = ? AND account = ?",
                 [.text(feature), .text(account)])
             // Handed to a transfer service and not sent yet: their requests (with the account's
-            // token) go too. One the service is sending already may still reach the API.
+            // token) go too. One the service is sending already may still reach the API. Removed
+            // before the commit, not after: a rollback leaves the changes waiting, and a sync takes
+            // a change whose request is missing back and sends it itself; a process gone between a
+            // commit and the removal would leave a signed-out account's requests to be sent.
             let handed = try connection.query(
                 "SELECT handed_off FROM outbox WHERE feature = ? AND account = ? AND handed_off IS NOT NULL",
                 [.text(feature), .text(account)]
