@@ -93,6 +93,11 @@ struct OfflineQueryTests {
             (.lessThan("due", .date(day(4))), ["t0", "t2"]),
             (.lessThan("points", "a"), []),
             (.greaterThan("title", 5), []),
+            (.lessThan("points", 2.5), ["t0", "t1", "t2"]),
+            (.equals("points", 3.0), ["t3"]),
+            (.all([]), (0..<12).map { "t\($0)" }),
+            (.any([]), []),
+            (.isIn("projectId", []), []),
         ])
     func filtersKeepWhatTheySay(filter: OfflineFilter, expected: [String]) async throws {
         // Given
@@ -320,5 +325,21 @@ struct OfflineQueryTests {
         // Then
         #expect("\(String(describing: bySwiftName))".contains("ownerID"))
         #expect(byJSONName?.values.map(\.ownerID) == ["amy"])
+    }
+
+    @Test("conditions joined by && or || again make one list of them, not a list inside a list")
+    func joinedConditionsFlatten() {
+        // Given
+        let (a, b, c) = (OfflineFilter.isNull("a"), OfflineFilter.isNull("b"), OfflineFilter.isNull("c"))
+
+        // When
+        let every = a && b && c
+        let some = a || (b || c)
+
+        // Then: equal to the flat list (a filter a presenter test compares), and the other joint
+        // nests
+        #expect(every == .all([a, b, c]))
+        #expect(some == .any([a, b, c]))
+        #expect(((a && b) || c) == .any([.all([a, b]), c]))
     }
 }
