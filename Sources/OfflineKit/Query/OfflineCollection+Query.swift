@@ -41,7 +41,12 @@ extension OfflineCollection {
         let storage = storage
         return storage.tables.read { connection in
             let count = try storage.count(filter.map { try Self.following($0, connection) }, in: connection)
-            if count == 0 { try Self.requireFields(query, [], storage, connection) }
+            // A count of none, or of resources that need not hold every field named (`isNull`),
+            // shows nothing of the fields: they are checked.
+            let shown = filter?.fieldsEveryMatchHolds ?? []
+            if count == 0 || !shown.isSuperset(of: query.fields) {
+                try Self.requireFields(query, [], storage, connection)
+            }
             return count
         }
     }
@@ -169,11 +174,13 @@ extension OfflineCollection {
         _ connection: Connection
     ) throws {
         let sorted = Dictionary(query.sort.enumerated().map { ($1.field, $0) }) { first, _ in first }
+        let heldByEveryRow = query.filter?.fieldsEveryMatchHolds ?? []
         var checked = Set<String>()
         for field in query.fields where checked.insert(field).inserted {
-            // A field some row shown holds a value of is the model's.
+            // A field some row shown holds a value of is the model's: a field it is sorted by
+            // whose key is not `NULL`, or one the filter kept it for holding (not `isNull`).
             if let index = sorted[field], rows.contains(where: { $0.keys[index] != .null }) { continue }
-            if !rows.isEmpty && sorted[field] == nil { continue }
+            if !rows.isEmpty && heldByEveryRow.contains(field) { continue }
             guard
                 let sample = try rows.first?.value
                     ?? storage.query(OfflineQuery(limit: 1), after: nil, in: connection).first?.value

@@ -62,6 +62,25 @@ public indirect enum OfflineFilter: Sendable, Hashable {
         return [self]
     }
 
+    /// The fields every resource the filter keeps holds a value in (neither missing nor `null`),
+    /// so that one resource kept shows them to be fields of the model: ``isNull(_:)`` shows
+    /// nothing (a misspelt field is missing from every resource), `||` only what each side shows.
+    var fieldsEveryMatchHolds: Set<String> {
+        switch self {
+        case .isNull:
+            []
+        case .equals(let field, _), .isIn(let field, _), .lessThan(let field, _), .atMost(let field, _),
+            .greaterThan(let field, _), .atLeast(let field, _), .hasPrefix(let field, _):
+            [field]
+        case .all(let filters):
+            filters.reduce(into: []) { $0.formUnion($1.fieldsEveryMatchHolds) }
+        case .any(let filters):
+            filters.dropFirst().reduce(filters.first?.fieldsEveryMatchHolds ?? []) {
+                $0.intersection($1.fieldsEveryMatchHolds)
+            }
+        }
+    }
+
     /// Every field the filter names.
     var fields: [String] {
         switch self {

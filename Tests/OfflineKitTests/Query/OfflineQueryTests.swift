@@ -98,6 +98,13 @@ struct OfflineQueryTests {
             (.all([]), (0..<12).map { "t\($0)" }),
             (.any([]), []),
             (.isIn("projectId", []), []),
+            (.atMost("points", "a"), []),
+            (.atLeast("title", 5), []),
+            (.hasPrefix("points", "1"), []),
+            (
+                .isNull("projectId") || .equals("done", true),
+                ["t0", "t2", "t3", "t5", "t6", "t8", "t9", "t11"]
+            ),
         ])
     func filtersKeepWhatTheySay(filter: OfflineFilter, expected: [String]) async throws {
         // Given
@@ -225,6 +232,23 @@ struct OfflineQueryTests {
             let invalid = await PromiseExpectations.error(of: collection.count(where: .isNull("due date")))
             let optional = await PromiseExpectations.value(
                 of: collection.query(OfflineQuery(where: .isNull("due"))))
+            let misspeltNull = await PromiseExpectations.error(
+                of: collection.query(OfflineQuery(where: .isNull("projectID"))))
+            let misspeltEither = await PromiseExpectations.error(
+                of: collection.query(OfflineQuery(where: .equals("done", true) || .equals("projectID", "p1")))
+            )
+            let countedMisspelt = await PromiseExpectations.error(
+                of: collection.count(where: .equals("projectID", "p1")))
+            let countedMisspeltNull = await PromiseExpectations.error(
+                of: collection.count(where: .isNull("projectID")))
+            let invalidQuery = await PromiseExpectations.error(
+                of: collection.query(OfflineQuery(sortedBy: [.ascending("due date")])))
+            let watched = DeliveryRecorder<String>()
+            let observation = collection.observe(OfflineQuery(where: .isNull("due date")), on: .inline) {
+                if case .failure(let error) = $0 { watched.record("\(error)") }
+            }
+            let invalidWatched = await watched.next()
+            observation.cancel()
 
             // Then
             #expect("\(String(describing: misspelt))".contains("projectID"))
@@ -232,6 +256,12 @@ struct OfflineQueryTests {
             #expect("\(String(describing: sortedBy))".contains("dueAt"))
             #expect("\(String(describing: invalid))".contains("letters, digits and _"))
             #expect(optional?.values.count == 6)
+            // A misspelt field under isNull, or on one side of ||, is not shown by the tickets kept
+            for error in [misspeltNull, misspeltEither, countedMisspelt, countedMisspeltNull] {
+                #expect("\(String(describing: error))".contains("projectID"))
+            }
+            #expect("\(String(describing: invalidQuery))".contains("letters, digits and _"))
+            #expect(invalidWatched?.contains("letters, digits and _") == true)
         }
     }
 
@@ -341,5 +371,58 @@ struct OfflineQueryTests {
         #expect(every == .all([a, b, c]))
         #expect(some == .any([a, b, c]))
         #expect(((a && b) || c) == .any([.all([a, b]), c]))
+    }
+
+    /// A note whose optional date every note here leaves out of its JSON.
+    struct Note: OfflineResource, Equatable {
+        var id: String?
+        var version: String?
+        var title: String
+        var archivedAt: Date?
+    }
+
+    @Test("a field every resource leaves out (an optional holding nothing) is the model's: no error")
+    func fieldNoResourceHoldsYet() async throws {
+        // Given: notes, none archived
+        let notes = OfflineCollection<Note>(
+            database: try Database(at: folder.file("notes.sqlite")), collection: "notes",
+            client: APIClient(baseURL: URL(fileURLWithPath: "/")),
+            reachability: OfflineCollectionTests.Offline())
+        _ = await PromiseExpectations.value(of: notes.create(Note(title: "Milk")))
+
+        // When
+        let archived = await PromiseExpectations.value(
+            of: notes.query(OfflineQuery(where: .atLeast("archivedAt", .date(Self.day(0))))))
+        let current = await PromiseExpectations.value(of: notes.count(where: .isNull("archivedAt")))
+        let misspelt = await PromiseExpectations.error(of: notes.count(where: .isNull("archivedAT")))
+
+        // Then
+        #expect(archived?.values.isEmpty == true)
+        #expect(current == 1)
+        #expect("\(String(describing: misspelt))".contains("archivedAT"))
+    }
+
+    @Test("an index on a name that cannot be a field is not made, and the collection still answers")
+    func indexOnAnInvalidNameNotMade() async throws {
+        // Given: a name SQLite would take in an index's name and a JSON path
+        let database = try Database(at: folder.file("indexes.sqlite"))
+        let notes = OfflineCollection<Note>(
+            database: database, collection: "notes", client: APIClient(baseURL: URL(fileURLWithPath: "/")),
+            reachability: OfflineCollectionTests.Offline()
+        )
+        .indexed(by: "title$", "id")
+
+        // When
+        _ = await PromiseExpectations.value(of: notes.create(Note(title: "Milk")))
+        let indexes = await PromiseExpectations.value(
+            of: database.read { connection in
+                try connection.query("SELECT name FROM sqlite_master WHERE type = 'index'") {
+                    try $0.string("name")
+                }
+            })
+
+        // Then
+        #expect(indexes?.contains { $0.contains("$") } == false)
+        #expect(await PromiseExpectations.value(of: notes.count()) == 1)
     }
 }
