@@ -66,7 +66,7 @@ extension OfflinePageCursor {
     static func precedes(_ lhs: (SQLValue, String), _ rhs: (SQLValue, String), in order: OfflineOrder) -> Bool
     {
         let (first, second) = order.descending ? (rhs, lhs) : (lhs, rhs)
-        if let comparison = OfflineQueryTerm.compare(first.0, second.0) { return comparison < 0 }
+        if let comparison = OfflineQueryTerm.compare(first.0, second.0) { return comparison == .before }
         return Array(first.1.utf8).lexicographicallyPrecedes(Array(second.1.utf8))
     }
 }

@@ -13,10 +13,10 @@ extension OfflineFilter {
         func key(_ field: String) throws -> SQLValue {
             try OfflinePageCursor.key(of: field, in: object)
         }
-        /// `value`'s comparison with `other`, only when both are of one type (numbers, or text).
-        func compared(_ value: SQLValue, _ other: OfflineValue) -> Int?? {
+        /// `value`'s place against `other`, only when both are of one type (numbers, or text).
+        func compared(_ value: SQLValue, _ other: OfflineValue) -> OfflineQueryTerm.Order?? {
             let other = other.sqlValue
-            guard value != .null, Self.sameType(value, other) else { return .none }
+            guard let type = Self.rangeType(value), type == Self.rangeType(other) else { return .none }
             return .some(OfflineQueryTerm.compare(value, other))
         }
         switch self {
@@ -28,16 +28,16 @@ extension OfflineFilter {
             return stored != .null && values.contains { OfflineQueryTerm.compare(stored, $0.sqlValue) == nil }
         case .lessThan(let field, let value):
             guard case .some(let comparison) = compared(try key(field), value) else { return false }
-            return comparison == -1
+            return comparison == .before
         case .atMost(let field, let value):
             guard case .some(let comparison) = compared(try key(field), value) else { return false }
-            return comparison != 1
+            return comparison != .after
         case .greaterThan(let field, let value):
             guard case .some(let comparison) = compared(try key(field), value) else { return false }
-            return comparison == 1
+            return comparison == .after
         case .atLeast(let field, let value):
             guard case .some(let comparison) = compared(try key(field), value) else { return false }
-            return comparison != -1
+            return comparison != .before
         case .hasPrefix(let field, let prefix):
             guard case .text(let text) = try key(field) else { return false }
             return text.utf8.starts(with: prefix.utf8)
@@ -50,12 +50,13 @@ extension OfflineFilter {
         }
     }
 
-    /// Whether two values are of one type as a range compares them: numbers (booleans among
-    /// them), or text.
-    static func sameType(_ lhs: SQLValue, _ rhs: SQLValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.integer, .integer), (.integer, .real), (.real, .integer), (.real, .real), (.text, .text): true
-        default: false
+    /// The type a range compares a value as: numbers (booleans among them) with numbers, text with
+    /// text; `nil` for `NULL` and anything else, which no range keeps.
+    static func rangeType(_ value: SQLValue) -> Int? {
+        switch value {
+        case .integer, .real: 1
+        case .text: 2
+        default: nil
         }
     }
 }

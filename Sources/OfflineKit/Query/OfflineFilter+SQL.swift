@@ -14,7 +14,7 @@ extension OfflineFilter {
         case .equals(let field, let value):
             return ("\(expression(field)) = ?", [value.sqlValue])
         case .isIn(let field, let values):
-            guard !values.isEmpty else { return ("0", []) }
+            // None: `IN ()`, which SQLite takes and which keeps nothing.
             let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
             return ("\(expression(field)) IN (\(marks))", values.map(\.sqlValue))
         case .lessThan(let field, let value):

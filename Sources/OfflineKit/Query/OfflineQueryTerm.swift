@@ -32,15 +32,20 @@ extension OfflineQuery {
 }
 
 extension OfflineQueryTerm {
-    /// Whether a resource whose value of this term is `value` comes after one whose value is
-    /// `cursor`, strictly, in this term's direction; `nil` when the two are equal. Values compare
-    /// as SQLite compares them: `NULL` first, then numbers, then text by its bytes.
-    func after(_ value: SQLValue, _ cursor: SQLValue) -> Bool? {
-        Self.compare(value, cursor).map { descending ? $0 < 0 : $0 > 0 }
+    /// Where one value stands against another in SQLite's order.
+    enum Order: Sendable, Equatable {
+        case before, after
     }
 
-    /// `-1`, `1`, or `nil` when equal: SQLite's order of values of any type.
-    static func compare(_ lhs: SQLValue, _ rhs: SQLValue) -> Int? {
+    /// Whether a resource whose value of this term is `value` comes after one whose value is
+    /// `cursor`, strictly, in this term's direction; `nil` when the two are equal.
+    func after(_ value: SQLValue, _ cursor: SQLValue) -> Bool? {
+        Self.compare(value, cursor).map { $0 == (descending ? .before : .after) }
+    }
+
+    /// Where `lhs` stands against `rhs` as SQLite orders values of any type, `nil` when they are
+    /// equal: `NULL` first, then numbers, then text by its bytes, then blobs by theirs.
+    static func compare(_ lhs: SQLValue, _ rhs: SQLValue) -> Order? {
         func rank(_ value: SQLValue) -> Int {
             switch value {
             case .null: 0
@@ -49,22 +54,28 @@ extension OfflineQueryTerm {
             case .blob: 3
             }
         }
-        guard rank(lhs) == rank(rhs) else { return rank(lhs) < rank(rhs) ? -1 : 1 }
         switch (lhs, rhs) {
         case (.text(let left), .text(let right)):
-            return left == right
-                ? nil : Array(left.utf8).lexicographicallyPrecedes(Array(right.utf8)) ? -1 : 1
+            return order(Array(left.utf8), Array(right.utf8))
         case (.blob(let left), .blob(let right)):
-            return left == right ? nil : left.lexicographicallyPrecedes(right) ? -1 : 1
-        case (.null, .null):
-            return nil
+            return order(Array(left), Array(right))
         default:
-            let (left, right) = (number(lhs), number(rhs))
-            return left == right ? nil : left < right ? -1 : 1
+            // Two numbers, two `NULL`s, or values of two types.
+            return rank(lhs) == rank(rhs) ? order(number(lhs), number(rhs)) : order(rank(lhs), rank(rhs))
         }
     }
 
-    /// A number's value as a `Double`.
+    /// `a`'s place against `b`'s; `nil` when neither comes first.
+    private static func order<Value: Comparable>(_ a: Value, _ b: Value) -> Order? {
+        a < b ? .before : b < a ? .after : nil
+    }
+
+    /// The same for bytes, compared one by one.
+    private static func order(_ a: [UInt8], _ b: [UInt8]) -> Order? {
+        a.lexicographicallyPrecedes(b) ? .before : b.lexicographicallyPrecedes(a) ? .after : nil
+    }
+
+    /// A number's value as a `Double`; `0` for `NULL`.
     private static func number(_ value: SQLValue) -> Double {
         switch value {
         case .integer(let integer): Double(integer)

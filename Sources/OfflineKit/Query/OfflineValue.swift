@@ -25,7 +25,7 @@ public enum OfflineValue: Sendable, Hashable {
         case .text(let text):
             return .text(OfflineOrder.sortKey(of: text))
         case .number(let number):
-            return number == number.rounded() && abs(number) < 9e15 ? .integer(Int64(number)) : .real(number)
+            return Int64(exactly: number).map(SQLValue.integer) ?? .real(number)
         case .bool(let bool):
             return .integer(bool ? 1 : 0)
         case .date(let date):
