@@ -103,6 +103,9 @@ struct EventStreamParserTests {
             try Self.read("data: 0123456789\ndata: 0123456789\n", parser: small)
         }
         #expect(throws: Never.self) { try Self.read("data: 012345678\n\n", parser: small) }
+        // Exactly at each bound: a line of 16 bytes, data of 20 (10, the line feed joining, 9)
+        let atBounds = try Self.read("data: 0123456789\ndata: 012345678\n\n", parser: small)
+        #expect(Self.events(atBounds).map(\.data) == ["0123456789\n012345678"])
         #expect(throws: EventStreamError.lineTooLong(limit: 64 << 10)) {
             try Self.read(String(repeating: "x", count: (64 << 10) + 1), chunksOf: 4096)
         }
