@@ -28,6 +28,7 @@ public final class TestEventSource: Sendable {
     /// How many events with an identifier are kept for clients that come back, at most.
     static let historyKept = 1_000
     private let connected = DispatchSemaphore(value: 0)
+    private let disconnected = DispatchSemaphore(value: 0)
     /// What the answer's head says before the stream: a status and content type other than
     /// `200 text/event-stream` make a server that refuses or has no stream.
     let status: Int
@@ -101,6 +102,24 @@ public final class TestEventSource: Sendable {
         }
     }
 
+    /// Waits until at most `count` clients are connected: a client that closed its connection is
+    /// seen within 20 ms.
+    ///
+    /// - Parameters:
+    ///   - count: How many may still be connected.
+    ///   - seconds: How long to wait at most.
+    /// - Returns: Whether so few were left in time.
+    public func waitForConnections(atMost count: Int, seconds: Double = 60) async -> Bool {
+        let (disconnected, state) = (disconnected, state)
+        return await BlockingWork.run {
+            let deadline = DispatchTime.now() + seconds
+            while state.withLock({ $0.pending.count }) > count {
+                guard disconnected.wait(timeout: deadline) == .success else { return false }
+            }
+            return true
+        }
+    }
+
     /// Answers one connection: the head, the events a returning client missed, then what the test
     /// sends, until the client closes or the test drops it.
     func serve(_ socket: Int32, lastEventID: String?) {
@@ -119,7 +138,10 @@ public final class TestEventSource: Sendable {
         }
         connected.signal()
         guard TestHTTPServer.sendWhole(socket, head, []), status == 200 else { return }
-        defer { state.withLock { _ = $0.pending.removeValue(forKey: connection) } }
+        defer {
+            state.withLock { _ = $0.pending.removeValue(forKey: connection) }
+            disconnected.signal()
+        }
         while true {
             let (texts, dropped) = state.withLock { state -> ([String], Bool) in
                 defer { state.pending[connection] = [] }

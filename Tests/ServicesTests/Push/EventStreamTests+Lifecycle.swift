@@ -1,0 +1,125 @@
+import Foundation
+import PromiseMVPTestServer
+import PromiseMVPTesting
+import Promises
+import Testing
+
+@testable import Services
+
+/// `EventStream`'s start and stop: what the first request carries, a second start, and a stop
+/// that closes the connection and leaves nothing scheduled.
+extension EventStreamTests {
+    /// Credentials with no token to give: the user signed out.
+    struct SignedOut: Credentials {
+        var account: String? { nil }
+        func accessToken() -> Promise<String> { Promise(error: ServiceRequestError.httpStatus(401)) }
+        func refresh(replacing token: String) -> Promise<String> {
+            Promise(error: ServiceRequestError.httpStatus(401))
+        }
+    }
+
+    @Test("the first request asks for an event stream, uncached, from the last event ID the app kept")
+    func firstRequestCarriesTheKeptID() async throws {
+        // Given: the API's source, and the headers of each request
+        let (source, headers) = (TestEventSource(), Locked<[[String: String]]>([]))
+        let fixture = try Fixture(source: source) { request in
+            headers.withLock { $0.append(request.headers) }
+            return .eventStream(source)
+        }
+        defer {
+            fixture.stream.stop()
+            fixture.server.stop()
+        }
+
+        // When: started from where an earlier run left off
+        let (events, states) = (fixture.events, fixture.states)
+        fixture.stream.start(lastEventID: "rev-9", { events.record($0) }, state: { states.record($0) })
+        #expect(await fixture.source.waitForConnections(1))
+
+        // Then
+        #expect(fixture.source.lastEventIDs == ["rev-9"])
+        let request = try #require(headers.withLock { $0.first })
+        #expect(request["accept"] == "text/event-stream")
+        #expect(request["cache-control"] == "no-cache")
+        #expect(fixture.stream.lastEventID == "rev-9")
+    }
+
+    @Test("a second start while the stream runs changes nothing: one connection, the first handlers")
+    func secondStartIgnored() async throws {
+        // Given: a live stream
+        let fixture = try Fixture()
+        defer {
+            fixture.stream.stop()
+            fixture.server.stop()
+        }
+        fixture.start()
+        #expect(await fixture.states.next(where: { $0 == .live }) == .live)
+
+        // When: started again, with other handlers, then an event sent
+        let others = DeliveryRecorder<ServerSentEvent>()
+        fixture.stream.start({ others.record($0) })
+        fixture.source.send(id: "rev-1", data: "{}")
+
+        // Then: the first handler gets it, on the one connection
+        #expect(await fixture.events.next()?.lastEventID == "rev-1")
+        #expect(others.all.isEmpty)
+        #expect(fixture.source.lastEventIDs.count == 1)
+    }
+
+    @Test("stop closes the connection, says stopped, and leaves nothing scheduled")
+    func stopClosesAndCancels() async throws {
+        // Given: a live stream (its silence watched)
+        let fixture = try Fixture()
+        defer { fixture.server.stop() }
+        fixture.start()
+        #expect(await fixture.states.next(where: { $0 == .live }) == .live)
+        #expect(await fixture.source.waitForConnections(1))
+
+        // When
+        fixture.stream.stop()
+
+        // Then
+        #expect(await fixture.states.next(where: { $0 == .stopped }) == .stopped)
+        #expect(await fixture.source.waitForConnections(atMost: 0))
+        #expect(fixture.clock.wakeUps.isEmpty)
+    }
+
+    @Test("stop while waiting to connect again cancels the attempt: nothing is asked after")
+    func stopCancelsTheWait() async throws {
+        // Given: a stream the server dropped, waiting its retry time
+        let fixture = try Fixture()
+        defer { fixture.server.stop() }
+        fixture.start()
+        #expect(await fixture.source.waitForConnections(1))
+        fixture.source.dropConnections()
+        let wait = try #require(await fixture.nextWait())
+
+        // When
+        fixture.stream.stop()
+        let scheduled = fixture.clock.wakeUps
+        fixture.clock.advance(wait * 10)
+
+        // Then
+        #expect(scheduled.isEmpty)
+        #expect(fixture.server.requests.count == 1)
+        #expect(fixture.stream.state == .stopped)
+    }
+
+    @Test("no token to give (signed out) is a failure with its reason, and the stream waits to try again")
+    func noSignInWaits() async throws {
+        // Given
+        let fixture = try Fixture(credentials: SignedOut())
+        defer {
+            fixture.stream.stop()
+            fixture.server.stop()
+        }
+
+        // When
+        fixture.start()
+        let wait = await fixture.nextWaitAndReason()
+
+        // Then: no request made
+        #expect(wait?.reason.hasPrefix("no sign-in") == true)
+        #expect(fixture.server.requests.isEmpty)
+    }
+}
