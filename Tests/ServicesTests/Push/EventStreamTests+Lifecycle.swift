@@ -122,4 +122,28 @@ extension EventStreamTests {
         #expect(wait?.reason.hasPrefix("no sign-in") == true)
         #expect(fixture.server.requests.isEmpty)
     }
+
+    @Test("a server that takes the request and never answers is dropped after twice the keep-alive")
+    func unansweredRequestDropped() async throws {
+        // Given: an API that holds the request without a word until the test ends
+        let (arrived, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let fixture = try Fixture { _ in
+            arrived.signal()
+            _ = release.wait(timeout: .now() + 900)
+            return .status(503, body: "")
+        }
+        defer {
+            fixture.stream.stop()  // the request given up first, then the server let go
+            release.signal()
+            fixture.server.stop()
+        }
+        fixture.start()
+        try #require(await BlockingWork.run { arrived.wait(timeout: .now() + 900) == .success })
+
+        // When: 30 s pass with no answer's head
+        fixture.clock.advance(30)
+
+        // Then: dropped for its silence, as a silent live stream is
+        #expect(await fixture.nextWaitAndReason()?.reason == "nothing heard for 30 s")
+    }
 }
