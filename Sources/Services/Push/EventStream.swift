@@ -69,8 +69,9 @@ public final class EventStream: Sendable {
         var open: (session: URLSession, task: URLSessionDataTask)?
         var onEvent: (@Sendable (ServerSentEvent) -> Void)?
         var onState: (@Sendable (State) -> Void)?
-        /// The token refreshed after a `401`: a second `401` with the new one is a failure.
-        var refreshed: String?
+        /// The connection opened with a token refreshed after a `401`: a `401` on it is a
+        /// failure, waited out as any, not another refresh at once.
+        var openedAfterRefresh: Int?
         /// Connections begun: a wait announced after the next one began is not announced.
         var attempts = 0
     }
@@ -212,21 +213,19 @@ public final class EventStream: Sendable {
         return false
     }
 
-    /// A `401`: the token is refreshed once and the stream asked again; a second is a failure.
+    /// A `401`: the token is refreshed and the stream asked again at once; a `401` to the token
+    /// just refreshed is a failure (so an API that refuses every token costs one refresh per
+    /// wait, never a loop of refreshes).
     private func signIn(_ generation: Int, after token: String?) {
-        let first = machine.withLock { machine -> Bool in
-            guard machine.generation == generation, let token, machine.refreshed != token else {
-                return false
-            }
-            machine.refreshed = token
-            return true
-        }
+        let first = machine.withLock { $0.generation == generation && $0.openedAfterRefresh != generation }
         guard first, let credentials = client.credentials, let token else {
             return drop(generation, "the sign-in was refused (401)")
         }
         let next = close(generation)
         credentials.refresh(replacing: token).done(on: .inline) { [self] fresh in
-            if let next { open(next, token: fresh) }
+            guard let next else { return }
+            machine.withLock { $0.openedAfterRefresh = next }
+            open(next, token: fresh)
         }.catch(on: .inline, policy: .allErrors) { [self] error in
             if let next { failed(next, "the sign-in was refused: \(ServiceRequestError(error).userMessage)") }
         }

@@ -6,6 +6,10 @@ import Testing
 
 @testable import Services
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `EventStream`'s start and stop: what the first request carries, a second start, and a stop
 /// that closes the connection and leaves nothing scheduled.
 extension EventStreamTests {
@@ -145,5 +149,113 @@ extension EventStreamTests {
 
         // Then: dropped for its silence, as a silent live stream is
         #expect(await fixture.nextWaitAndReason()?.reason == "nothing heard for 30 s")
+    }
+
+    /// A token endpoint that hands out a new token at each refresh.
+    final class NewTokenEachTime: Credentials {
+        let refreshes = Locked(0)
+        var account: String? { "amy" }
+        func accessToken() -> Promise<String> { .value(refreshes.withLock { "t\($0)" }) }
+        func refresh(replacing token: String) -> Promise<String> {
+            .value(
+                refreshes.withLock {
+                    $0 += 1
+                    return "t\($0)"
+                })
+        }
+    }
+
+    @Test("an API that refuses every token costs one refresh, then a failure's wait, not a refresh each time")
+    func everyTokenRefused() async throws {
+        // Given: an API that refuses whatever token a fresh one replaces
+        let credentials = NewTokenEachTime()
+        let fixture = try Fixture(credentials: credentials) { _ in .status(401, body: "{}") }
+        defer {
+            fixture.stream.stop()
+            fixture.server.stop()
+        }
+
+        // When: refused, and refused again after the wait
+        fixture.start()
+        let wait = await fixture.nextWaitAndReason()
+        fixture.clock.advance(try #require(wait).seconds)
+        let second = await fixture.nextWaitAndReason()
+
+        // Then: one refresh per attempt, each refused attempt waited out
+        #expect(wait?.reason.contains("refused") == true)
+        #expect(second.map { $0.seconds > wait?.seconds ?? 0 } == true)
+        #expect(credentials.refreshes.withLock { $0 } == 2)
+        #expect(fixture.server.requests.count == 4)
+    }
+
+    @Test("what a connection no longer current delivers changes nothing; the current one stays watched")
+    func staleConnectionIgnored() async throws {
+        // Given: connection 0 dropped by the server, connection 1 live
+        let fixture = try Fixture()
+        defer {
+            fixture.stream.stop()
+            fixture.server.stop()
+        }
+        fixture.start()
+        #expect(await fixture.states.next(where: { $0 == .live }) == .live)
+        fixture.source.dropConnections()
+        fixture.clock.advance(try #require(await fixture.nextWait()))
+        #expect(await fixture.states.next(where: { $0 == .live }) == .live)
+        let stale = EventStream.Delegate(stream: fixture.stream, generation: 0, token: nil, lastEventID: "")
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let task = session.dataTask(with: fixture.server.baseURL)
+
+        // When: connection 0's answer, an event and its end arrive late
+        let head = try #require(
+            HTTPURLResponse(
+                url: fixture.server.baseURL, statusCode: 200, httpVersion: "HTTP/1.1",
+                headerFields: ["Content-Type": "text/event-stream"]))
+        let disposition = Locked<URLSession.ResponseDisposition?>(nil)
+        stale.urlSession(session, dataTask: task, didReceive: head) { answer in
+            disposition.withLock { $0 = answer }
+        }
+        stale.urlSession(session, dataTask: task, didReceive: Data("id: late\ndata: {}\n\n".utf8))
+        stale.urlSession(session, task: task, didCompleteWithError: nil)
+
+        // Then: refused, no event, no last event ID, one watchdog (the live connection's), which
+        // drops it after 30 s of silence
+        #expect(disposition.withLock { $0 } == .cancel)
+        #expect(fixture.events.all.isEmpty && fixture.stream.lastEventID.isEmpty)
+        #expect(fixture.stream.state == .live)
+        #expect(fixture.clock.wakeUps.count == 1)
+        fixture.clock.advance(30)
+        #expect(await fixture.nextWaitAndReason()?.reason == "nothing heard for 30 s")
+    }
+
+    @Test("an answer that is not a stream is not read: its body is refused", arguments: [200, 503])
+    func answerNotAStreamRefused(status: Int) async throws {
+        // Given: a live stream, and an answer for it that is not an event stream
+        let fixture = try Fixture()
+        defer {
+            fixture.stream.stop()
+            fixture.server.stop()
+        }
+        fixture.start()
+        #expect(await fixture.states.next(where: { $0 == .live }) == .live)
+        let current = EventStream.Delegate(stream: fixture.stream, generation: 0, token: nil, lastEventID: "")
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let head = try #require(
+            HTTPURLResponse(
+                url: fixture.server.baseURL, statusCode: status, httpVersion: "HTTP/1.1",
+                headerFields: ["Content-Type": "text/html"]))
+
+        // When
+        let disposition = Locked<URLSession.ResponseDisposition?>(nil)
+        current.urlSession(
+            session, dataTask: session.dataTask(with: fixture.server.baseURL), didReceive: head
+        ) {
+            answer in disposition.withLock { $0 = answer }
+        }
+
+        // Then: refused, and the stream waits to try again
+        #expect(disposition.withLock { $0 } == .cancel)
+        #expect(await fixture.nextWait() != nil)
     }
 }
