@@ -52,4 +52,24 @@ struct FileReplacementTests {
         #expect(try String(contentsOf: file, encoding: .utf8) == "kept")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["signin"])
     }
+
+    @Test(
+        "a save into a folder that is gone fails with the open's error, and the mode asked is kept whatever the umask"
+    )
+    func openErrorAndMode() throws {
+        // Given
+        let missing = folder.file("gone").appendingPathComponent("signin")
+        let shared = folder.file("shared")
+
+        // When
+        var failure: (any Error)?
+        do { try FileReplacement.replace(missing, with: Data("lost".utf8)) } catch { failure = error }
+        try FileReplacement.replace(shared, with: Data("kept".utf8), permissions: 0o660)
+
+        // Then: the missing folder named as such (not a later step's error); group write kept,
+        // though the umask (022 here) takes it away from a new file
+        #expect((failure as? POSIXError)?.code == .ENOENT)
+        let mode = try FileManager.default.attributesOfItem(atPath: shared.path)[.posixPermissions] as? Int
+        #expect(mode == 0o660)
+    }
 }
