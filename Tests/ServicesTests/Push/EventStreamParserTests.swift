@@ -80,13 +80,14 @@ struct EventStreamParserTests {
     func typeRetryAndOthers() throws {
         // When
         let outputs = try Self.read(
-            "\u{FEFF}event: orders\ndata: {}\n\nretry: 2500\nretry: 3s\nretry:\nfoo: bar\ndata: x\n\n")
+            "\u{FEFF}event: orders\ndata: {}\n\nretry: 2500\nretry: 3s\nretry:\nretry: 90\nfoo: bar\ndata: x\n\n"
+        )
 
-        // Then
+        // Then: every digit, 0 to 9, taken
         #expect(
             outputs == [
                 .event(ServerSentEvent(type: "orders", data: "{}")), .retry(milliseconds: 2500),
-                .event(ServerSentEvent(data: "x")),
+                .retry(milliseconds: 90), .event(ServerSentEvent(data: "x")),
             ])
     }
 

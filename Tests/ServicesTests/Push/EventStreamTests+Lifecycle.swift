@@ -217,6 +217,7 @@ extension EventStreamTests {
         }
         stale.urlSession(session, dataTask: task, didReceive: Data("id: late\ndata: {}\n\n".utf8))
         stale.urlSession(session, task: task, didCompleteWithError: nil)
+        stale.urlSession(session, task: task, didCompleteWithError: URLError(.networkConnectionLost))
 
         // Then: refused, no event, no last event ID, one watchdog (the live connection's), which
         // drops it after 30 s of silence
@@ -225,7 +226,9 @@ extension EventStreamTests {
         #expect(fixture.stream.state == .live)
         #expect(fixture.clock.wakeUps.count == 1)
         fixture.clock.advance(30)
-        #expect(await fixture.nextWaitAndReason()?.reason == "nothing heard for 30 s")
+        let silence = await fixture.nextWaitAndReason()
+        #expect(silence?.reason == "nothing heard for 30 s")
+        #expect(silence?.seconds == 1.5)  // the first failure since the stream went live
     }
 
     @Test("an answer that is not a stream is not read: its body is refused", arguments: [200, 503])
@@ -257,5 +260,81 @@ extension EventStreamTests {
         // Then: refused, and the stream waits to try again
         #expect(disposition.withLock { $0 } == .cancel)
         #expect(await fixture.nextWait() != nil)
+    }
+
+    /// A token handed out once the test lets it go; its refresh always fails.
+    final class HeldToken: Credentials {
+        let (promise, seal) = Promise<String>.pending()
+        var account: String? { "amy" }
+        func accessToken() -> Promise<String> { promise }
+        func refresh(replacing token: String) -> Promise<String> {
+            Promise(error: ServiceRequestError.httpStatus(400))
+        }
+    }
+
+    @Test("a stop while the token is being fetched: the token, once given, opens nothing")
+    func stopWhileFetchingTheToken() async throws {
+        // Given: a stream waiting for its token, then stopped
+        let credentials = HeldToken()
+        let fixture = try Fixture(credentials: credentials)
+        defer {
+            fixture.stream.stop()
+            fixture.server.stop()
+        }
+        fixture.start()
+        fixture.stream.stop()
+
+        // When: the token comes, then the stream is started again (the token is given at once now)
+        credentials.seal.fulfill("t0k3n")
+        fixture.start()
+
+        // Then: the second start's connection is the only one
+        #expect(await fixture.states.next(where: { $0 == .live }) == .live)
+        #expect(fixture.server.requests.count == 1)
+    }
+
+    @Test("a refresh that fails is a failure with its reason, and the stream waits to try again")
+    func failedRefreshWaits() async throws {
+        // Given: an API that refuses the token, and a refresh that fails
+        let credentials = HeldToken()
+        credentials.seal.fulfill("old")
+        let fixture = try Fixture(credentials: credentials) { _ in .status(401, body: "{}") }
+        defer {
+            fixture.stream.stop()
+            fixture.server.stop()
+        }
+
+        // When
+        fixture.start()
+        let wait = await fixture.nextWaitAndReason()
+
+        // Then
+        #expect(wait?.reason.hasPrefix("the sign-in was refused:") == true)
+        #expect(wait?.seconds == 1.5)
+    }
+
+    @Test("a connection that ends with an error is a failure: its wait is a failure's, not the retry time")
+    func connectionErrorIsAFailure() async throws {
+        // Given: a live stream (connection 0)
+        let fixture = try Fixture()
+        defer {
+            fixture.stream.stop()
+            fixture.server.stop()
+        }
+        fixture.start()
+        #expect(await fixture.states.next(where: { $0 == .live }) == .live)
+        let current = EventStream.Delegate(stream: fixture.stream, generation: 0, token: nil, lastEventID: "")
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+
+        // When: it ends with the connection lost
+        current.urlSession(
+            session, task: session.dataTask(with: fixture.server.baseURL),
+            didCompleteWithError: URLError(.networkConnectionLost))
+
+        // Then: half of 3 s with no jitter, the failure's reason
+        let wait = await fixture.nextWaitAndReason()
+        #expect(wait?.seconds == 1.5)
+        #expect(wait?.reason.isEmpty == false)
     }
 }
