@@ -125,6 +125,29 @@ struct KeptFilesTests {
         #expect(held() == [])
     }
 
+    @Test(
+        "only a digest names a kept file: a path out of the folder or a short name is none; one that cannot go is an error"
+    )
+    func onlyDigestsName() throws {
+        // Given: a kept file, a file beside the folder, a short hex name and a folder named as a digest inside
+        let kept = try files.keep(copyOf: try userFile("note.txt", "hello"))
+        try Data("other".utf8).write(to: folder.file("Files").appendingPathComponent("abc"))
+        let folderNamed = String(repeating: "a", count: 64)
+        try FileManager.default.createDirectory(
+            at: folder.file("Files").appendingPathComponent(folderNamed), withIntermediateDirectories: true)
+
+        // When
+        let outside = files.file(sha256: "../note.txt")
+        let short = files.file(sha256: "abc")
+        var removal: (any Error)?
+        do { try files.remove(sha256: folderNamed) } catch { removal = error }
+
+        // Then
+        #expect(files.file(sha256: kept.sha256)?.size == 5)
+        #expect(outside == nil && short == nil)
+        #expect(removal is KeptFiles.Failure)
+    }
+
     static func mode(_ path: String) throws -> mode_t {
         var status = stat()
         guard stat(path, &status) == 0 else { throw POSIXError(.ENOENT) }

@@ -169,10 +169,12 @@ struct EventStreamTests {
         // When: 30 s of silence, then the wait
         fixture.clock.advance(30)
         let wait = await fixture.nextWaitAndReason()
+        let closed = await fixture.source.waitForConnections(atMost: 0)
         fixture.clock.advance(try #require(wait).seconds)
 
-        // Then: dropped for its silence (not by a timeout of the session's)
+        // Then: dropped for its silence (not by a timeout of the session's), its connection closed
         #expect(wait?.reason == "nothing heard for 30 s")
+        #expect(closed)
         #expect(await fixture.source.waitForConnections(2))
         #expect(await fixture.states.next(where: { $0 == .live }) == .live)
     }
