@@ -279,4 +279,28 @@ struct LiveRefreshTests {
         #expect(await copy.next() == ["Paint"])
         observation.cancel()
     }
+
+    @Test("stop closes the stream: no longer live, no connection left")
+    func stopClosesTheStream() async throws {
+        // Given: a live refresh
+        let source = TestEventSource()
+        let server = try TestHTTPServer(responder: { _ in .eventStream(source) })
+        defer { server.stop() }
+        let live = LiveRefresh(
+            stream: EventStream(client: APIClient(baseURL: server.baseURL, timeout: 900), clock: TestClock()),
+            targets: [], safetyNet: 900)
+        let states = DeliveryRecorder<Bool>()
+        let watching = live.observeLive { states.record($0) }
+        defer { watching.cancel() }
+        live.start()
+        _ = await states.next(timeout: 900, where: { $0 })
+
+        // When
+        live.stop()
+
+        // Then
+        #expect(await states.next(where: { !$0 }) == false)
+        #expect(await source.waitForConnections(atMost: 0))
+        #expect(!live.isLive)
+    }
 }

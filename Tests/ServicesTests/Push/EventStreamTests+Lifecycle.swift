@@ -79,13 +79,15 @@ extension EventStreamTests {
         #expect(await fixture.states.next(where: { $0 == .live }) == .live)
         #expect(await fixture.source.waitForConnections(1))
 
-        // When
+        // When: stopped, twice
+        fixture.stream.stop()
         fixture.stream.stop()
 
-        // Then
+        // Then: told once
         #expect(await fixture.states.next(where: { $0 == .stopped }) == .stopped)
         #expect(await fixture.source.waitForConnections(atMost: 0))
         #expect(fixture.clock.wakeUps.isEmpty)
+        #expect(fixture.states.all.filter { $0 == .stopped }.count == 1)
     }
 
     @Test("stop while waiting to connect again cancels the attempt: nothing is asked after")
@@ -336,5 +338,28 @@ extension EventStreamTests {
         let wait = await fixture.nextWaitAndReason()
         #expect(wait?.seconds == 1.5)
         #expect(wait?.reason.isEmpty == false)
+    }
+
+    @Test("what arrives restarts the silence: a stream heard 20 s in is not dropped 30 s after it opened")
+    func arrivalsRestartTheSilence() async throws {
+        // Given: a live stream, 20 s in
+        let fixture = try Fixture()
+        defer {
+            fixture.stream.stop()
+            fixture.server.stop()
+        }
+        fixture.start()
+        #expect(await fixture.states.next(where: { $0 == .live }) == .live)
+        fixture.clock.advance(20)
+
+        // When: an event arrives, then 20 s more pass
+        fixture.source.send(id: "rev-1", data: "{}")
+        _ = await fixture.events.next()
+        fixture.clock.advance(20)
+
+        // Then: still live (dropped only 30 s after the event)
+        #expect(fixture.stream.state == .live)
+        fixture.clock.advance(10)
+        #expect(await fixture.nextWaitAndReason()?.reason == "nothing heard for 30 s")
     }
 }
