@@ -70,6 +70,16 @@ struct OfflineQueryTests {
         }
     }
 
+    /// An offline collection of `Resource` alone in a file of its own, in `database` when given.
+    func collection<Resource: OfflineResource>(
+        _ name: String, of type: Resource.Type, in database: Database? = nil
+    ) throws -> OfflineCollection<Resource> {
+        OfflineCollection<Resource>(
+            database: try database ?? Database(at: folder.file("\(name).sqlite")), collection: name,
+            client: APIClient(baseURL: URL(fileURLWithPath: "/")),
+            reachability: OfflineCollectionTests.Offline())
+    }
+
     /// The titles `query` finds in `collection`.
     func titles(_ collection: OfflineCollection<Ticket>, _ query: OfflineQuery) async -> [String]? {
         await PromiseExpectations.value(of: collection.query(query))?.values.map(\.title)
@@ -340,10 +350,7 @@ struct OfflineQueryTests {
     @Test("a field named as Swift spells a property the JSON spells otherwise is an error, not an empty list")
     func swiftNameOfAJSONFieldIsAnError() async throws {
         // Given
-        let receipts = OfflineCollection<Receipt>(
-            database: try Database(at: folder.file("receipts.sqlite")), collection: "receipts",
-            client: APIClient(baseURL: URL(fileURLWithPath: "/")),
-            reachability: OfflineCollectionTests.Offline())
+        let receipts = try collection("receipts", of: Receipt.self)
         _ = await PromiseExpectations.value(of: receipts.create(Receipt(ownerID: "amy")))
 
         // When
@@ -384,10 +391,7 @@ struct OfflineQueryTests {
     @Test("a field every resource leaves out (an optional holding nothing) is the model's: no error")
     func fieldNoResourceHoldsYet() async throws {
         // Given: notes, none archived
-        let notes = OfflineCollection<Note>(
-            database: try Database(at: folder.file("notes.sqlite")), collection: "notes",
-            client: APIClient(baseURL: URL(fileURLWithPath: "/")),
-            reachability: OfflineCollectionTests.Offline())
+        let notes = try collection("notes", of: Note.self)
         _ = await PromiseExpectations.value(of: notes.create(Note(title: "Milk")))
 
         // When
@@ -406,11 +410,8 @@ struct OfflineQueryTests {
     func indexOnAnInvalidNameNotMade() async throws {
         // Given: a name SQLite would take in an index's name and a JSON path
         let database = try Database(at: folder.file("indexes.sqlite"))
-        let notes = OfflineCollection<Note>(
-            database: database, collection: "notes", client: APIClient(baseURL: URL(fileURLWithPath: "/")),
-            reachability: OfflineCollectionTests.Offline()
-        )
-        .indexed(by: "title$", "id")
+        let notes = try collection("notes", of: Note.self, in: database)
+            .indexed(by: "title$", "id")
 
         // When
         _ = await PromiseExpectations.value(of: notes.create(Note(title: "Milk")))

@@ -137,14 +137,8 @@ struct LiveRefreshTests {
     @Test("while the stream is live, polling waits the safety net; down, the usual interval")
     func pollingIsTheSafetyNet() async throws {
         // Given: a scheduler refreshing every 30 s, its first sync and refresh done
-        let source = TestEventSource()
-        let server = try TestHTTPServer(responder: { _ in .eventStream(source) })
+        let (source, server, live) = try Self.liveRefresh()
         defer { server.stop() }
-        // A timeout only a hang reaches: a slow run (ThreadSanitizer) must not drop the stream
-        // between going live and the plan the test reads.
-        let live = LiveRefresh(
-            stream: EventStream(client: APIClient(baseURL: server.baseURL, timeout: 900), clock: TestClock()),
-            targets: [], safetyNet: 900)
         let subject = ScheduledSync()
         let refreshes = RefreshCount()
         let handle = subject.scheduler.refresh(every: 30, pushedBy: live) { refreshes.refresh() }
@@ -283,12 +277,8 @@ struct LiveRefreshTests {
     @Test("stop closes the stream: no longer live, no connection left")
     func stopClosesTheStream() async throws {
         // Given: a live refresh
-        let source = TestEventSource()
-        let server = try TestHTTPServer(responder: { _ in .eventStream(source) })
+        let (source, server, live) = try Self.liveRefresh()
         defer { server.stop() }
-        let live = LiveRefresh(
-            stream: EventStream(client: APIClient(baseURL: server.baseURL, timeout: 900), clock: TestClock()),
-            targets: [], safetyNet: 900)
         let states = DeliveryRecorder<Bool>()
         let watching = live.observeLive { states.record($0) }
         defer { watching.cancel() }
@@ -302,5 +292,17 @@ struct LiveRefreshTests {
         #expect(await states.next(where: { !$0 }) == false)
         #expect(await source.waitForConnections(atMost: 0))
         #expect(!live.isLive)
+    }
+
+    /// A refresh with no targets over a stream of its own server, its safety net 900 s. A timeout
+    /// only a hang reaches: a slow run (ThreadSanitizer) must not drop the stream between going
+    /// live and what the test reads.
+    static func liveRefresh() throws -> (TestEventSource, TestHTTPServer, LiveRefresh) {
+        let source = TestEventSource()
+        let server = try TestHTTPServer(responder: { _ in .eventStream(source) })
+        let live = LiveRefresh(
+            stream: EventStream(client: APIClient(baseURL: server.baseURL, timeout: 900), clock: TestClock()),
+            targets: [], safetyNet: 900)
+        return (source, server, live)
     }
 }

@@ -30,10 +30,7 @@ extension EventStreamTests {
             headers.withLock { $0.append(request.headers) }
             return .eventStream(source)
         }
-        defer {
-            fixture.stream.stop()
-            fixture.server.stop()
-        }
+        defer { fixture.stop() }
 
         // When: started from where an earlier run left off
         let (events, states) = (fixture.events, fixture.states)
@@ -52,12 +49,8 @@ extension EventStreamTests {
     func secondStartIgnored() async throws {
         // Given: a live stream
         let fixture = try Fixture()
-        defer {
-            fixture.stream.stop()
-            fixture.server.stop()
-        }
-        fixture.start()
-        #expect(await fixture.states.next(where: { $0 == .live }) == .live)
+        defer { fixture.stop() }
+        #expect(await fixture.startLive())
 
         // When: started again, with other handlers, then an event sent
         let others = DeliveryRecorder<ServerSentEvent>()
@@ -75,8 +68,7 @@ extension EventStreamTests {
         // Given: a live stream (its silence watched)
         let fixture = try Fixture()
         defer { fixture.server.stop() }
-        fixture.start()
-        #expect(await fixture.states.next(where: { $0 == .live }) == .live)
+        #expect(await fixture.startLive())
         #expect(await fixture.source.waitForConnections(1))
 
         // When: stopped, twice
@@ -115,10 +107,7 @@ extension EventStreamTests {
     func noSignInWaits() async throws {
         // Given
         let fixture = try Fixture(credentials: SignedOut())
-        defer {
-            fixture.stream.stop()
-            fixture.server.stop()
-        }
+        defer { fixture.stop() }
 
         // When
         fixture.start()
@@ -172,10 +161,7 @@ extension EventStreamTests {
         // Given: an API that refuses whatever token a fresh one replaces
         let credentials = NewTokenEachTime()
         let fixture = try Fixture(credentials: credentials) { _ in .status(401, body: "{}") }
-        defer {
-            fixture.stream.stop()
-            fixture.server.stop()
-        }
+        defer { fixture.stop() }
 
         // When: refused, and refused again after the wait
         fixture.start()
@@ -194,25 +180,16 @@ extension EventStreamTests {
     func staleConnectionIgnored() async throws {
         // Given: connection 0 dropped by the server, connection 1 live
         let fixture = try Fixture()
-        defer {
-            fixture.stream.stop()
-            fixture.server.stop()
-        }
-        fixture.start()
-        #expect(await fixture.states.next(where: { $0 == .live }) == .live)
+        defer { fixture.stop() }
+        #expect(await fixture.startLive())
         fixture.source.dropConnections()
         fixture.clock.advance(try #require(await fixture.nextWait()))
         #expect(await fixture.states.next(where: { $0 == .live }) == .live)
-        let stale = EventStream.Delegate(stream: fixture.stream, generation: 0, token: nil, lastEventID: "")
-        let session = URLSession(configuration: .ephemeral)
+        let (stale, session, task) = fixture.delegate(of: 0)
         defer { session.invalidateAndCancel() }
-        let task = session.dataTask(with: fixture.server.baseURL)
 
         // When: connection 0's answer, an event and its end arrive late
-        let head = try #require(
-            HTTPURLResponse(
-                url: fixture.server.baseURL, statusCode: 200, httpVersion: "HTTP/1.1",
-                headerFields: ["Content-Type": "text/event-stream"]))
+        let head = try fixture.head(200, "text/event-stream")
         let disposition = Locked<URLSession.ResponseDisposition?>(nil)
         stale.urlSession(session, dataTask: task, didReceive: head) { answer in
             disposition.withLock { $0 = answer }
@@ -237,26 +214,16 @@ extension EventStreamTests {
     func answerNotAStreamRefused(status: Int) async throws {
         // Given: a live stream, and an answer for it that is not an event stream
         let fixture = try Fixture()
-        defer {
-            fixture.stream.stop()
-            fixture.server.stop()
-        }
-        fixture.start()
-        #expect(await fixture.states.next(where: { $0 == .live }) == .live)
-        let current = EventStream.Delegate(stream: fixture.stream, generation: 0, token: nil, lastEventID: "")
-        let session = URLSession(configuration: .ephemeral)
+        defer { fixture.stop() }
+        #expect(await fixture.startLive())
+        let (current, session, task) = fixture.delegate(of: 0)
         defer { session.invalidateAndCancel() }
-        let head = try #require(
-            HTTPURLResponse(
-                url: fixture.server.baseURL, statusCode: status, httpVersion: "HTTP/1.1",
-                headerFields: ["Content-Type": "text/html"]))
+        let head = try fixture.head(status, "text/html")
 
         // When
         let disposition = Locked<URLSession.ResponseDisposition?>(nil)
-        current.urlSession(
-            session, dataTask: session.dataTask(with: fixture.server.baseURL), didReceive: head
-        ) {
-            answer in disposition.withLock { $0 = answer }
+        current.urlSession(session, dataTask: task, didReceive: head) { answer in
+            disposition.withLock { $0 = answer }
         }
 
         // Then: refused, and the stream waits to try again
@@ -279,10 +246,7 @@ extension EventStreamTests {
         // Given: a stream waiting for its token, then stopped
         let credentials = HeldToken()
         let fixture = try Fixture(credentials: credentials)
-        defer {
-            fixture.stream.stop()
-            fixture.server.stop()
-        }
+        defer { fixture.stop() }
         fixture.start()
         fixture.stream.stop()
 
@@ -301,10 +265,7 @@ extension EventStreamTests {
         let credentials = HeldToken()
         credentials.seal.fulfill("old")
         let fixture = try Fixture(credentials: credentials) { _ in .status(401, body: "{}") }
-        defer {
-            fixture.stream.stop()
-            fixture.server.stop()
-        }
+        defer { fixture.stop() }
 
         // When
         fixture.start()
@@ -319,20 +280,13 @@ extension EventStreamTests {
     func connectionErrorIsAFailure() async throws {
         // Given: a live stream (connection 0)
         let fixture = try Fixture()
-        defer {
-            fixture.stream.stop()
-            fixture.server.stop()
-        }
-        fixture.start()
-        #expect(await fixture.states.next(where: { $0 == .live }) == .live)
-        let current = EventStream.Delegate(stream: fixture.stream, generation: 0, token: nil, lastEventID: "")
-        let session = URLSession(configuration: .ephemeral)
+        defer { fixture.stop() }
+        #expect(await fixture.startLive())
+        let (current, session, task) = fixture.delegate(of: 0)
         defer { session.invalidateAndCancel() }
 
         // When: it ends with the connection lost
-        current.urlSession(
-            session, task: session.dataTask(with: fixture.server.baseURL),
-            didCompleteWithError: URLError(.networkConnectionLost))
+        current.urlSession(session, task: task, didCompleteWithError: URLError(.networkConnectionLost))
 
         // Then: half of 3 s with no jitter, the failure's reason
         let wait = await fixture.nextWaitAndReason()
@@ -344,12 +298,8 @@ extension EventStreamTests {
     func arrivalsRestartTheSilence() async throws {
         // Given: a live stream, 20 s in
         let fixture = try Fixture()
-        defer {
-            fixture.stream.stop()
-            fixture.server.stop()
-        }
-        fixture.start()
-        #expect(await fixture.states.next(where: { $0 == .live }) == .live)
+        defer { fixture.stop() }
+        #expect(await fixture.startLive())
         fixture.clock.advance(20)
 
         // When: an event arrives, then 20 s more pass

@@ -40,6 +40,37 @@ struct EventStreamTests {
             stream.start({ events.record($0) }, state: { states.record($0) })
         }
 
+        /// Starts the stream: whether it went live.
+        func startLive() async -> Bool {
+            start()
+            return await states.next(where: { $0 == .live }) == .live
+        }
+
+        /// Stops the stream, then the server.
+        func stop() {
+            stream.stop()
+            server.stop()
+        }
+
+        /// A delegate of connection `generation`, as the stream made it, on a session of its own
+        /// with a task that never runs: what a connection delivers, delivered by the test.
+        func delegate(of generation: Int) -> (EventStream.Delegate, URLSession, URLSessionDataTask) {
+            let session = URLSession(configuration: .ephemeral)
+            return (
+                EventStream.Delegate(stream: stream, generation: generation, token: nil, lastEventID: ""),
+                session,
+                session.dataTask(with: server.baseURL)
+            )
+        }
+
+        /// An answer's head for the stream's URL.
+        func head(_ status: Int, _ contentType: String) throws -> HTTPURLResponse {
+            try #require(
+                HTTPURLResponse(
+                    url: server.baseURL, statusCode: status, httpVersion: "HTTP/1.1",
+                    headerFields: ["Content-Type": contentType]))
+        }
+
         /// The next wait the stream announced.
         func nextWait() async -> TimeInterval? {
             await nextWaitAndReason()?.seconds
