@@ -148,6 +148,54 @@ struct KeptFilesTests {
         #expect(removal is KeptFiles.Failure)
     }
 
+    @Test(
+        "a write interrupted is tried again and a short one goes on; one that makes no progress is an error")
+    func interruptedAndShortWrites() async throws {
+        // Given: a disk whose first write is interrupted and whose writes take 1,000 bytes at most
+        let original = try userFile("photo.jpg", String(repeating: "p", count: 5_000))
+        let calls = Locked(0)
+        let choppy = KeptFiles(folder: folder.file("Files")) { descriptor, bytes in
+            let call = calls.withLock { calls in
+                defer { calls += 1 }
+                return calls
+            }
+            guard call > 0 else {
+                errno = EINTR
+                return -1
+            }
+            return write(descriptor, bytes.baseAddress, min(bytes.count, 1_000))
+        }
+        let stuck = KeptFiles(folder: folder.file("Stuck")) { _, _ in 0 }
+
+        // When
+        let kept = try choppy.keep(copyOf: original)
+        var stuckError: (any Error)?
+        do { _ = try stuck.keep(copyOf: original) } catch { stuckError = error }
+
+        // Then: the whole file, and the stuck disk an error with nothing left
+        #expect(try Data(contentsOf: kept.url) == Data(contentsOf: original))
+        #expect(calls.withLock { $0 } == 6)
+        #expect(stuckError is KeptFiles.Failure)
+        #expect(
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.file("Stuck").path)) ?? []).isEmpty)
+    }
+
+    @Test("marking a name that is not a digest used touches nothing, inside the folder or out")
+    func markUsedOfDigestsOnly() throws {
+        // Given: a file beside the folder, dated long ago
+        _ = try files.keep(copyOf: try userFile("note.txt", "hello"))
+        let beside = folder.file("note.txt")
+        let longAgo = Date(timeIntervalSince1970: 1_000_000_000)
+        try FileManager.default.setAttributes([.modificationDate: longAgo], ofItemAtPath: beside.path)
+
+        // When
+        files.markUsed(sha256: "../note.txt")
+
+        // Then
+        let date = try FileManager.default.attributesOfItem(atPath: beside.path)[.modificationDate] as? Date
+        #expect(date == longAgo)
+    }
+
     static func mode(_ path: String) throws -> mode_t {
         var status = stat()
         guard stat(path, &status) == 0 else { throw POSIXError(.ENOENT) }

@@ -20,6 +20,13 @@ struct SHA256Tests {
         ),
     ]
 
+    @Test("a digest's hex reads back as its bytes, two digits a byte, up to a pair that is not hex")
+    func hexToBytes() {
+        #expect(SHA256.bytes(ofHex: "00ff10a9") == [0x00, 0xFF, 0x10, 0xA9])
+        #expect(SHA256.bytes(ofHex: "0aZZ0b") == [0x0A])
+        #expect(SHA256.bytes(ofHex: "abc") == [0xAB])
+    }
+
     @Test("the standard's examples give the standard's digests")
     func standardExamples() {
         for (message, digest) in Self.examples {
