@@ -37,9 +37,11 @@ extension OfflineAttachments {
         }
     }
 
-    /// Removes attachment `id` whose upload waits or is held: its row, its upload, and its kept
-    /// file when no other attachment keeps it. A record naming it then waits as a child of a
-    /// discarded parent does (held, with the reason; see `OfflineReference`).
+    /// Removes attachment `id` whose upload is held (refused by the API, or its file damaged): its
+    /// row, its upload, and its kept file when no other attachment keeps it. A record naming it
+    /// then waits as a child of a discarded parent does (held, with the reason; see
+    /// `OfflineReference`). An upload that waits or is under way is not removed, as
+    /// ``Outbox/discard(localID:reverting:)`` discards only what is held.
     ///
     /// - Parameter id: The attachment's id here.
     /// - Returns: A promise of whether anything was removed.

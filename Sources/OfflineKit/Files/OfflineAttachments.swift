@@ -106,11 +106,13 @@ public struct OfflineAttachments: SyncedCollection {
                     .post, "uploads", json: attachment, localID: id, account: account, in: connection)
                 return attachment
             }.recover(on: .inline) { error -> Promise<OfflineAttachment> in
-                // Not queued: the copy goes too, unless another attachment keeps the same bytes.
-                table.read { try AttachmentsTable.isKept(file.sha256, $0) }.done(on: .inline) { kept in
+                // Not queued: the copy goes too, before the error is told, unless another
+                // attachment keeps the same bytes.
+                table.read { try AttachmentsTable.isKept(file.sha256, $0) }.then(on: .inline) {
+                    kept -> Promise<OfflineAttachment> in
                     if !kept { try? files.remove(sha256: file.sha256) }
-                }.cauterize()
-                throw error
+                    throw error
+                }.recover(on: .inline) { _ -> Promise<OfflineAttachment> in throw error }
             }
         }
     }
