@@ -24,12 +24,13 @@ enum FileReplacement {
     ///   - data: Its new content.
     ///   - permissions: The new file's mode; `0o600` by default.
     ///   - process: The process saving it (this one); a test names two.
+    ///   - calls: The writes and the flush of the new file: a test's faults.
     ///   - beforeRename: Runs once the new content is on disk, just before it is put in place: a
     ///     test's other process saving the same file at that moment.
     /// - Throws: `POSIXError` saying which step failed (a full disk: `ENOSPC`).
     static func replace(
         _ url: URL, with data: Data, permissions: mode_t = 0o600, process: pid_t = getpid(),
-        beforeRename: () throws -> Void = {}
+        calls: DescriptorCalls = .system, beforeRename: () throws -> Void = {}
     ) throws {
         let folder = url.deletingLastPathComponent().path
         // Named for the process, so that two processes saving at once never write (or unlink)
@@ -37,22 +38,13 @@ enum FileReplacement {
         let temporary = "\(url.path).new-\(process)"
         _ = unlink(temporary)  // one a crash of this process number left
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
-        guard descriptor >= 0 else { throw Self.error() }
+        guard descriptor != -1 else { throw Self.error() }
         do {
             defer { _ = close(descriptor) }
             // The mode asked for, whatever the process's umask took away.
             guard fchmod(descriptor, permissions) == 0 else { throw Self.error() }
-            try data.withUnsafeBytes { bytes in
-                var written = 0
-                while written < bytes.count {
-                    let count = write(
-                        descriptor, bytes.baseAddress.map { $0 + written }, bytes.count - written)
-                    if count < 0 && errno == EINTR { continue }
-                    guard count > 0 else { throw Self.error() }
-                    written += count
-                }
-            }
-            guard fsync(descriptor) == 0 else { throw Self.error() }
+            guard data.withUnsafeBytes({ calls.writeAll($0, to: descriptor) }) else { throw Self.error() }
+            guard calls.fsync(descriptor) == 0 else { throw Self.error() }
         } catch {
             _ = unlink(temporary)
             throw error
@@ -71,7 +63,7 @@ enum FileReplacement {
         // The rename is an entry of the folder: flushed with it. A folder that cannot be opened
         // for reading (rare) keeps the rename in the system's cache: the file is in place.
         let directory = open(folder, O_RDONLY | O_CLOEXEC)
-        if directory >= 0 {
+        if directory != -1 {
             _ = fsync(directory)
             _ = close(directory)
         }

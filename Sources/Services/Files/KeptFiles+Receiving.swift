@@ -23,7 +23,7 @@ extension KeptFiles {
             self.files = files
             path = files.folder.appendingPathComponent(".receiving-\(getpid())-\(UUID().uuidString)").path
             descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw KeptFiles.failure(path) }
+            guard descriptor != -1 else { throw KeptFiles.failure(path) }
         }
 
         deinit {
@@ -37,7 +37,7 @@ extension KeptFiles {
         /// Writes the next piece.
         func append(_ piece: Data) throws {
             try piece.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-                try files.writeAll(bytes, to: descriptor, path)
+                guard files.calls.writeAll(bytes, to: descriptor) else { throw KeptFiles.failure(path) }
                 progress.withLock {
                     $0.hash.update(bytes)
                     $0.size += Int64(bytes.count)
@@ -55,7 +55,7 @@ extension KeptFiles {
                 return (hash.finalizedHex(), progress.size)
             }
             guard digest == sha256 else { return (nil, digest) }
-            guard fsync(descriptor) == 0 else { throw KeptFiles.failure(path) }
+            guard files.calls.fsync(descriptor) == 0 else { throw KeptFiles.failure(path) }
             let kept = files.url(sha256: digest)
             guard rename(path, kept.path) == 0 else { throw KeptFiles.failure(kept.path) }
             return (KeptFile(sha256: digest, size: size, url: kept), digest)

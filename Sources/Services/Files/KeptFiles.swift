@@ -24,26 +24,20 @@ public import Foundation
 public struct KeptFiles: Sendable {
     /// The folder, made (owner-only) at the first file kept.
     public let folder: URL
-    /// Writes bytes to a descriptor as `write(2)` does: a test's full disk.
-    let write: @Sendable (Int32, UnsafeRawBufferPointer) -> Int
+    /// The reads, writes and flushes of its files: a test's faults.
+    let calls: DescriptorCalls
 
     /// The folder of kept files at `folder`.
     ///
     /// - Parameter folder: Where the files are kept; beside the database, in an app's own
     ///   container (or the group container its extensions share).
     public init(folder: URL) {
-        self.init(folder: folder) { descriptor, bytes in
-            #if canImport(Glibc)
-                Glibc.write(descriptor, bytes.baseAddress, bytes.count)
-            #else
-                Darwin.write(descriptor, bytes.baseAddress, bytes.count)
-            #endif
-        }
+        self.init(folder: folder, calls: .system)
     }
 
-    init(folder: URL, write: @escaping @Sendable (Int32, UnsafeRawBufferPointer) -> Int) {
+    init(folder: URL, calls: DescriptorCalls) {
         self.folder = folder
-        self.write = write
+        self.calls = calls
     }
 
     /// What went wrong keeping a file.
@@ -67,7 +61,7 @@ public struct KeptFiles: Sendable {
     ///   copy cannot be written (a full disk); nothing is left in the folder then.
     public func keep(copyOf source: URL) throws -> KeptFile {
         let input = open(source.path, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw Self.failure(source.path) }
+        guard input != -1 else { throw Self.failure(source.path) }
         defer { _ = close(input) }
         var status = stat()
         guard fstat(input, &status) == 0 else { throw Self.failure(source.path) }
@@ -77,11 +71,11 @@ public struct KeptFiles: Sendable {
         try makeFolder()
         let temporary = folder.appendingPathComponent(".keeping-\(getpid())-\(UUID().uuidString)").path
         let output = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw Self.failure(temporary) }
+        guard output != -1 else { throw Self.failure(temporary) }
         do {
             defer { _ = close(output) }
             let (sha256, size) = try copy(from: input, source.path, to: output, temporary)
-            guard fsync(output) == 0 else { throw Self.failure(temporary) }
+            guard calls.fsync(output) == 0 else { throw Self.failure(temporary) }
             let kept = url(sha256: sha256)
             // The same content kept before is the same file: rename replaces it with equal bytes.
             guard rename(temporary, kept.path) == 0 else { throw Self.failure(kept.path) }
@@ -134,27 +128,15 @@ public struct KeptFiles: Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let count = read(input, buffer.baseAddress, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw Self.failure(inputPath) }
+            let count = calls.readSome(input, into: buffer)
+            guard count != -1 else { throw Self.failure(inputPath) }
             if count == 0 { break }
             let piece = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
             hash.update(piece)
             size += Int64(count)
-            try writeAll(piece, to: output, outputPath)
+            guard calls.writeAll(piece, to: output) else { throw Self.failure(outputPath) }
         }
         return (hash.finalizedHex(), size)
-    }
-
-    /// Writes all of `bytes` to `descriptor`, however many calls it takes.
-    func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, _ path: String) throws {
-        var written = 0
-        while written < bytes.count {
-            let wrote = write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[written...]))
-            if wrote < 0 && errno == EINTR { continue }
-            guard wrote > 0 else { throw Self.failure(path) }
-            written += wrote
-        }
     }
 
     /// Makes the folder, owner-only, when it is missing.

@@ -4,6 +4,12 @@ import Testing
 
 @testable import Services
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A file is replaced whole, and two processes replacing it at once each put their own content in
 /// place: neither writes, unlinks or renames the other's half-written file.
 @Suite("FileReplacement")
@@ -71,5 +77,61 @@ struct FileReplacementTests {
         #expect((failure as? POSIXError)?.code == .ENOENT)
         let mode = try FileManager.default.attributesOfItem(atPath: shared.path)[.posixPermissions] as? Int
         #expect(mode == 0o660)
+    }
+
+    @Test("a save whose writes are interrupted or short still puts its whole content in place")
+    func interruptedAndShortWrites() throws {
+        // Given: a disk whose first write is interrupted and whose writes take 3 bytes at most
+        let file = folder.file("signin")
+        let calls = Locked(0)
+        let choppy = DescriptorCalls(write: { descriptor, bytes in
+            let call = calls.withLock { calls in
+                defer { calls += 1 }
+                return calls
+            }
+            guard call > 0 else {
+                errno = EINTR
+                return -1
+            }
+            return write(descriptor, bytes.baseAddress, min(bytes.count, 3))
+        })
+
+        // When
+        try FileReplacement.replace(file, with: Data("access-token".utf8), calls: choppy)
+
+        // Then: the interrupted call, then four of 3 bytes
+        #expect(try String(contentsOf: file, encoding: .utf8) == "access-token")
+        #expect(calls.withLock { $0 } == 5)
+    }
+
+    @Test("a full disk, a write that makes no progress, or a failed flush fails the save and leaves the file")
+    func failedWritesLeaveTheFile() throws {
+        // Given
+        let file = folder.file("signin")
+        try FileReplacement.replace(file, with: Data("kept".utf8))
+        let full = DescriptorCalls(write: { _, _ in
+            errno = ENOSPC
+            return -1
+        })
+        let stuck = DescriptorCalls(write: { _, _ in 0 })
+        let unflushed = DescriptorCalls(fsync: { _ in
+            errno = EIO
+            return -1
+        })
+
+        // When
+        let failures = [full, stuck, unflushed].map { calls -> POSIXError? in
+            do {
+                try FileReplacement.replace(file, with: Data("lost".utf8), calls: calls)
+                return nil
+            } catch {
+                return error as? POSIXError
+            }
+        }
+
+        // Then: each an error (the full disk's and the flush's named), the file as it was
+        #expect(failures[0]?.code == .ENOSPC && failures[1] != nil && failures[2]?.code == .EIO)
+        #expect(try String(contentsOf: file, encoding: .utf8) == "kept")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["signin"])
     }
 }

@@ -85,17 +85,19 @@ struct KeptFilesTests {
         // Given: a disk that takes 1.5 MiB, then is full
         let original = try userFile("video.mov", String(repeating: "v", count: 3 << 20))
         let room = Locked(3 << 19)
-        let full = KeptFiles(folder: folder.file("Files")) { descriptor, bytes in
-            let allowed = room.withLock { room in
-                defer { room -= min(room, bytes.count) }
-                return min(room, bytes.count)
-            }
-            guard allowed > 0 else {
-                errno = ENOSPC
-                return -1
-            }
-            return write(descriptor, bytes.baseAddress, allowed)
-        }
+        let full = KeptFiles(
+            folder: folder.file("Files"),
+            calls: DescriptorCalls(write: { descriptor, bytes in
+                let allowed = room.withLock { room in
+                    defer { room -= min(room, bytes.count) }
+                    return min(room, bytes.count)
+                }
+                guard allowed > 0 else {
+                    errno = ENOSPC
+                    return -1
+                }
+                return write(descriptor, bytes.baseAddress, allowed)
+            }))
         // When: on a thread of its own (megabytes hashed; the test pool has two threads)
         let error = await BlockingWork.run { () -> KeptFiles.Failure? in
             do {
@@ -154,18 +156,20 @@ struct KeptFilesTests {
         // Given: a disk whose first write is interrupted and whose writes take 1,000 bytes at most
         let original = try userFile("photo.jpg", String(repeating: "p", count: 5_000))
         let calls = Locked(0)
-        let choppy = KeptFiles(folder: folder.file("Files")) { descriptor, bytes in
-            let call = calls.withLock { calls in
-                defer { calls += 1 }
-                return calls
-            }
-            guard call > 0 else {
-                errno = EINTR
-                return -1
-            }
-            return write(descriptor, bytes.baseAddress, min(bytes.count, 1_000))
-        }
-        let stuck = KeptFiles(folder: folder.file("Stuck")) { _, _ in 0 }
+        let choppy = KeptFiles(
+            folder: folder.file("Files"),
+            calls: DescriptorCalls(write: { descriptor, bytes in
+                let call = calls.withLock { calls in
+                    defer { calls += 1 }
+                    return calls
+                }
+                guard call > 0 else {
+                    errno = EINTR
+                    return -1
+                }
+                return write(descriptor, bytes.baseAddress, min(bytes.count, 1_000))
+            }))
+        let stuck = KeptFiles(folder: folder.file("Stuck"), calls: DescriptorCalls(write: { _, _ in 0 }))
 
         // When
         let kept = try choppy.keep(copyOf: original)
@@ -178,6 +182,70 @@ struct KeptFilesTests {
         #expect(stuckError is KeptFiles.Failure)
         #expect(
             ((try? FileManager.default.contentsOfDirectory(atPath: folder.file("Stuck").path)) ?? []).isEmpty)
+    }
+
+    @Test("a read interrupted is made again; one that fails is the original's error, and nothing is kept")
+    func interruptedAndFailedReads() async throws {
+        // Given: a disk whose first read is interrupted, and one whose reads fail
+        let original = try userFile("photo.jpg", String(repeating: "p", count: 5_000))
+        let reads = Locked(0)
+        let interrupted = KeptFiles(
+            folder: folder.file("Files"),
+            calls: DescriptorCalls(read: { descriptor, buffer in
+                let call = reads.withLock { reads in
+                    defer { reads += 1 }
+                    return reads
+                }
+                guard call > 0 else {
+                    errno = EINTR
+                    return -1
+                }
+                return read(descriptor, buffer.baseAddress, buffer.count)
+            }))
+        let failing = KeptFiles(
+            folder: folder.file("Files"),
+            calls: DescriptorCalls(read: { _, _ in
+                errno = EIO
+                return -1
+            }))
+
+        // When
+        var failure: KeptFiles.Failure?
+        do { _ = try failing.keep(copyOf: original) } catch { failure = error as? KeptFiles.Failure }
+        let kept = try interrupted.keep(copyOf: original)
+
+        // Then: the failed copy names the original and left nothing; the other is whole
+        #expect(failure?.code == EIO && failure?.path == original.path)
+        #expect(try Data(contentsOf: kept.url) == Data(contentsOf: original))
+        #expect(held() == [kept.sha256])
+    }
+
+    @Test("a flush that fails keeps nothing under the digest, for a copy and for a download")
+    func failedFlush() async throws {
+        // Given: a disk whose flushes fail
+        let original = try userFile("photo.jpg", "bytes")
+        let unflushed = KeptFiles(
+            folder: folder.file("Files"),
+            calls: DescriptorCalls(fsync: { _ in
+                errno = EIO
+                return -1
+            }))
+        let receiving = try KeptFiles.Receiving(unflushed)
+        try receiving.append(Data("bytes".utf8))
+
+        // When
+        var copyFailure: KeptFiles.Failure?
+        do { _ = try unflushed.keep(copyOf: original) } catch { copyFailure = error as? KeptFiles.Failure }
+        var downloadFailure: KeptFiles.Failure?
+        do {
+            _ = try receiving.keep(expecting: SHA256.hex(of: Data("bytes".utf8)))
+        } catch {
+            downloadFailure = error as? KeptFiles.Failure
+        }
+
+        // Then
+        #expect(copyFailure?.code == EIO && downloadFailure?.code == EIO)
+        #expect(held().count == 1 && held().allSatisfy { $0.hasPrefix(".receiving-") })
     }
 
     @Test("marking a name that is not a digest used touches nothing, inside the folder or out")
