@@ -335,11 +335,6 @@ public final class EventStream: Sendable {
         task.cancel()
         session.invalidateAndCancel()
     }
-
-    /// Whether connection `generation` is the current one.
-    fileprivate func isCurrent(_ generation: Int) -> Bool {
-        machine.withLock { $0.generation == generation }
-    }
 }
 
 extension EventStream {
@@ -368,7 +363,8 @@ extension EventStream {
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            guard stream.isCurrent(generation) else { return }
+            // A chunk of a connection no longer current is read, then dropped by the stream,
+            // which checks the generation of everything a connection hands it (one rule, there).
             stream.heard(generation)
             let read = parser.withLock { parser -> Result<([EventStreamParser.Output], String), any Error> in
                 Result { (try parser.feed(data), parser.lastEventID) }

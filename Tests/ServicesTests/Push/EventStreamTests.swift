@@ -17,7 +17,7 @@ struct EventStreamTests {
     struct Fixture {
         let source: TestEventSource
         let server: TestHTTPServer
-        let clock = TestClock()
+        let clock: TestClock
         let stream: EventStream
         let events = DeliveryRecorder<ServerSentEvent>()
         let states = DeliveryRecorder<EventStream.State>()
@@ -25,14 +25,17 @@ struct EventStreamTests {
         init(
             source: TestEventSource = TestEventSource(), jitter: Double = 0, maximumDelay: TimeInterval = 300,
             credentials: (any Credentials)? = nil,
-            responder: (@Sendable (TestHTTPServer.Request) -> TestHTTPServer.Reply)? = nil
+            responder: (@Sendable (TestHTTPServer.Request) -> TestHTTPServer.Reply)? = nil,
+            clock: TestClock = TestClock(), streamClock: (any SyncClock)? = nil
         ) throws {
             self.source = source
+            self.clock = clock
             server = try TestHTTPServer(responder: responder ?? { _ in .eventStream(source) })
             var client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
             if let credentials { client = client.authorized(by: credentials) }
             stream = EventStream(
-                client: client, clock: clock, keepAlive: 15, maximumDelay: maximumDelay, jitter: { jitter })
+                client: client, clock: streamClock ?? clock, keepAlive: 15, maximumDelay: maximumDelay,
+                jitter: { jitter })
         }
 
         func start() {
