@@ -146,7 +146,7 @@ public final class LiveRefresh: Sendable {
     public func refresh(forRemoteNotification payload: [AnyHashable: Any]) -> Guarantee<FetchResult> {
         let names = (payload["changes"] as? [String: Any]).map { Array($0.keys) } ?? []
         let refreshes = names.compactMap { targets[$0] }.map { $0.refresh() }
-        guard !refreshes.isEmpty else { return .value(.noData) }
+        // None named: `when` of none is at once, and no data.
         return when(resolved: refreshes).map(on: .inline) { results in
             var result = FetchResult.noData
             for outcome in results {

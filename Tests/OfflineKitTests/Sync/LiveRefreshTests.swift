@@ -93,11 +93,14 @@ struct LiveRefreshTests {
         clock.advance(0.6)
         let second = await held.started.next()
         held.finish(2)
+        let scheduledAfter = clock.wakeUps
+        clock.advance(0.6)
 
-        // Then
+        // Then: and once both ended, nothing more is scheduled or started
         #expect(during == 1)
         #expect(beforeTheSpacing == 1)
         #expect(second == 2)
+        #expect(scheduledAfter.isEmpty)
         #expect(live.refreshesStarted == 2)
     }
 
