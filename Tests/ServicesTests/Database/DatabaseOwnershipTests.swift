@@ -61,6 +61,9 @@ struct DatabaseOwnershipTests {
         let line = error?.description ?? ""
         #expect(line.contains(file.path) && line.contains("another app") && !line.contains("\n"), "\(line)")
         #expect(!line.contains("CREATE") && line.count < 300, "\(line)")
+        let why =
+            setUp.contains("application_id = 42") ? "its application_id is 42" : "it has tables of its own"
+        #expect(line.contains(why), "\(line)")
         #expect(try Data(contentsOf: file) == before)
         let sidecars = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
         #expect(sidecars == ["app.sqlite"])

@@ -41,6 +41,39 @@ struct DatabaseSchemaTests {
         #expect(inserted == 1)
     }
 
+    @Test(
+        "a step written in Swift runs in its turn between SQL steps; one that throws leaves the file as it was"
+    )
+    func swiftSteps() async throws {
+        // Given: a step that fills the table the step before made, and a schema whose Swift step fails
+        let steps = [
+            Migration(version: 1, sql: "CREATE TABLE albums (id INTEGER PRIMARY KEY, name TEXT)"),
+            Migration(version: 2) { try $0.execute("INSERT INTO albums (name) VALUES (?)", ["Blue"]) },
+            Migration(version: 3, sql: "UPDATE albums SET name = name || ' (remastered)'"),
+        ]
+        let failing = [
+            Migration(version: 1, sql: "CREATE TABLE songs (id INTEGER PRIMARY KEY)"),
+            Migration(version: 2) { _ in throw DatabaseError(kind: .typeMismatch, message: "no") },
+        ]
+        let database = try Database.inMemory()
+
+        // When
+        _ = await PromiseExpectations.value(of: database.migrate(schema: "albums", steps))
+        let error = await PromiseExpectations.error(of: database.migrate(schema: "songs", failing))
+
+        // Then: the Swift step ran after step 1, before step 3; the failed schema left nothing
+        let state = await PromiseExpectations.value(
+            of: database.read { connection in
+                (
+                    try connection.query("SELECT name FROM albums") { try $0.string("name") },
+                    try connection.schemaVersion("albums"), try connection.schemaVersion("songs"),
+                    try connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'songs'")
+                )
+            })
+        #expect(state?.0 == ["Blue (remastered)"] && state?.1 == 3)
+        #expect(error != nil && state?.2 == nil && state?.3 == .integer(0))
+    }
+
     @Test("a feature schema newer than the code knows is refused")
     func newerFeatureSchemaIsRefused() async throws {
         // Given

@@ -163,6 +163,30 @@ struct DatabaseTests {
         #expect(error?.message.contains("no column titles") == true)
     }
 
+    @Test(
+        "rows are equal when their columns and values are: an observation of rows sees no change in a read again"
+    )
+    func rowsCompareByColumnsAndValues() async throws {
+        // Given
+        let database = try Database(at: file, migrations: [TestSchema.v1])
+
+        // When
+        let rows = await PromiseExpectations.value(
+            of: database.read { connection in
+                (
+                    try connection.query("SELECT 1 AS x, 'a' AS y"),
+                    try connection.query("SELECT 1 AS x, 'a' AS y"),
+                    try connection.query("SELECT 1 AS z, 'a' AS y"),
+                    try connection.query("SELECT 2 AS x, 'a' AS y")
+                )
+            })
+
+        // Then
+        let (first, again, renamed, other) = try #require(rows)
+        #expect(first == again)
+        #expect(first != renamed && first != other)
+    }
+
     @Test("writers on many threads at once lose no row")
     func concurrentWritersLoseNothing() async throws {
         // Given

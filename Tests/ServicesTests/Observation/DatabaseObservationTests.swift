@@ -65,6 +65,31 @@ struct DatabaseObservationTests {
         handle.cancel()
     }
 
+    @Test("a commit that changes only other tables does not run the read again")
+    func otherTablesNotRead() async throws {
+        // Given: an observation of the notes that counts its reads
+        let database = try open()
+        let reads = Locked(0)
+        let values = DeliveryRecorder<[String]>()
+        let handle = database.observe(tables: ["notes"], on: .inline) { connection in
+            reads.withLock { $0 += 1 }
+            return try Self.texts(connection)
+        } onChange: {
+            values.record((try? $0.get()) ?? ["error"])
+        }
+        #expect(await values.next() == [])
+        // When: three commits to the tags, then one to the notes
+        for name in ["a", "b", "c"] {
+            _ = await PromiseExpectations.value(
+                of: database.write { try $0.execute("INSERT INTO tags VALUES (?)", [.text(name)]) })
+        }
+        await Self.insert("1", "first", into: database)
+        // Then: read at once and after the notes' commit, never after the tags'
+        #expect(await values.next() == ["first"])
+        #expect(reads.withLock { $0 } == 2)
+        handle.cancel()
+    }
+
     @Test("a DELETE without WHERE (SQLite's truncate optimisation) is seen")
     func deleteEverything() async throws {
         // Given
