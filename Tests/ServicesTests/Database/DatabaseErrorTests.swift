@@ -34,4 +34,27 @@ struct DatabaseErrorTests {
     func otherIOError() {
         #expect(DatabaseError.kind(of: SQLITE_IOERR, message: "disk I/O error", systemError: EIO) == .other)
     }
+
+    @Test(
+        "one line for a log: SQLite's code and message when there is a code, the statement when there is one")
+    func logLine() {
+        // Given
+        let locked = DatabaseError(
+            kind: .busy, code: SQLITE_BUSY, message: "database is locked", path: "/data/app.sqlite",
+            sql: "UPDATE notes SET text = ?")
+        let refused = DatabaseError(kind: .readOnly, message: "opened read-only", path: "/data/app.sqlite")
+        let newer = DatabaseError(kind: .newerSchema(found: 5, known: 3), message: "schema 5")
+
+        // Then
+        #expect(
+            locked.description
+                == "/data/app.sqlite: the database is locked by another program (SQLite 5: database is locked)"
+                + " while running: UPDATE notes SET text = ?")
+        #expect(
+            refused.description
+                == "/data/app.sqlite: the database cannot be written; check the permissions of the file and its folder"
+                + " (opened read-only)")
+        #expect(
+            newer.summary.hasPrefix("the database has schema version 5, newer than the 3 this version knows"))
+    }
 }

@@ -48,4 +48,38 @@ struct DatabaseFileTests {
         #expect(!FileManager.default.fileExists(atPath: target.path))
         #expect(!FileManager.default.fileExists(atPath: target.path + "-wal"))
     }
+
+    @Test("a folder that cannot be made is a clear error; the folders it made go, those that were there stay")
+    func folderNotMade() throws {
+        // Given: an empty folder that exists, and a path under it with a name too long for a folder
+        let existing = folder.appendingPathComponent("existing")
+        try FileManager.default.createDirectory(at: existing, withIntermediateDirectories: true)
+        let url = existing.appendingPathComponent("new").appendingPathComponent(
+            String(repeating: "f", count: 300)
+        )
+        .appendingPathComponent("app.sqlite")
+
+        // When
+        let error = #expect(throws: DatabaseError.self) { try Database(at: url) }
+
+        // Then
+        #expect(error?.kind == .cannotOpen)
+        #expect(error?.message.hasPrefix("cannot create folder") == true)
+        #expect(!FileManager.default.fileExists(atPath: existing.appendingPathComponent("new").path))
+        #expect(FileManager.default.fileExists(atPath: existing.path))
+    }
+
+    @Test("a file that cannot be made is a clear error naming why")
+    func fileNotMade() throws {
+        // Given: a file name too long for the system
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(String(repeating: "f", count: 300) + ".sqlite")
+
+        // When
+        let error = #expect(throws: DatabaseError.self) { try Database(at: url) }
+
+        // Then
+        #expect(error?.kind == .cannotOpen)
+        #expect(error?.message.hasPrefix("cannot create the file:") == true, "\(String(describing: error))")
+    }
 }

@@ -187,6 +187,19 @@ struct DatabaseTests {
         #expect(first != renamed && first != other)
     }
 
+    @Test("a statement given fewer values than it has parameters is refused, never run with NULLs")
+    func missingParameters() async throws {
+        // Given
+        let database = try Database(at: file, migrations: [TestSchema.v1])
+
+        // When
+        let error = await PromiseExpectations.error(
+            of: database.write { try $0.execute("SELECT ?, ?", [.text("one")]) })
+
+        // Then
+        #expect((error as? DatabaseError)?.message == "1 values for 2 parameters")
+    }
+
     @Test("writers on many threads at once lose no row")
     func concurrentWritersLoseNothing() async throws {
         // Given
