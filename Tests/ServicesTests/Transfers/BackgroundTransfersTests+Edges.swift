@@ -204,4 +204,21 @@ extension BackgroundTransfersTests {
         #expect(answered == 0)
         #expect(spool.state(of: name) == .waiting)
     }
+
+    @Test("a request a task of the system sends (kept across a relaunch) is awaited, never started again")
+    func systemTasksNotStartedTwice() {
+        // Given: two waiting requests, the system's session sending the first
+        let delegate = BackgroundTransfers.Delegate(spool: spool, limit: 1 << 20)
+        let (first, firstSeal) = Promise<Int>.pending()
+        let (second, secondSeal) = Promise<Int>.pending()
+
+        // When: a resume finds them, then another resume while both are under way
+        let started = delegate.take(waiting: ["a", "b"], running: ["a"], for: firstSeal)
+        let startedAgain = delegate.take(waiting: ["a", "b"], running: [], for: secondSeal)
+
+        // Then: only the second was started, once; both resumes wait for both answers
+        #expect(started == ["b"])
+        #expect(startedAgain.isEmpty)
+        #expect(first.isPending && second.isPending)
+    }
 }
