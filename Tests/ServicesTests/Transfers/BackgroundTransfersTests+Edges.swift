@@ -221,4 +221,32 @@ extension BackgroundTransfersTests {
         #expect(startedAgain.isEmpty)
         #expect(first.isPending && second.isPending)
     }
+
+    @Test("an answer that goes on past the limit is cut there at once, not read to its end")
+    func endlessAnswerCut() async throws {
+        // Given: an API whose answer never ends (its connection held open), a limit of 1,000 bytes
+        let source = TestEventSource()
+        let server = try TestHTTPServer { _ in .eventStream(source) }
+        defer { server.stop() }
+        let client = APIClient(baseURL: server.baseURL, timeout: 30)
+        let name = try await spooled(client, .put, "notes/n1", "{}", key: "k")
+        // (the session waits for more of the answer as long as a hang takes)
+        let transfers = BackgroundTransfers(
+            spool: spool, identifier: "tests.\(UUID())", maximumAnswerBytes: 1_000, idleTimeout: 900)
+        defer { transfers.finish() }
+
+        // When: 5,000 bytes come, and the answer goes on
+        let resumed = transfers.resume()
+        #expect(await source.waitForConnections(1))
+        source.write(String(repeating: "x", count: 5_000))
+
+        // Then: answered with the first 1,000 bytes, the connection given up
+        #expect(await PromiseExpectations.value(of: resumed, timeout: 900) == 1)
+        guard case .answered(let answer) = spool.state(of: name) else {
+            Issue.record("no answer kept")
+            return
+        }
+        #expect(answer.truncated && answer.body.count == 1_000 && answer.status == 200)
+        #expect(await source.waitForConnections(atMost: 0))
+    }
 }
