@@ -249,4 +249,30 @@ extension BackgroundTransfersTests {
         #expect(answer.truncated && answer.body.count == 1_000 && answer.status == 200)
         #expect(await source.waitForConnections(atMost: 0))
     }
+
+    @Test("an answer that cannot be written leaves the request waiting, and the next resume sends it again")
+    func unwrittenAnswerSentAgain() async throws {
+        // Given: a request whose answer's temporary file cannot be made (a folder is in its place)
+        let server = try TestHTTPServer(["/notes/n1": .status(200, body: "{}")], responder: nil)
+        defer { server.stop() }
+        let (name, transfers) = try await one(server)
+        defer { transfers.finish() }
+        let blocker = spool.url(name, "answer").path + ".new-\(getpid())"
+        try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: true)
+
+        // When: resumed, then resumed again once the answer can be written
+        let first = await PromiseExpectations.value(of: transfers.resume())
+        let waiting = spool.state(of: name)
+        try FileManager.default.removeItem(atPath: blocker)
+        let second = await PromiseExpectations.value(of: transfers.resume(), timeout: 900)
+
+        // Then: sent twice, answered the second time
+        #expect(first == 0 && waiting == .waiting)
+        #expect(second == 1 && server.requests.count == 2)
+        guard case .answered(let answer) = spool.state(of: name) else {
+            Issue.record("no answer kept")
+            return
+        }
+        #expect(answer.status == 200)
+    }
 }
