@@ -53,7 +53,7 @@ struct DatabaseFile {
         // fchmod, which the umask does not narrow or widen. SQLite gives the -wal and -shm files
         // the database's permissions.
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        if descriptor >= 0 {
+        if descriptor != -1 {
             fchmod(descriptor, 0o600)
             close(descriptor)
             createdFile = true

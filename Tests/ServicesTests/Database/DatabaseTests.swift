@@ -1,3 +1,4 @@
+import CSQLite  // SQLite, on every platform: Package.swift says how
 import Foundation
 import PromiseMVPTesting
 import Promises
@@ -198,6 +199,26 @@ struct DatabaseTests {
 
         // Then
         #expect((error as? DatabaseError)?.message == "1 values for 2 parameters")
+    }
+
+    @Test("a constraint that refuses a change is named by SQLite's extended code: which kind of constraint")
+    func constraintCode() async throws {
+        // Given
+        let database = try Database(at: file, migrations: [TestSchema.v1])
+        _ = await PromiseExpectations.value(
+            of: database.write { try $0.execute("CREATE TABLE tags (name TEXT PRIMARY KEY)") })
+
+        // When
+        let error = await PromiseExpectations.error(
+            of: database.write { connection in
+                try connection.execute("INSERT INTO tags VALUES ('a')")
+                try connection.execute("INSERT INTO tags VALUES ('a')")
+            })
+
+        // Then: SQLITE_CONSTRAINT_PRIMARYKEY, not the bare SQLITE_CONSTRAINT
+        let refused = error as? DatabaseError
+        #expect(refused?.kind == .constraint)
+        #expect(refused?.code == SQLITE_CONSTRAINT | (6 << 8))
     }
 
     @Test("writers on many threads at once lose no row")
