@@ -83,17 +83,9 @@ struct FileReplacementTests {
     func interruptedAndShortWrites() throws {
         // Given: a disk whose first write is interrupted and whose writes take 3 bytes at most
         let file = folder.file("signin")
-        let calls = Locked(0)
+        let first = InterruptedFirstCall()
         let choppy = DescriptorCalls(write: { descriptor, bytes in
-            let call = calls.withLock { calls in
-                defer { calls += 1 }
-                return calls
-            }
-            guard call > 0 else {
-                errno = EINTR
-                return -1
-            }
-            return write(descriptor, bytes.baseAddress, min(bytes.count, 3))
+            first.interrupt() ?? write(descriptor, bytes.baseAddress, min(bytes.count, 3))
         })
 
         // When
@@ -101,7 +93,7 @@ struct FileReplacementTests {
 
         // Then: the interrupted call, then four of 3 bytes
         #expect(try String(contentsOf: file, encoding: .utf8) == "access-token")
-        #expect(calls.withLock { $0 } == 5)
+        #expect(first.calls == 5)
     }
 
     @Test("a full disk, a write that makes no progress, or a failed flush fails the save and leaves the file")

@@ -155,19 +155,11 @@ struct KeptFilesTests {
     func interruptedAndShortWrites() async throws {
         // Given: a disk whose first write is interrupted and whose writes take 1,000 bytes at most
         let original = try userFile("photo.jpg", String(repeating: "p", count: 5_000))
-        let calls = Locked(0)
+        let first = InterruptedFirstCall()
         let choppy = KeptFiles(
             folder: folder.file("Files"),
             calls: DescriptorCalls(write: { descriptor, bytes in
-                let call = calls.withLock { calls in
-                    defer { calls += 1 }
-                    return calls
-                }
-                guard call > 0 else {
-                    errno = EINTR
-                    return -1
-                }
-                return write(descriptor, bytes.baseAddress, min(bytes.count, 1_000))
+                first.interrupt() ?? write(descriptor, bytes.baseAddress, min(bytes.count, 1_000))
             }))
         let stuck = KeptFiles(folder: folder.file("Stuck"), calls: DescriptorCalls(write: { _, _ in 0 }))
 
@@ -178,7 +170,7 @@ struct KeptFilesTests {
 
         // Then: the whole file, and the stuck disk an error with nothing left
         #expect(try Data(contentsOf: kept.url) == Data(contentsOf: original))
-        #expect(calls.withLock { $0 } == 6)
+        #expect(first.calls == 6)
         #expect(stuckError is KeptFiles.Failure)
         #expect(
             ((try? FileManager.default.contentsOfDirectory(atPath: folder.file("Stuck").path)) ?? []).isEmpty)
@@ -188,19 +180,11 @@ struct KeptFilesTests {
     func interruptedAndFailedReads() async throws {
         // Given: a disk whose first read is interrupted, and one whose reads fail
         let original = try userFile("photo.jpg", String(repeating: "p", count: 5_000))
-        let reads = Locked(0)
+        let first = InterruptedFirstCall()
         let interrupted = KeptFiles(
             folder: folder.file("Files"),
             calls: DescriptorCalls(read: { descriptor, buffer in
-                let call = reads.withLock { reads in
-                    defer { reads += 1 }
-                    return reads
-                }
-                guard call > 0 else {
-                    errno = EINTR
-                    return -1
-                }
-                return read(descriptor, buffer.baseAddress, buffer.count)
+                first.interrupt() ?? read(descriptor, buffer.baseAddress, buffer.count)
             }))
         let failing = KeptFiles(
             folder: folder.file("Files"),
