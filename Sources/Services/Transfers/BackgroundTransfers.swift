@@ -106,10 +106,15 @@ public final class BackgroundTransfers: Sendable {
         return true
     }
 
-    /// What the session's `urlSessionDidFinishEvents(forBackgroundURLSession:)` does (a test calls
-    /// it): the handler kept by ``handleEvents(forBackgroundURLSession:completionHandler:)``, once.
+    /// What the system does once the session's events are delivered (a test calls it): the
+    /// delegate's `urlSessionDidFinishEvents(forBackgroundURLSession:)`, which calls the handler
+    /// kept by ``handleEvents(forBackgroundURLSession:completionHandler:)``, once.
     func eventsDelivered() {
-        delegate.eventsDelivered()
+        #if !os(macOS)
+            delegate.urlSessionDidFinishEvents(forBackgroundURLSession: session)
+        #else
+            delegate.eventsDelivered()
+        #endif
     }
 
     /// Lets the tasks under way finish and gives the session up (a test, or a process that ends).
