@@ -37,6 +37,9 @@ public final class BackgroundTransfers: Sendable {
     private let delegate: Delegate
     private let session: URLSession
 
+    /// The longest wait for an answer's next bytes, as the session has it.
+    var idleTimeout: TimeInterval { session.configuration.timeoutIntervalForRequest }
+
     /// Makes the session named `identifier` for `spool`'s requests: at most one per identifier
     /// in a process (a background session's rule).
     ///

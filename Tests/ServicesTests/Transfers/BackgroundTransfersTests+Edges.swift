@@ -275,4 +275,20 @@ extension BackgroundTransfersTests {
         }
         #expect(answer.status == 200)
     }
+
+    @Test("a test that holds an answer open gives the session a longer wait; an app's keeps the system's")
+    func idleTimeoutGiven() {
+        // Given / When
+        let held = BackgroundTransfers(
+            spool: spool, identifier: "tests.\(UUID())", maximumAnswerBytes: 1_000, idleTimeout: 900)
+        let usual = BackgroundTransfers(spool: spool, identifier: "tests.\(UUID())")
+        defer {
+            held.finish()
+            usual.finish()
+        }
+
+        // Then
+        #expect(held.idleTimeout == 900)
+        #expect(usual.idleTimeout == 60)
+    }
 }
