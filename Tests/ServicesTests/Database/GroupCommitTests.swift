@@ -129,4 +129,55 @@ struct GroupCommitTests {
         _ = await PromiseExpectations.value(of: after)
         #expect(await notes(in: database) == ["before", "after"])
     }
+
+    @Test("each write counts once, alone or in a group, and a read counts none")
+    func writesCounted() async throws {
+        // Given
+        let database = try Database(at: file, migrations: [Self.schema])
+        let before = try #require(await PromiseExpectations.value(of: database.read { $0.work }))
+
+        // When: one write alone, then two that arrive together, and a read
+        _ = await PromiseExpectations.value(of: insert("alone", into: database))
+        let gate = Gate(database)
+        let (first, second) = (insert("first", into: database), insert("second", into: database))
+        gate.open()
+        _ = await PromiseExpectations.value(of: first)
+        _ = await PromiseExpectations.value(of: second)
+        _ = await notes(in: database)
+        let after = try #require(await PromiseExpectations.value(of: database.read { $0.work }))
+
+        // Then
+        #expect(after.since(before).writes == 3)
+    }
+
+    @Test(
+        "a commit that fails (a deferred foreign key) rejects its write, keeps nothing, and the next write goes"
+    )
+    func failedCommitRejects() async throws {
+        // Given: an order that must name a customer, checked at the commit
+        let schema = Migration(
+            version: 1,
+            sql: """
+                CREATE TABLE customers (id TEXT PRIMARY KEY);
+                CREATE TABLE orders (id TEXT PRIMARY KEY,
+                    customer TEXT REFERENCES customers (id) DEFERRABLE INITIALLY DEFERRED);
+                """)
+        let database = try Database(at: file, migrations: [schema])
+
+        // When: an order naming no customer, then one naming a customer made with it
+        let refused = await PromiseExpectations.error(
+            of: database.write { try $0.execute("INSERT INTO orders VALUES ('o1', 'nobody')") })
+        let kept = await PromiseExpectations.value(
+            of: database.write { connection in
+                try connection.execute("INSERT INTO orders VALUES ('o2', 'c1')")
+                return try connection.execute("INSERT INTO customers VALUES ('c1')")
+            })
+
+        // Then
+        #expect((refused as? DatabaseError)?.kind == .constraint)
+        #expect(kept == 1)
+        let orders = await PromiseExpectations.value(
+            of: database.read { try $0.query("SELECT id FROM orders") { try $0.string("id") } })
+        #expect(orders == ["o2"])
+    }
 }
