@@ -35,7 +35,8 @@ public struct ColumnReader: ColumnValues {
             return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(statement, index))
-            guard let bytes = sqlite3_column_blob(statement, index), count > 0 else { return .blob(Data()) }
+            // An empty blob reads as no pointer at all.
+            guard let bytes = sqlite3_column_blob(statement, index) else { return .blob(Data()) }
             return .blob(Data(bytes: bytes, count: count))
         default:
             return .null

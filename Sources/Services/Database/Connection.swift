@@ -201,7 +201,8 @@ public final class Connection {
             statements[sql] = fresh
             statement = fresh
         }
-        sqlite3_clear_bindings(statement)
+        // Every parameter is bound below (the count is checked first): no value of an earlier
+        // run stays, so the bindings need no clearing.
         let expected = Int(sqlite3_bind_parameter_count(statement))
         guard expected == parameters.count else {
             throw DatabaseError(

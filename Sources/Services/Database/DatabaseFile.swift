@@ -40,8 +40,8 @@ struct DatabaseFile {
         }
         // A symbolic link to nothing: SQLite would make the file where it points, with the
         // umask's permissions (readable by everyone, as its -wal and -shm, which copy them).
+        // (The link is in a folder that was there: no folder was made for it.)
         if Self.isDanglingLink(url.path) {
-            Self.removeEmptyFolders(createdFolders)
             throw DatabaseError(
                 kind: .cannotOpen,
                 message:
