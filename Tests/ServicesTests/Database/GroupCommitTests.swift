@@ -179,5 +179,64 @@ struct GroupCommitTests {
         let orders = await PromiseExpectations.value(
             of: database.read { try $0.query("SELECT id FROM orders") { try $0.string("id") } })
         #expect(orders == ["o2"])
+        // And a write after that is committed too: the failed commit's transaction was ended
+        _ = await PromiseExpectations.value(
+            of: database.write { try $0.execute("INSERT INTO customers VALUES ('c2')") })
+        let customers = await PromiseExpectations.value(
+            of: database.read { try $0.query("SELECT id FROM customers ORDER BY id") { try $0.string("id") } }
+        )
+        #expect(customers == ["c1", "c2"])
+    }
+
+    @Test(
+        "a write whose error ends the whole transaction fails the group's writes before it, and the ones after it are kept"
+    )
+    func writeEndingTheTransaction() async throws {
+        // Given: a note SQLite answers by rolling back the whole transaction, not the statement
+        let ending = Migration(
+            version: 2,
+            sql: """
+                CREATE TRIGGER ends_the_transaction BEFORE INSERT ON notes WHEN NEW.text = 'ends'
+                BEGIN SELECT RAISE(ROLLBACK, 'this note ends the transaction'); END;
+                """)
+        let database = try Database(at: file, migrations: [Self.schema, ending])
+        let gate = Gate(database)
+
+        // When: two writes, the one that ends the transaction, two more, all in one group
+        let before = ["first", "second"].map { insert($0, into: database) }
+        let ends = insert("ends", into: database)
+        let after = ["third", "fourth"].map { insert($0, into: database) }
+        gate.open()
+
+        // Then: the writes before it are told their transaction ended, the later ones are kept
+        for write in before {
+            let error = await PromiseExpectations.error(of: write) as? DatabaseError
+            #expect(error?.message.contains("ended by another write's error") == true)
+        }
+        #expect((await PromiseExpectations.error(of: ends) as? DatabaseError)?.kind == .constraint)
+        for write in after { #expect(await PromiseExpectations.value(of: write) != nil) }
+        #expect(await notes(in: database) == ["third", "fourth"])
+        #expect(database.groups.withLock { $0.committed } == 1)
+    }
+
+    @Test("a group whose every write fails is rolled back and not counted as committed")
+    func groupOfFailuresNotCommitted() async throws {
+        // Given
+        let database = try Database(at: file, migrations: [Self.schema])
+        let gate = Gate(database)
+
+        // When: two writes arrive together and both throw
+        let refused = (0..<2).map { index in
+            database.write { connection -> Void in
+                try connection.execute("INSERT INTO notes (text) VALUES (?)", [.text("refused \(index)")])
+                throw Refused()
+            }
+        }
+        gate.open()
+
+        // Then
+        for write in refused { #expect(await PromiseExpectations.error(of: write) is Refused) }
+        #expect(await notes(in: database).isEmpty)
+        #expect(database.groups.withLock { $0.committed } == 0)
     }
 }
