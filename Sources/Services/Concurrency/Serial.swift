@@ -41,6 +41,9 @@ package final class Serial<Key: Hashable & Sendable>: Sendable {
         return promise
     }
 
+    /// How many keys have work running or waiting: what a test of forgetting counts.
+    var keysHeld: Int { state.withLock { $0.count } }
+
     /// One piece of work under `key` settled; the key is forgotten with the last.
     private func finished(_ key: Key) {
         state.withLock { queues in

@@ -24,4 +24,21 @@ struct SyncClockTests {
         // Then
         #expect(ran.withLock { $0 } == false)
     }
+
+    @Test("work cancelled before its time never runs; work due after it does")
+    func cancelledWorkNeverRuns() async {
+        // Given
+        let clock = SystemSyncClock()
+        let ran = Locked(false)
+        let cancelled = clock.schedule(after: 0.5) { ran.withLock { $0 = true } }
+
+        // When
+        cancelled.cancel()
+        let (later, resolve) = Guarantee<Void>.pending()
+        _ = clock.schedule(after: 1) { resolve(()) }
+        _ = await PromiseExpectations.value(of: later)
+
+        // Then
+        #expect(ran.withLock { $0 } == false)
+    }
 }
