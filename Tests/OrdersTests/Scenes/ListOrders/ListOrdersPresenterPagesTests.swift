@@ -60,4 +60,21 @@ struct ListOrdersPresenterPagesTests {
         #expect(screen.errors.count == 1)
         #expect(screen.pages.isEmpty)
     }
+
+    @Test("a page whose read was cancelled shows no error: the screen asked for it to stop")
+    func cancelledPageShowsNoError() async throws {
+        // Given: a store whose read is cancelled
+        let screen = PagedOrdersScreen()
+        let presenter = ListOrdersPresenter(
+            worker: OrdersWorker(ordersStore: CancelledOrdersStore()), output: screen,
+            formatter: pinnedFormatter)
+
+        // When
+        let error = await PromiseExpectations.error(of: presenter.fetchOrdersPage())
+
+        // Then: the promise says so, the screen is told nothing
+        #expect(error?.isCancellation == true)
+        #expect(screen.errors.isEmpty)
+        #expect(screen.pages.isEmpty)
+    }
 }
