@@ -52,19 +52,29 @@ struct SerialTests {
 
     @Test("a key is forgotten once its last piece of work settled, not before")
     func settledKeysForgotten() async {
-        // Given: two pieces of work under one key
+        // Given: two pieces of work under one key, both held
         let serial = Serial<String>()
-        let (held, seal) = Promise<Int>.pending()
-        let first = serial.run("a") { held }
-        let second = serial.run("a") { Promise.value(2) }
+        let (heldFirst, sealFirst) = Promise<Int>.pending()
+        let (heldSecond, sealSecond) = Promise<Int>.pending()
+        let first = serial.run("a") { heldFirst }
+        let second = serial.run("a") { heldSecond }
         #expect(serial.keysHeld == 1)
 
-        // When
-        seal.fulfill(1)
+        // When: the first settles, and a third is asked while the second still runs
+        sealFirst.fulfill(1)
         _ = await PromiseExpectations.value(of: first)
-        _ = await PromiseExpectations.value(of: second)
+        let thirdStarted = Locked(false)
+        let third = serial.run("a") {
+            thirdStarted.withLock { $0 = true }
+            return Promise.value(3)
+        }
 
-        // Then
+        // Then: the key is still held, and the third waits for the second
+        #expect(serial.keysHeld == 1)
+        #expect(thirdStarted.withLock { $0 } == false)
+        sealSecond.fulfill(2)
+        _ = await PromiseExpectations.value(of: second)
+        #expect(await PromiseExpectations.value(of: third) == 3)
         #expect(serial.keysHeld == 0)
     }
 }
