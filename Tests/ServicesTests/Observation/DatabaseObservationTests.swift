@@ -87,6 +87,15 @@ struct DatabaseObservationTests {
         // Then: read at once and after the notes' commit, never after the tags'
         #expect(await values.next() == ["first"])
         #expect(reads.withLock { $0 } == 2)
+        // When: three more commits to the tags, after the notes' one, then another note
+        for name in ["d", "e", "f"] {
+            _ = await PromiseExpectations.value(
+                of: database.write { try $0.execute("INSERT INTO tags VALUES (?)", [.text(name)]) })
+        }
+        await Self.insert("2", "second", into: database)
+        // Then: the notes' commit is not taken as changing the notes again
+        #expect(await values.next() == ["first", "second"])
+        #expect(reads.withLock { $0 } == 3)
         handle.cancel()
     }
 
