@@ -26,6 +26,10 @@ extension Database {
     }
 
     /// The groups not started yet, oldest first; whether the newest still takes writes.
+    ///
+    /// Invariant: each group `enqueue` appends has one call of `commitOldestGroup` scheduled on the
+    /// queue, so that call always finds a group waiting. `open` may stay set once its group was
+    /// taken: `enqueue` joins a group only while one is waiting.
     struct WriteGroups {
         var waiting: [[GroupedWrite]] = []
         var open = false
@@ -57,13 +61,8 @@ extension Database {
     /// Runs the oldest group in one transaction, commits it, then settles each write and refreshes
     /// the observed reads of what changed. On the queue.
     func commitOldestGroup() {
-        let group = groups.withLock { groups -> [GroupedWrite] in
-            guard !groups.waiting.isEmpty else { return [] }
-            // Writes that arrive from now on, while this group commits, make the next group.
-            if groups.waiting.count == 1 { groups.open = false }
-            return groups.waiting.removeFirst()
-        }
-        guard !group.isEmpty else { return }
+        // Never empty: see `WriteGroups`. Writes that arrive from now on make the next group.
+        let group = groups.withLock { $0.waiting.removeFirst() }
         if let suspended = refusedWhileSuspended() {
             for write in group { write.reject(suspended) }
             return
