@@ -1,4 +1,5 @@
 import Foundation
+import OfflineKit
 import OrdersTesting
 import Testing
 
@@ -20,6 +21,24 @@ struct OrderDecodingTests {
         #expect(
             try APIClient.decode(Order.self, from: try APIClient.encode(DeviceAndShop.amy))
                 == DeviceAndShop.amy)
+    }
+
+    @Test("an order's attachments are written and read back; an order with none has no attachments field")
+    func attachmentsRoundTrip() throws {
+        // Given
+        var attached = DeviceAndShop.amy
+        attached.attachments = [
+            OfflineAttachment(
+                id: "a1", name: "receipt.pdf", contentType: "application/pdf", size: 3, sha256: "abc")
+        ]
+
+        // When
+        let written = try APIClient.encode(attached)
+        let none = String(decoding: try APIClient.encode(DeviceAndShop.amy), as: UTF8.self)
+
+        // Then
+        #expect(try APIClient.decode(Order.self, from: written).attachments == attached.attachments)
+        #expect(!none.contains("attachments"))
     }
 
     @Test(

@@ -61,10 +61,20 @@ struct OrderValidationTests {
         #expect(errors { $0.paymentMethod.creditCardNumber = "5500 0000 0000 0004" }.isEmpty)
     }
 
-    @Test("a card number is 13 to 19 digits: 12 that pass the check digit are refused, 13 are accepted")
+    @Test(
+        "a card number is 13 to 19 digits: 12 or 20 that pass the check digit are refused, 13 and 19 are accepted"
+    )
     func cardNumberLength() {
         #expect(errors { $0.paymentMethod.creditCardNumber = "4111 1111 1117" } == [.creditCardNumber])
         #expect(errors { $0.paymentMethod.creditCardNumber = "4222 2222 2222 2" }.isEmpty)
+        #expect(errors { $0.paymentMethod.creditCardNumber = "4000 0000 0000 0000 006" }.isEmpty)
+        #expect(
+            errors { $0.paymentMethod.creditCardNumber = "4000 0000 0000 0000 0006" } == [.creditCardNumber])
+    }
+
+    @Test("an item given away (a unit price of zero) is valid")
+    func freeItemValid() {
+        #expect(errors { $0.items = [OrderItem(name: "Sticker", quantity: 1, unitPrice: 0)] }.isEmpty)
     }
 
     @Test("a card expiring this month is still good; one that expired last month is refused")
