@@ -6,7 +6,7 @@ import Testing
 
 /// Seeing how a promise settled, whatever it is.
 @Suite("Promise.whenSettled")
-struct WhenSettledTests {
+struct PromiseWhenSettledTests {
     @Test("a cancelled promise is seen as a failure, like any other rejection")
     func cancellationSeen() async {
         // Given
