@@ -44,16 +44,18 @@ struct ListOrdersPresenterPagesTests {
         #expect(screen.errors.isEmpty)
     }
 
-    @Test("a page that cannot be read shows the error and shows no page")
-    func failedPageShowsTheError() async throws {
-        // Given
+    /// Asks for the first page of `store`'s orders, which it cannot give: the screen and the error.
+    func firstPageRefused(by store: some OrdersStore) async -> (PagedOrdersScreen, (any Error)?) {
         let screen = PagedOrdersScreen()
         let presenter = ListOrdersPresenter(
-            worker: OrdersWorker(ordersStore: FailingOrdersStore()), output: screen,
-            formatter: pinnedFormatter)
+            worker: OrdersWorker(ordersStore: store), output: screen, formatter: pinnedFormatter)
+        return (screen, await PromiseExpectations.error(of: presenter.fetchOrdersPage()))
+    }
 
-        // When
-        let error = await PromiseExpectations.error(of: presenter.fetchOrdersPage())
+    @Test("a page that cannot be read shows the error and shows no page")
+    func failedPageShowsTheError() async throws {
+        // Given / When: a store that fails every read
+        let (screen, error) = await firstPageRefused(by: FailingOrdersStore())
 
         // Then
         #expect(error is OrdersStoreError)
@@ -63,14 +65,8 @@ struct ListOrdersPresenterPagesTests {
 
     @Test("a page whose read was cancelled shows no error: the screen asked for it to stop")
     func cancelledPageShowsNoError() async throws {
-        // Given: a store whose read is cancelled
-        let screen = PagedOrdersScreen()
-        let presenter = ListOrdersPresenter(
-            worker: OrdersWorker(ordersStore: CancelledOrdersStore()), output: screen,
-            formatter: pinnedFormatter)
-
-        // When
-        let error = await PromiseExpectations.error(of: presenter.fetchOrdersPage())
+        // Given / When: a store whose read is cancelled
+        let (screen, error) = await firstPageRefused(by: CancelledOrdersStore())
 
         // Then: the promise says so, the screen is told nothing
         #expect(error?.isCancellation == true)
