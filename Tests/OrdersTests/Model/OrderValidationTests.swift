@@ -88,6 +88,23 @@ struct OrderValidationTests {
         #expect(errors { $0.paymentMethod.expirationDate = lastMonth } == [.expirationDate])
     }
 
+    @Test("a card may expire up to twenty years ahead, that month included; a month later is refused")
+    func cardExpiringTwentyYearsAhead() {
+        // Given: now is the first moment of December 2026
+        let now = day(2026, 12, 1)
+        var order = validOrder()
+
+        // When
+        order.paymentMethod.expirationDate = day(2046, 12, 1)
+        let twentyYears = order.formErrors(now: now).map(\.field)
+        order.paymentMethod.expirationDate = day(2047, 1, 1)
+        let monthLater = order.formErrors(now: now).map(\.field)
+
+        // Then
+        #expect(twentyYears.isEmpty)
+        #expect(monthLater == [.expirationDate])
+    }
+
     @Test(
         "the CVV is 3 or 4 digits",
         arguments: [
