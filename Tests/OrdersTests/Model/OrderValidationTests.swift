@@ -59,6 +59,8 @@ struct OrderValidationTests {
             #expect(field == [.creditCardNumber], "last digit \(last)")
         }
         #expect(errors { $0.paymentMethod.creditCardNumber = "5500 0000 0000 0004" }.isEmpty)
+        // A 9 in a place the check does not double counts as 9
+        #expect(errors { $0.paymentMethod.creditCardNumber = "4539 1488 0343 6467" }.isEmpty)
     }
 
     @Test(
