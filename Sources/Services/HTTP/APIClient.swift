@@ -56,9 +56,9 @@ public struct APIClient: Sendable {
     ///     ``standardDecoder`` (ISO 8601 dates) by default.
     ///   - encoder: Makes the encoder of the bodies of `post` and `put`; ``standardEncoder``
     ///     (ISO 8601 dates, sorted keys) by default.
-    ///   - session: The session whose configuration requests are sent with (timeouts, headers,
-    ///     cache, protocol classes); the client runs them on a session of its own made from it,
-    ///     so that it can stop a body at ``maximumResponseBytes``.
+    ///   - session: The session whose configuration requests are sent with (headers, cache,
+    ///     protocol classes); the client runs them on a session of its own made from it, so that
+    ///     it can stop a body at ``maximumResponseBytes``, and whose request timeout is `timeout`.
     public init(
         baseURL: URL, timeout: Double = 10, maximumResponseBytes: Int = 16 << 20,
         maximumRetryAfter: Double = 3, retry: RetryPolicy = .standard,
@@ -73,7 +73,7 @@ public struct APIClient: Sendable {
         self.maximumResponseBytes = maximumResponseBytes
         self.maximumRetryAfter = maximumRetryAfter
         self.retry = retry
-        transfers = BoundedTransfers(configuration: session.configuration)
+        transfers = BoundedTransfers(configuration: session.configuration, idle: Self.sessionTimeout(timeout))
     }
 
     /// Sends one request and hands over the body of a 2xx answer.
@@ -166,7 +166,10 @@ public struct APIClient: Sendable {
     private func sendOnce(
         _ method: HTTPMethod, _ url: URL, body: RequestBody?, headers: [String: String]
     ) -> Promise<Answer> {
-        var request = URLRequest(url: url, timeoutInterval: effectiveTimeout)
+        var request = URLRequest(url: url)
+        // Set, not given to the initializer: Linux keeps the session's timeout over one given
+        // there, and over the client's.
+        request.timeoutInterval = Self.sessionTimeout(body?.timeout(timeout) ?? timeout)
         request.httpMethod = method.rawValue
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         for (field, value) in headers {
@@ -250,12 +253,13 @@ public struct APIClient: Sendable {
         return lost ? URLError(.networkConnectionLost, userInfo: urlError.userInfo) : error
     }
 
-    /// The timeout URLSession gets: whole seconds on Linux, where it ignores fractions.
-    var effectiveTimeout: Double {
+    /// The timeout URLSession gets for a request that may take `seconds`: whole seconds on
+    /// Linux, where it ignores fractions (half a second would be none).
+    static func sessionTimeout(_ seconds: Double) -> Double {
         #if canImport(FoundationNetworking)
-            max(1, timeout.rounded(.up))
+            max(1, seconds.rounded(.up))
         #else
-            timeout
+            seconds
         #endif
     }
 }

@@ -9,7 +9,7 @@ import Promises
 /// that a body over the limit is stopped at the limit: memory stays near the limit whatever the
 /// server sends (a completion handler would get the whole body, buffered first).
 ///
-/// The sessions are made from the client's session's configuration (its timeouts, headers,
+/// The sessions are made from the client's session's configuration (its headers,
 /// cache and protocol classes). How a transfer is stopped is a platform seam:
 /// - Apple platforms: one session for the client, and the task cancelled, as documented.
 /// - Linux: FoundationNetworking goes on receiving (and buffering, with no back-pressure on the
@@ -33,8 +33,8 @@ final class BoundedTransfers: Sendable {
         /// The session new transfers start on, made when the first needs it, with its delegate.
         private let current = CurrentSession()
 
-        init(configuration: URLSessionConfiguration) {
-            self.configuration = configuration
+        init(configuration: URLSessionConfiguration, idle: TimeInterval) {
+            self.configuration = Self.configuration(configuration, idle: idle)
         }
 
         deinit {
@@ -44,8 +44,10 @@ final class BoundedTransfers: Sendable {
         private let session: URLSession
         private let delegate = Delegate()
 
-        init(configuration: URLSessionConfiguration) {
-            session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        init(configuration: URLSessionConfiguration, idle: TimeInterval) {
+            session = URLSession(
+                configuration: Self.configuration(configuration, idle: idle), delegate: delegate,
+                delegateQueue: nil)
         }
 
         // The session holds its delegate until it is invalidated; the delegate does not hold this
@@ -57,18 +59,29 @@ final class BoundedTransfers: Sendable {
         #error("BoundedTransfers knows how to stop a transfer on Apple platforms and Linux")
     #endif
 
+    /// A copy of `configuration` whose requests may be silent for `idle` seconds: the client's
+    /// timeout, not the configuration's (60 s unless the app set one), decides how long a request
+    /// may wait. Apple platforms keep a request's own timeout only when it is shorter than the
+    /// configuration's; Linux keeps the configuration's unless the request's was set after the
+    /// request was made (``APIClient`` sets it so).
+    static func configuration(_ configuration: URLSessionConfiguration, idle: TimeInterval)
+        -> URLSessionConfiguration
+    {
+        let copy = configuration.copy() as? URLSessionConfiguration ?? configuration
+        copy.timeoutIntervalForRequest = idle
+        return copy
+    }
+
     /// A session of its own with the client's configuration, for `delegate`: a stream that stays
     /// open (``EventStream``) is kept apart from the client's requests. Its requests may be silent
-    /// for `idle` seconds before the session ends them: the configuration's timeout (60 s unless
-    /// the app set one) is for requests that answer, and would cut a stream whose only judge of
-    /// silence is its own keep-alive (on Linux the configuration's value wins over the request's).
+    /// for `idle` seconds before the session ends them: the client's timeout is for requests that
+    /// answer, and would cut a stream whose only judge of silence is its own keep-alive.
     func session(delegate: any URLSessionDataDelegate, idle: TimeInterval) -> URLSession {
         #if canImport(FoundationNetworking)
-            let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
+            let configuration = Self.configuration(configuration, idle: idle)
         #else
-            let configuration = session.configuration
+            let configuration = Self.configuration(session.configuration, idle: idle)
         #endif
-        configuration.timeoutIntervalForRequest = idle
         return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 

@@ -17,16 +17,10 @@ struct OutboxDevice {
     let outbox: Outbox
     let client: APIClient
 
-    /// A client whose timeouts only a hang reaches, its session's included (Linux cuts a request
-    /// idle for the configuration's 60 s whatever the request asks): a request the API holds
-    /// waits for the test's next step, which a loaded machine may put off that long
-    /// (InFlightTests).
+    /// A client whose timeout only a hang reaches: a request the API holds waits for the test's
+    /// next step, which a loaded machine may put off for minutes (InFlightTests).
     static func patientClient(_ server: TestHTTPServer) -> APIClient {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 900
-        return APIClient(
-            baseURL: server.baseURL, timeout: 900, retry: .never,
-            session: URLSession(configuration: configuration))
+        APIClient(baseURL: server.baseURL, timeout: 900, retry: .never)
     }
 
     init(_ folder: TemporaryFolder, _ name: String, _ server: TestHTTPServer) throws {

@@ -23,15 +23,9 @@ struct InFlightTests {
     /// How long any wait of these tests may take before it counts as a hang, in seconds.
     static let patience = 900.0
 
-    /// A client whose every timeout is ``patience``: its own, and its session's, which on Linux
-    /// cuts a request idle for the configuration's 60 s whatever the request asks (`-1001`, seen
-    /// under ThreadSanitizer).
+    /// A client whose timeout is ``patience`` (its session's too: the client gives it its own).
     static func client(_ server: TestHTTPServer) -> APIClient {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = patience
-        return APIClient(
-            baseURL: server.baseURL, timeout: patience, retry: .never,
-            session: URLSession(configuration: configuration))
+        APIClient(baseURL: server.baseURL, timeout: patience, retry: .never)
     }
 
     /// A server that holds every request until the test lets it answer, so that the test knows

@@ -164,16 +164,60 @@ struct APIClientTests {
 
     @Test("fractions of a second become whole seconds where URLSession counts only those")
     func timeoutRounding() {
-        // Given
-        let client = APIClient(baseURL: server.baseURL, timeout: 0.5)
-
-        // Then
         #if canImport(FoundationNetworking)
-            #expect(client.effectiveTimeout == 1)
+            #expect(APIClient.sessionTimeout(0.5) == 1)
+            #expect(APIClient.sessionTimeout(1.2) == 2)
         #else
-            #expect(client.effectiveTimeout == 0.5)
+            #expect(APIClient.sessionTimeout(0.5) == 0.5)
         #endif
     }
+
+    @Test("the client's timeout holds over a shorter one of its session's configuration")
+    func clientTimeoutOverSession() async throws {
+        // Given: a session whose requests may be silent for 1 s, and an answer 3 s away; the
+        // client gives its requests 300 s (on Linux the session's 1 s cut it, as the 60 s of
+        // `URLSession.shared` cut a client given 900 s)
+        let server = try TestHTTPServer([
+            "/late": .slowHeaders(seconds: 3, then: .status(200, body: #"[{"id": 1, "title": "Blue"}]"#))
+        ])
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 1
+        let patient = APIClient(
+            baseURL: server.baseURL, timeout: 300, retry: .never,
+            session: URLSession(configuration: configuration))
+
+        // When
+        let songs = await PromiseExpectations.value(of: patient.get("/late", as: [Song].self), timeout: 300)
+
+        // Then: the answer, and the configuration the app gave left as it was
+        #expect(songs == [Song(id: 1, title: "Blue")])
+        #expect(configuration.timeoutIntervalForRequest == 1)
+    }
+
+    #if canImport(FoundationNetworking)
+        @Test("on Linux, whose URLSession times a request from its start, a file is given its time")
+        func fileRequestGetsItsTime() async throws {
+            // Given: a client that gives a request 1 s, and a file of 4 MiB it gives 64 s more
+            // (``RequestBody/slowestRate``); the API answers 3 s after the file arrived
+            let server = try TestHTTPServer([
+                "/files/1": .slowHeaders(seconds: 3, then: .status(204, body: ""))
+            ])
+            let folder = TemporaryFolder("APIClientTests")
+            try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+            let file = folder.file("photo.jpg")
+            try Data(count: 4 << 20).write(to: file)
+            let quick = APIClient(baseURL: server.baseURL, timeout: 1, retry: .never)
+
+            // When
+            let body = RequestBody.file(file, size: 4 << 20) { _ in }
+            let answer = await PromiseExpectations.value(
+                of: quick.exchangeAnswer(.put, at: quick.url(for: "/files/1"), body: body, headers: [:]),
+                timeout: 300)
+
+            // Then: answered, not cut at the client's second
+            #expect(answer?.status == 204)
+        }
+    #endif
 
     @Test("a client given its own coders decodes and encodes the API's conventions")
     func customCoders() async throws {
