@@ -4,6 +4,12 @@ import Promises
 import Services
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What opening a database makes on disk (`DatabaseFile.swift`): owner-only files, and nothing
 /// made where a link to nothing points.
 @Suite("Database file")
@@ -29,6 +35,37 @@ struct DatabaseFileTests {
             let attributes = try FileManager.default.attributesOfItem(atPath: file.path + suffix)
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "\(suffix)")
         }
+    }
+
+    @Test("an open database holds one descriptor of its file, SQLite's: the one that made the file is closed")
+    func oneDescriptorOpen() throws {
+        // Given: a database on a new file, which the open made
+        let database = try Database(at: file, migrations: [TestSchema.v1])
+
+        // Then
+        withExtendedLifetime(database) {
+            #expect(Self.descriptors(of: file.path) == 1)
+        }
+    }
+
+    /// How many of this process's file descriptors name the file at `path`.
+    static func descriptors(of path: String) -> Int {
+        guard let wanted = realpath(path, nil) else { return 0 }
+        defer { free(wanted) }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        return (0..<getdtablesize()).filter { descriptor in
+            #if canImport(Darwin)
+                guard fcntl(descriptor, F_GETPATH, &buffer) != -1 else { return false }
+                guard let named = realpath(buffer, nil) else { return false }
+                defer { free(named) }
+                return strcmp(named, wanted) == 0
+            #else
+                let count = readlink("/proc/self/fd/\(descriptor)", &buffer, buffer.count - 1)
+                guard count > 0 else { return false }
+                buffer[count] = 0
+                return strcmp(buffer, wanted) == 0
+            #endif
+        }.count
     }
 
     @Test("a symbolic link to nothing at the path is refused: no file is made where it points")
