@@ -44,6 +44,35 @@ struct APIClientMethodsTests {
         }
     }
 
+    @Test("every request asks for JSON; a body goes as JSON unless the request names its type")
+    func jsonByDefault() async throws {
+        // Given: a server that writes down what each request asked for and said it carries
+        let seen = Locked<[String]>([])
+        let server = try TestHTTPServer(responder: { request in
+            seen.withLock {
+                $0.append(
+                    "\(request.path) \(request.headers["accept"] ?? "-") \(request.headers["content-type"] ?? "-")"
+                )
+            }
+            return .status(200, body: "1")
+        })
+        defer { server.stop() }
+        let client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
+
+        // When
+        _ = await PromiseExpectations.value(of: client.get("a", as: Int.self))
+        _ = await PromiseExpectations.value(of: client.post("b", body: 1, as: Int.self))
+        _ = await PromiseExpectations.value(
+            of: client.send(.post, "c", body: Data("note".utf8), headers: ["Content-Type": "text/plain"]))
+
+        // Then
+        #expect(
+            seen.withLock { $0 } == [
+                "/a application/json -", "/b application/json application/json",
+                "/c application/json text/plain",
+            ])
+    }
+
     @Test("GET, POST, PUT and DELETE each send the header fields they are given")
     func everyMethodSendsHeaders() async throws {
         // Given

@@ -151,6 +151,46 @@ struct APIClientRetryTests {
         #expect(waits.all.isEmpty)
     }
 
+    @Test(
+        "a write refused with a Retry-After of at most the client's longest is sent once more, after that wait",
+        arguments: [429, 503])
+    func writeWaitsOnceAsAsked(status: Int) async throws {
+        // Given: an API that refuses every time, asking for 2 s, and a client that honours up to 2 s
+        let server = try TestHTTPServer([
+            "/orders": .status(status, body: "busy", headers: ["Retry-After": "2"])
+        ])
+        defer { server.stop() }
+        let client = APIClient(baseURL: server.baseURL, maximumRetryAfter: 2, retry: policy(retries: 3))
+
+        // When
+        let error = await PromiseExpectations.error(of: client.post("orders", body: [1], as: [Int].self))
+
+        // Then: sent twice, the wait asked between; the second refusal is the answer
+        #expect(ServiceRequestError(error ?? APIError.notHTTP) == .httpStatus(status))
+        #expect(songRequests(server) == 2)
+        #expect(waits.all == [2])
+    }
+
+    @Test(
+        "a GET refused with a Retry-After is asked again as often as the policy says, each after the wait asked"
+    )
+    func readWaitsAsAsked() async throws {
+        // Given
+        let server = try TestHTTPServer([
+            "/songs": .status(503, body: "busy", headers: ["Retry-After": "1"])
+        ])
+        defer { server.stop() }
+        let client = APIClient(baseURL: server.baseURL, maximumRetryAfter: 2, retry: policy(retries: 3))
+
+        // When
+        let error = await PromiseExpectations.error(of: client.get("songs", as: [Int].self))
+
+        // Then
+        #expect(ServiceRequestError(error ?? APIError.notHTTP) == .httpStatus(503))
+        #expect(songRequests(server) == 4)
+        #expect(waits.all == [1, 1, 1])
+    }
+
     @Test("retries stay within the client's overall timeout")
     func retriesStayWithinTheTimeout() async throws {
         // Given: a wait that never ends, so only the overall timeout can end the GET
