@@ -133,9 +133,11 @@ extension XCTestCase {
 
     private func wait<Value>(for promise: Promise<Value>, timeout: Double) -> PromiseOutcome<Value> {
         let ended = expectation(description: "promise settles or its timeout passes")
-        let outcome = PromiseOutcome.settling(promise, timeout: timeout).tap(on: .inline) { _ in
-            ended.fulfill()
-        }
+        let outcome = PromiseOutcome.settling(promise, timeout: timeout)
+        // Told once `outcome` holds its result: the promise `tap` returns would settle only after
+        // this handler, on the thread that settled `promise`, and could still be pending when the
+        // wait below returns.
+        _ = outcome.tap(on: .inline) { _ in ended.fulfill() }
         // `outcome` always ends by `timeout`; XCTest's own limit is only a backstop.
         wait(for: [ended], timeout: timeout + 10)
         return (try? outcome.result?.get()) ?? .stillPending(seconds: timeout)

@@ -21,6 +21,7 @@ struct BuildProductsTests {
                 "/X/Debug-iphonesimulator/PackageFrameworks/PromiseMVPTesting.framework/PromiseMVPTesting",
                 "/X/Debug-iphonesimulator"
             ),
+            ("/Xcode/Build/Products/Debug/Other.framework/Other", "/Xcode/Build/Products/Debug"),
         ])
     func folderHoldingProduct(image: String, folder: String) {
         // Given / When / Then

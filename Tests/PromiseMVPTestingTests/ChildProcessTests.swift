@@ -50,6 +50,38 @@ import Testing
             #expect(child.terminatedBySignal && child.terminationStatus == SIGKILL)
         }
 
+        @Test("a child's standard error is read to its end, apart from its output")
+        func errorReadToItsEnd() async throws {
+            // Given
+            let (output, error) = (Pipe(), Pipe())
+            let child = try ChildProcess(
+                Self.shell, ["-c", "echo out; echo err >&2"], output: output, error: error)
+
+            // When: read to the end, which comes only once no write end is left open
+            let (said, complained) = await BlockingWork.run {
+                let said = output.fileHandleForReading.readDataToEndOfFile()
+                let complained = error.fileHandleForReading.readDataToEndOfFile()
+                child.waitUntilExit()
+                return (String(decoding: said, as: UTF8.self), String(decoding: complained, as: UTF8.self))
+            }
+
+            // Then
+            #expect(said == "out\n" && complained == "err\n")
+        }
+
+        @Test("terminate asks the child to stop: it ends by SIGTERM")
+        func terminateSendsSIGTERM() async throws {
+            // Given
+            let child = try ChildProcess(Self.shell, ["-c", "sleep 30"])
+
+            // When
+            child.terminate()
+            await BlockingWork.run { child.waitUntilExit() }
+
+            // Then
+            #expect(child.terminatedBySignal && child.terminationStatus == SIGTERM)
+        }
+
         @Test("a program that does not exist is not started: the error says so")
         func missingProgramThrows() {
             // When / Then

@@ -84,6 +84,19 @@ final class XCTestHelpersTests: XCTestCase {
         XCTAssertEqual(failures, [])
     }
 
+    func test_waitForValue_settlingWithinAShortTimeout_givesItsValue() {
+        // Given: a promise that settles a moment after the wait begins, well within 5 s
+        let later = after(seconds: 0.2).map(on: .inline) { 7 }
+
+        // When
+        let failures = capture {
+            XCTAssertEqual(waitForValue(of: later, timeout: 5), 7)
+        }
+
+        // Then: waited for, not given up on
+        XCTAssertEqual(failures, [])
+    }
+
     func test_waitForError_fulfilled_failsWithTheValue() {
         // When
         let failures = capture {
