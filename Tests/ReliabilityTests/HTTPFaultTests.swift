@@ -182,6 +182,24 @@ struct HTTPFaultTests {
         #expect(announced ? bytes == 50_000_000 : (bytes > limit && bytes < 2 << 20), "\(bytes)")
     }
 
+    @Test("an endless body is stopped at the limit: the client closes the connection rather than read on")
+    func endlessBodyClosesTheConnection() async throws {
+        // Given: a body of a terabyte, delimited by closing the connection
+        let client = APIClient(
+            baseURL: server.baseURL, timeout: 30, maximumResponseBytes: 1 << 20, retry: .never)
+        server.set("/endless", .largeBody(bytes: 1 << 40, announced: false))
+
+        // When
+        let error = await PromiseExpectations.error(of: client.get("endless", as: [Int].self), timeout: 30)
+
+        // Then: refused, and the server sees the connection closed long before the end
+        guard case .responseTooLarge? = error as? APIError else {
+            Issue.record("expected responseTooLarge, got \(String(describing: error))")
+            return
+        }
+        #expect(await server.waitForClientToClose(seconds: 300))
+    }
+
     @Test("a redirect loop: unknownError, cache untouched")
     func redirectLoop() async throws {
         // The loop's own error, however long its hops take: under ThreadSanitizer on two loaded
