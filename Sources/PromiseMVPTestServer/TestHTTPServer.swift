@@ -30,8 +30,7 @@ public final class TestHTTPServer: Sendable {
     public let keepsConnectionsOpen: Bool
     private let responder: Responder?
     let state = Mutable()
-    /// Signalled each time a client closes a connection held with ``Reply/never``, or one whose
-    /// ``Reply/largeBody(bytes:announced:)`` it stopped before the end.
+    /// Signalled each time a client closes a connection held with ``Reply/never``.
     let clientClosed = DispatchSemaphore(value: 0)
 
     /// The base URL to give an `APIClient`.
@@ -137,9 +136,7 @@ public final class TestHTTPServer: Sendable {
     }
 
     /// Waits until a client closed a connection the server was holding with ``Reply/never``, as a
-    /// client does when its request is cancelled or times out, or closed one while a
-    /// ``Reply/largeBody(bytes:announced:)`` was still being sent, as a client that refuses a body
-    /// too large does.
+    /// client does when its request is cancelled or times out.
     ///
     /// - Parameter seconds: How long to wait at most.
     /// - Returns: Whether a connection was closed in time; each closing is counted once.

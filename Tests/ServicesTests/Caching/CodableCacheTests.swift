@@ -2,6 +2,8 @@ import Foundation
 import PromiseMVPTesting
 import Testing
 
+@testable import Services
+
 /// The ready offline cache for any `Codable` value, and a feature's own tables, on a real file.
 @Suite("Codable cache and feature tables")
 struct CodableCacheTests {
@@ -33,6 +35,54 @@ struct CodableCacheTests {
         #expect(loaded??.value == soup + soup)
         #expect(loaded??.savedAt == savedAt.addingTimeInterval(60))
         #expect(other != nil && other?.map(\.value) == nil)
+    }
+
+    @Test(
+        "confirming a saved value dates it and its stamp anew and keeps its validators; nothing saved is nil")
+    func confirmDatesAnew() async throws {
+        // Given: nothing saved yet
+        let database = try Database(at: folder.file("app.sqlite"))
+        let recipes = CodableCache<[Recipe]>(database: database, name: "recipes")
+        let savedAt = Date(timeIntervalSince1970: 1_800_000_000)
+        let confirmedAt = savedAt.addingTimeInterval(3_600)
+        let soup = [Recipe(name: "Soup", minutes: 30)]
+        let validators = CacheValidators(etag: #""v1""#)
+        let nothing = await PromiseExpectations.value(of: recipes.confirm(at: confirmedAt))
+
+        // When: saved with validators, then confirmed an hour later
+        _ = await PromiseExpectations.value(of: recipes.save(soup, at: savedAt, validators: validators))
+        let confirmed = await PromiseExpectations.value(of: recipes.confirm(at: confirmedAt))
+        let loaded = await PromiseExpectations.value(of: recipes.load())
+        let kept = await PromiseExpectations.value(of: recipes.validators())
+        let stamp = await PromiseExpectations.value(
+            of: database.read { try $0.cacheStamp("offline_values:recipes") })
+
+        // Then
+        #expect(nothing.map { $0 == nil } == true)
+        #expect(confirmed??.value == soup && confirmed??.savedAt == confirmedAt)
+        #expect(loaded??.savedAt == confirmedAt)
+        #expect(kept == validators)
+        #expect(stamp == confirmedAt)
+    }
+
+    @Test("a stamp set only if absent dates a cache never dated, and leaves one dated as it was")
+    func stampIfAbsent() async throws {
+        // Given: one cache dated, one not
+        let database = try Database(at: folder.file("app.sqlite"))
+        let dated = Date(timeIntervalSince1970: 1_800_000_000)
+        let later = dated.addingTimeInterval(60)
+
+        // When
+        let stamps = await PromiseExpectations.value(
+            of: database.write { connection -> [Date?] in
+                try connection.setCacheStamp("listed", to: dated)
+                try connection.setCacheStampIfAbsent("listed", to: later)
+                try connection.setCacheStampIfAbsent("never listed", to: later)
+                return [try connection.cacheStamp("listed"), try connection.cacheStamp("never listed")]
+            })
+
+        // Then
+        #expect(stamps == [dated, later])
     }
 
     @Test("the copy survives reopening the file, and works behind NetworkFallback offline")

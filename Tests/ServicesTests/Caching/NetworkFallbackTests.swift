@@ -191,4 +191,72 @@ struct NetworkFallbackTests {
         let error = await PromiseExpectations.error(of: fetching)
         #expect(error?.isCancellation == true)
     }
+
+    @Test("network only, known offline: noNetwork, and the request is not sent")
+    func networkOnlyOfflineSendsNothing() async {
+        // Given
+        struct Offline: ConnectivityMonitor { var isReachable: Bool { false } }
+        await seedCache(["old"], at: fetchedAt)
+        let offline = NetworkFallback(cache: fallback.cache, reachability: Offline())
+        let client = client
+
+        // When
+        let error = await PromiseExpectations.error(
+            of: offline.fetch(policy: .networkOnly) { client.get("/strings", as: [String].self) })
+
+        // Then
+        #expect(error.map(ServiceRequestError.init) == .noNetwork)
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test("cache then network: a refresh that was cancelled rejects as cancelled, not as the copy")
+    func cacheThenNetworkCancelled() async {
+        // Given: a copy, and a request the test cancels once the copy is shown (as a shared GET
+        // is cancelled by another caller, or the session by the system)
+        await seedCache(["old"], at: fetchedAt)
+        let (request, _) = Promise<[String]>.pending()
+        let (shown, show) = Promise<Void>.pending()
+        let fetching = fallback.fetch(
+            policy: .cacheThenNetwork, showingCopy: { _ in show.fulfill() }, { request })
+        _ = await PromiseExpectations.value(of: shown)
+
+        // When
+        request.cancel()
+
+        // Then
+        let error = await PromiseExpectations.error(of: fetching)
+        #expect(error?.isCancellation == true)
+    }
+
+    @Test(
+        "a 304 to a request that sent no validators, with nothing to keep, is an error at once, not asked again"
+    )
+    func notModifiedWithoutValidatorsIsRefused() async {
+        // Given: no copy, and an API that answers everything "not modified"
+        let asked = Locked(0)
+
+        // When
+        let error = await PromiseExpectations.error(
+            of: fallback.fetch(policy: .networkOnly) { _ -> Promise<ConditionalGet<[String]>> in
+                asked.withLock { $0 += 1 }
+                return .value(.notModified)
+            })
+
+        // Then: a 304 nothing asked for is not the API's answer
+        #expect(error.map(ServiceRequestError.init) == .notTheAPI)
+        #expect(asked.withLock { $0 } == 1)
+    }
+
+    @Test(
+        "a copy's age: younger than the limit only below it; from the future only past the clock's tolerance")
+    func ageBoundaries() {
+        // Given
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+        // Then
+        #expect(DataSource.isYounger(now.addingTimeInterval(-59), than: 60, now: now))
+        #expect(!DataSource.isYounger(now.addingTimeInterval(-60), than: 60, now: now))
+        #expect(!DataSource.isFromTheFuture(now.addingTimeInterval(DataSource.clockTolerance), now: now))
+        #expect(DataSource.isFromTheFuture(now.addingTimeInterval(DataSource.clockTolerance + 1), now: now))
+    }
 }

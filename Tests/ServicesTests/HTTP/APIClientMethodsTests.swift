@@ -73,6 +73,16 @@ struct APIClientMethodsTests {
             ])
     }
 
+    @Test(
+        "a write's header fields: its key always, If-Match with the version it was made from, as an entity tag"
+    )
+    func writeHeaders() {
+        #expect(
+            APIClient.writeHeaders(idempotencyKey: "k1", basedOn: "3")
+                == ["Idempotency-Key": "k1", "If-Match": #""3""#])
+        #expect(APIClient.writeHeaders(idempotencyKey: "k2", basedOn: nil) == ["Idempotency-Key": "k2"])
+    }
+
     @Test("GET, POST, PUT and DELETE each send the header fields they are given")
     func everyMethodSendsHeaders() async throws {
         // Given
@@ -94,6 +104,20 @@ struct APIClientMethodsTests {
 
         // Then
         #expect(seen.requests == ["GET /a get", "POST /b post", "PUT /c put", "DELETE /d delete"])
+    }
+
+    @Test(
+        "a path with a query keeps its question mark, escapes the rest, and keeps escapes already made",
+        arguments: [
+            ("notes?since=a b", "notes?since=a%20b"), ("notes?q=50%25", "notes?q=50%25"),
+            ("a b/notes?x=1", "a%20b/notes?x=1"),
+        ])
+    func pathWithQuery(path: String, expected: String) throws {
+        // Given
+        let client = APIClient(baseURL: try #require(URL(string: "http://127.0.0.1:9/api/")))
+
+        // Then
+        #expect(client.url(for: path).absoluteString == "http://127.0.0.1:9/api/" + expected)
     }
 
     @Test(

@@ -11,12 +11,12 @@ import Testing
 /// (`APIClient.normalized`): the one reading of a status and of curl's words.
 @Suite("APIClient: what an answer means")
 struct APIClientReadingTests {
-    static func response(_ status: Int) throws -> HTTPURLResponse {
+    static func response(_ status: Int, _ fields: [String: String] = ["Location": "/elsewhere"]) throws
+        -> HTTPURLResponse
+    {
         let url = try #require(URL(string: "http://127.0.0.1/songs"))
         return try #require(
-            HTTPURLResponse(
-                url: url, statusCode: status, httpVersion: "HTTP/1.1",
-                headerFields: ["Location": "/elsewhere"]))
+            HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields))
     }
 
     @Test(
@@ -78,5 +78,76 @@ struct APIClientReadingTests {
 
         // Then
         #expect(normalized?.code == (isLost ? .networkConnectionLost : code))
+    }
+
+    @Test(
+        "an answer's validators are whichever fields it has; none is no validators",
+        arguments: [
+            ([:], nil),
+            (["ETag": #""v1""#], CacheValidators(etag: #""v1""#)),
+            (
+                ["Last-Modified": "Tue, 1 Dec 2026 10:00:00 GMT"],
+                CacheValidators(lastModified: "Tue, 1 Dec 2026 10:00:00 GMT")
+            ),
+            (["Sync-Token": "t7"], CacheValidators(syncToken: "t7")),
+        ] as [([String: String], CacheValidators?)])
+    func validators(fields: [String: String], expected: CacheValidators?) throws {
+        // When
+        let answer = APIClient.Answer(Data(), try Self.response(200, fields))
+
+        // Then
+        #expect(answer.validators == expected)
+    }
+
+    @Test("a validator of up to 4,096 bytes is kept; one byte more is not")
+    func longestValidator() throws {
+        // Given
+        let longest = #"""# + String(repeating: "v", count: APIClient.Answer.longestValidator - 2) + #"""#
+        let tooLong = #"""# + String(repeating: "v", count: APIClient.Answer.longestValidator - 1) + #"""#
+
+        // When
+        let kept = APIClient.Answer(Data(), try Self.response(200, ["ETag": longest]))
+        let dropped = APIClient.Answer(Data(), try Self.response(200, ["ETag": tooLong]))
+
+        // Then
+        #expect(kept.etag == longest && dropped.etag == nil)
+    }
+
+    @Test(
+        "a page is not the API's answer, even when its body could start JSON",
+        arguments: ["text/html; charset=utf-8", "application/xml", "text/xml"])
+    func pagesAreNotTheAPI(type: String) throws {
+        // When
+        let reading = APIClient.reading(
+            Data("[]".utf8), try Self.response(200, ["Content-Type": type]), conditional: false,
+            wantsJSON: true)
+
+        // Then
+        guard case .failure(APIError.notTheAPI) = reading else {
+            Issue.record("\(type): \(reading)")
+            return
+        }
+    }
+
+    @Test(
+        "a redirect is followed only for a read to the same origin, the scheme's default port included",
+        arguments: [
+            ("GET", "https://api.example/a", "https://api.example:443/b", true),
+            ("GET", "http://api.example/a", "http://API.example:80/b", true),
+            ("HEAD", "http://api.example/a", "http://api.example/b", true),
+            ("GET", "https://api.example/a", "http://api.example/b", false),
+            ("GET", "https://api.example/a", "https://api.example:8443/b", false),
+            ("POST", "https://api.example/a", "https://api.example/b", false),
+            ("PUT", "https://api.example/a", "https://api.example/b", false),
+        ])
+    func redirectsFollowed(method: String, from: String, to: String, follows: Bool) throws {
+        // Given
+        var original = URLRequest(url: try #require(URL(string: from)))
+        original.httpMethod = method
+        let next = URLRequest(url: try #require(URL(string: to)))
+
+        // Then
+        #expect(BoundedTransfers.Delegate.follows(from: original, to: next) == follows)
+        #expect(!BoundedTransfers.Delegate.follows(from: nil, to: next))
     }
 }
