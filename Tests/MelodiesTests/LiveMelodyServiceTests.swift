@@ -17,7 +17,7 @@ struct LiveMelodyServiceTests {
 
     func makeService() throws -> LiveMelodyService {
         LiveMelodyService(
-            api: APIClient(baseURL: server.baseURL, timeout: 10, retry: .never),
+            api: APIClient(baseURL: server.baseURL, timeout: 30, retry: .never),
             database: try Database(at: folder.appendingPathComponent("app.sqlite")))
     }
 

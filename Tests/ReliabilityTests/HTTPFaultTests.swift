@@ -26,7 +26,7 @@ struct HTTPFaultTests {
 
     /// The service under test; a generous timeout, so that only the slow-headers test times out, even on
     /// a loaded machine.
-    func service(timeout: Double = 10, maximumResponseBytes: Int = 1 << 20) -> LiveMelodyService {
+    func service(timeout: Double = 30, maximumResponseBytes: Int = 1 << 20) -> LiveMelodyService {
         LiveMelodyService(
             // Retries as usual, without their waits: what each fault ends in is under test.
             api: APIClient(

@@ -38,7 +38,7 @@ extension SharedSignInTests {
         let first = subject.process()
         _ = await PromiseExpectations.value(of: first.signIn(user: "amy", password: "apple pie"))
         let keeper = LeaseCountingKeeper(FileTokenKeeper(url: subject.file))
-        let second = OAuthCredentials(tokenURL: subject.tokenURL, keeper: keeper, timeout: 10)
+        let second = OAuthCredentials(tokenURL: subject.tokenURL, keeper: keeper, timeout: 30)
         let old = await PromiseExpectations.value(of: second.accessToken())
         let new = await PromiseExpectations.value(of: first.refresh(replacing: old ?? ""))
 
@@ -98,7 +98,7 @@ extension SharedSignInTests {
         }
         defer { server.stop() }
         let process = OAuthCredentials(
-            tokenURL: server.baseURL.appendingPathComponent("oauth/token"), keeper: keeper, timeout: 10)
+            tokenURL: server.baseURL.appendingPathComponent("oauth/token"), keeper: keeper, timeout: 30)
 
         // When
         let given = await PromiseExpectations.value(of: process.refresh(replacing: "a1"))

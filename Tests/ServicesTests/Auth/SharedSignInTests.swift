@@ -22,7 +22,7 @@ struct SharedSignInTests {
 
         /// Credentials reading the file: one per "process".
         func process(now: @escaping @Sendable () -> Date = { Date() }) -> OAuthCredentials {
-            OAuthCredentials(tokenURL: tokenURL, keeper: FileTokenKeeper(url: file), timeout: 10, now: now)
+            OAuthCredentials(tokenURL: tokenURL, keeper: FileTokenKeeper(url: file), timeout: 30, now: now)
         }
     }
 
@@ -229,7 +229,7 @@ struct SharedSignInTests {
         let subject = try subject()
         defer { subject.server.stop() }
         let keeper = FailingKeeper()
-        let process = OAuthCredentials(tokenURL: subject.tokenURL, keeper: keeper, timeout: 10)
+        let process = OAuthCredentials(tokenURL: subject.tokenURL, keeper: keeper, timeout: 30)
         _ = await PromiseExpectations.value(of: process.signIn(user: "amy", password: "apple pie"))
         let token = await PromiseExpectations.value(of: process.accessToken()) ?? ""
         keeper.failing.withLock { $0 = true }

@@ -17,7 +17,7 @@ struct NetworkFallbackTests {
     init() throws {
         server = try TestHTTPServer(["/strings": .status(200, body: #"["fresh", "data"]"#)])
         // Generous, so that only the timeout test times out, even on a loaded machine.
-        client = APIClient(baseURL: server.baseURL, timeout: 10)
+        client = APIClient(baseURL: server.baseURL, timeout: 30)
         database = try Database.inMemory()
         let fetchedAt = fetchedAt
         fallback = NetworkFallback(cache: StringsCache(database: database), now: { fetchedAt })

@@ -92,7 +92,7 @@ struct APIClientMethodsTests {
             return .status(200, body: "1")
         })
         defer { server.stop() }
-        let client = APIClient(baseURL: server.baseURL, timeout: 10)
+        let client = APIClient(baseURL: server.baseURL, timeout: 30)
 
         // When
         _ = await PromiseExpectations.value(of: client.get("a", as: Int.self, headers: ["X-Test": "get"]))
@@ -134,7 +134,7 @@ struct APIClientMethodsTests {
             return .status(200, body: "1")
         })
         defer { server.stop() }
-        let client = APIClient(baseURL: server.baseURL, timeout: 10)
+        let client = APIClient(baseURL: server.baseURL, timeout: 30)
 
         // When
         let segment = APIClient.pathSegment(id)

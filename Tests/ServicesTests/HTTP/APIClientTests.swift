@@ -34,7 +34,7 @@ struct APIClientTests {
             "/songs/3": .status(200, body: #"{"id": 3, "title": "A Case of You"}"#),
         ])
         // Generous, so that only the timeout test times out, even on a loaded machine.
-        client = APIClient(baseURL: server.baseURL, timeout: 10)
+        client = APIClient(baseURL: server.baseURL, timeout: 30)
     }
 
     @Test("GET decodes the JSON body")
