@@ -28,6 +28,12 @@ struct NetworkFallbackTests {
         return fallback.fetch { client.get("/strings", as: [String].self) }
     }
 
+    /// The suite's fallback on a device that knows it is offline: no request should be sent.
+    private func knownOffline() -> NetworkFallback<StringsCache> {
+        struct Offline: ConnectivityMonitor { var isReachable: Bool { false } }
+        return NetworkFallback(cache: fallback.cache, reachability: Offline())
+    }
+
     private func seedCache(_ value: [String], at date: Date) async {
         _ = await PromiseExpectations.value(of: fallback.cache.save(value, at: date))
     }
@@ -148,9 +154,8 @@ struct NetworkFallbackTests {
     @Test("known offline: the request is not even sent")
     func unreachableSkipsRequest() async {
         // Given
-        struct Offline: ConnectivityMonitor { var isReachable: Bool { false } }
         await seedCache(["old"], at: fetchedAt)
-        let offline = NetworkFallback(cache: fallback.cache, reachability: Offline())
+        let offline = knownOffline()
         let client = client
 
         // When
@@ -195,9 +200,8 @@ struct NetworkFallbackTests {
     @Test("network only, known offline: noNetwork, and the request is not sent")
     func networkOnlyOfflineSendsNothing() async {
         // Given
-        struct Offline: ConnectivityMonitor { var isReachable: Bool { false } }
         await seedCache(["old"], at: fetchedAt)
-        let offline = NetworkFallback(cache: fallback.cache, reachability: Offline())
+        let offline = knownOffline()
         let client = client
 
         // When

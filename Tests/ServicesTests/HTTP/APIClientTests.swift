@@ -123,7 +123,7 @@ struct APIClientTests {
         let offline = APIClient(baseURL: down.baseURL, timeout: 30)
 
         // When
-        let error = await PromiseExpectations.error(of: offline.get("/songs", as: [Song].self), timeout: 10)
+        let error = await PromiseExpectations.error(of: offline.get("/songs", as: [Song].self), timeout: 20)
 
         // Then
         #expect(error.map(ServiceRequestError.init) == .noNetwork)
@@ -158,7 +158,7 @@ struct APIClientTests {
         request.cancel()
 
         // Then
-        let error = await PromiseExpectations.error(of: request, timeout: 10)
+        let error = await PromiseExpectations.error(of: request, timeout: 20)
         #expect(error.map(ServiceRequestError.init) == .cancelled)
     }
 
