@@ -87,6 +87,8 @@ struct ISO8601TimestampTests {
             "2026-11-25T16:00:00+24:00",
             "2026-11-25T16:00:00+01:60", "2026-11-25T16:00:00.123", "2026-11-25T16:00:00.Z",
             "2026-11-25T16:00:00Zjunk", "tomorrow", "",
+            // A letter O for a zero, and a colon (the byte after 9) where a digit belongs.
+            "2O26-11-25T16:00:00Z", "2026-11-25T16:00:0:Z",
         ])
     func malformedIsRefused(text: String) {
         #expect(ISO8601Timestamp.date(from: text) == nil)
