@@ -83,6 +83,25 @@ struct APIClientMethodsTests {
         #expect(APIClient.writeHeaders(idempotencyKey: "k2", basedOn: nil) == ["Idempotency-Key": "k2"])
     }
 
+    @Test("a 412 whose copy is over the conflict bound reaches a caller of send as a 412, its body left out")
+    func oversizedConflictIsAPlain412() async throws {
+        // Given: a server that refuses the write with a copy one byte over the bound
+        let copy = String(repeating: "x", count: APIClient.maximumConflictBytes + 1)
+        let server = try TestHTTPServer(responder: { _ in .status(412, body: copy) })
+        defer { server.stop() }
+        let client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
+
+        // When
+        let error = await PromiseExpectations.error(of: client.send(.put, "notes/1", body: Data("{}".utf8)))
+
+        // Then: the public error, as for any 412, not the outbox's own
+        guard case APIError.httpStatus(412, let body)? = error else {
+            Issue.record("expected APIError.httpStatus(412), got \(String(describing: error))")
+            return
+        }
+        #expect(body.isEmpty)
+    }
+
     @Test("GET, POST, PUT and DELETE each send the header fields they are given")
     func everyMethodSendsHeaders() async throws {
         // Given

@@ -79,6 +79,15 @@ struct ISO8601TimestampTests {
         #expect(abs(date.timeIntervalSince1970 - (1_795_622_400 + fraction)) < 1e-6)
     }
 
+    @Test("a leap second (23:59:60) is read, as the first second of the next day")
+    func leapSecondIsRead() throws {
+        // When
+        let leap = try #require(ISO8601Timestamp.date(from: "2016-12-31T23:59:60Z"))
+
+        // Then: 2017-01-01T00:00:00Z
+        #expect(leap.timeIntervalSince1970 == 1_483_228_800)
+    }
+
     @Test(
         "what is not a date and time is refused, a day the month lacks included",
         arguments: [

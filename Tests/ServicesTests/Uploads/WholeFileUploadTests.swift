@@ -86,7 +86,8 @@ struct WholeFileUploadTests {
                 large, name: "scan.tiff", contentType: "image/tiff", idempotencyKey: "key-2",
                 progress: { progress.record($0) }))
         // Then
-        // (how many amounts are heard is the platform's: it may report the whole file at once)
+        // (how many amounts are heard is the platform's: it may report the whole file at once, as
+        // FoundationNetworking did in 2 of 3 runs beside other suites, and in none of 6 alone)
         let heard = progress.all
         #expect(heard.first == 0 && heard.last == 1_000_000, "\(heard)")
         #expect(zip(heard, heard.dropFirst()).dropLast().allSatisfy { $1 - $0 >= 100_000 }, "\(heard)")
