@@ -79,6 +79,17 @@ struct ISO8601TimestampTests {
         #expect(abs(date.timeIntervalSince1970 - (1_795_622_400 + fraction)) < 1e-6)
     }
 
+    @Test(
+        "the last day of a 400-year cycle, and the day after, read and write back as themselves",
+        arguments: ["2000-02-29T12:00:00Z", "2000-03-01T00:00:00Z", "1600-02-29T23:59:59Z"])
+    func cycleEdgesRoundTrip(text: String) throws {
+        // When
+        let date = try #require(ISO8601Timestamp.date(from: text))
+
+        // Then
+        #expect(ISO8601Timestamp.string(from: date) == text)
+    }
+
     @Test("a leap second (23:59:60) is read, as the first second of the next day")
     func leapSecondIsRead() throws {
         // When
