@@ -131,6 +131,28 @@ struct OutboxClaimTests {
         #expect(requests.isEmpty)
     }
 
+    @Test("a claim taken is shown in the outbox's diagnostics: this process, its lease from now")
+    func claimShownInDiagnostics() async throws {
+        // Given: the notes outbox, and a claim this process takes with a lease of 90 s
+        let folder = TemporaryFolder("OutboxClaimTests")
+        let (database, outbox) = try #require(try Self.processes(1, in: folder).first)
+        _ = await PromiseExpectations.value(of: outbox.diagnostics())
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let claim = OutboxClaim(feature: "notes", lease: 90)
+
+        // When
+        let taken = await PromiseExpectations.value(of: database.write { try claim.renew(at: now, $0) })
+        let shown = await PromiseExpectations.value(of: outbox.diagnostics())
+
+        // Then
+        #expect(taken == true)
+        #expect(
+            shown?.claim
+                == OutboxDiagnostics.Claim(
+                    pid: Int64(getpid()), host: ClaimHolder.current.host,
+                    expires: now + 90))
+    }
+
     /// Writes the claim another sync would have left.
     static func leaveClaim(in database: Database, pid: Int64, host: String, expires: Date) async throws {
         let written = await PromiseExpectations.value(
