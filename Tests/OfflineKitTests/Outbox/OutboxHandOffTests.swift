@@ -127,6 +127,28 @@ struct OutboxHandOffTests {
         #expect(api.projects.writes.map(\.key) == [key])
     }
 
+    @Test("a spool that cannot be written: the hand-off fails, and the change is the outbox's again")
+    func unwritableSpoolTakesBack() async throws {
+        // Given: a project made offline, and a file where the spool's folder goes
+        let api = try API()
+        defer { api.server.stop() }
+        let app = try device(api)
+        _ = await PromiseExpectations.value(
+            of: try device(api, online: false).projects.create(Project(name: "A")))
+        try? FileManager.default.removeItem(at: folder.file("Transfers"))
+        try Data("not a folder".utf8).write(to: folder.file("Transfers"))
+
+        // When
+        let error = await PromiseExpectations.error(of: app.projects.handOff())
+        let between = await PromiseExpectations.value(of: app.projects.outbox.entries())
+        let report = await PromiseExpectations.value(of: app.projects.sync())
+
+        // Then: rejected with why; taken back, so the sync sends it
+        #expect(error != nil)
+        #expect(between?.count == 1 && between?.first?.transfer == nil)
+        #expect(report?.sent.count == 1 && api.projects.applied == ["POST /projects"])
+    }
+
     @Test("a transfer that found no network leaves the change to the next sync, which sends it once")
     func failedTransferSentAgain() async throws {
         // Given: a project handed off, and the service's attempt made no connection
