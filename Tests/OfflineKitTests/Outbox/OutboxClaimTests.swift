@@ -153,6 +153,27 @@ struct OutboxClaimTests {
                     expires: now + 90))
     }
 
+    @Test("a hand-off while another live sync holds the claim hands nothing off, and says so")
+    func handOffPastALiveClaim() async throws {
+        // Given: a waiting change, a spool, and a claim this machine's running process holds
+        let folder = TemporaryFolder("OutboxClaimTests")
+        let clock = TestClock()
+        var (database, outbox) = try OutboxTests.notes(clock: clock)
+        outbox.transferSpool = TransferSpool(folder: folder.file("Transfers"))
+        await OutboxTests.write(database, outbox, .put, id: "a")
+        _ = await PromiseExpectations.value(of: outbox.ready)
+        try await Self.leaveClaim(
+            in: database, pid: Int64(getpid()), host: ClaimHolder.current.host, expires: clock.now + 3600)
+        let client = APIClient(baseURL: try #require(URL(string: "http://127.0.0.1:9")), timeout: 30)
+
+        // When
+        let report = await PromiseExpectations.value(of: outbox.handOff(with: client))
+
+        // Then
+        #expect(report?.sendingElsewhere == true && report?.handedOff.isEmpty == true)
+        #expect(outbox.transferSpool?.all().isEmpty == true)
+    }
+
     /// Writes the claim another sync would have left.
     static func leaveClaim(in database: Database, pid: Int64, host: String, expires: Date) async throws {
         let written = await PromiseExpectations.value(
