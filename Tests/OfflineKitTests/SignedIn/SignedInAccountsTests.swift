@@ -145,6 +145,22 @@ struct SignedInAccountsTests {
         #expect(spool.all().isEmpty)
     }
 
+    @Test("signed out, a hand-off writes nothing for the service and stops as a 401 would")
+    func signedOutHandsNothingOff() async throws {
+        // Given: nobody signed in, a change made offline, and a spool
+        defer { shop.server.stop() }
+        let spool = TransferSpool(folder: shop.folder.file("Transfers"))
+        let tasks = try shop.tasks().handingOff(to: spool)
+        _ = await PromiseExpectations.value(of: try shop.tasks(online: false).create(Task(title: "Milk")))
+
+        // When
+        let report = await PromiseExpectations.value(of: tasks.handOff())
+
+        // Then
+        #expect(report?.stoppedBecause == .httpStatus(401) && report?.handedOff.isEmpty == true)
+        #expect(spool.all().isEmpty)
+    }
+
     /// Whether the database file or its log holds `marker`'s bytes anywhere.
     func fileBytesContain(_ marker: String) throws -> Bool {
         let needle = Data(marker.utf8)
