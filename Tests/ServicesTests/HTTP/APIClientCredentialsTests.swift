@@ -9,20 +9,6 @@ import Testing
 /// costs one refresh and one resend, and no other refusal costs a refresh.
 @Suite("APIClient with credentials")
 struct APIClientCredentialsTests {
-    /// A sign-in whose first token is `t0` and whose refreshes hand out `t1`, `t2`, ...
-    final class CountedRefreshes: Credentials {
-        let refreshes = Locked(0)
-        var account: String? { "amy" }
-        func accessToken() -> Promise<String> { .value(refreshes.withLock { "t\($0)" }) }
-        func refresh(replacing token: String) -> Promise<String> {
-            .value(
-                refreshes.withLock {
-                    $0 += 1
-                    return "t\($0)"
-                })
-        }
-    }
-
     /// The `Authorization` field of each request the server got, in order.
     final class Tokens: Sendable {
         private let lock = Locked<[String]>([])
@@ -42,7 +28,7 @@ struct APIClientCredentialsTests {
                 ? .status(200, body: "7") : .status(401, body: "{}")
         })
         defer { server.stop() }
-        let credentials = CountedRefreshes()
+        let credentials = NewTokenEachTime()
         let client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
             .authorized(by: credentials)
 
@@ -64,7 +50,7 @@ struct APIClientCredentialsTests {
             return .status(403, body: "{}")
         })
         defer { server.stop() }
-        let credentials = CountedRefreshes()
+        let credentials = NewTokenEachTime()
         let client = APIClient(baseURL: server.baseURL, timeout: 30, retry: .never)
             .authorized(by: credentials)
 

@@ -142,20 +142,6 @@ extension EventStreamTests {
         #expect(await fixture.nextWaitAndReason()?.reason == "nothing heard for 30 s")
     }
 
-    /// A token endpoint that hands out a new token at each refresh.
-    final class NewTokenEachTime: Credentials {
-        let refreshes = Locked(0)
-        var account: String? { "amy" }
-        func accessToken() -> Promise<String> { .value(refreshes.withLock { "t\($0)" }) }
-        func refresh(replacing token: String) -> Promise<String> {
-            .value(
-                refreshes.withLock {
-                    $0 += 1
-                    return "t\($0)"
-                })
-        }
-    }
-
     @Test("an API that refuses every token costs one refresh, then a failure's wait, not a refresh each time")
     func everyTokenRefused() async throws {
         // Given: an API that refuses whatever token a fresh one replaces
