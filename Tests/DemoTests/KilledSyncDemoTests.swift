@@ -7,12 +7,6 @@ import Testing
     @testable import Demo
 #endif
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 // Runs the demo as a subprocess: compiled where tests can start one (Package.swift, `subprocesses`).
 #if SUBPROCESSES
 
@@ -34,8 +28,7 @@ import Testing
 
                 // When: killed while the shop holds that write, then run again
                 let process = try demo.start(["orders", "sync", "--api", api])
-                let reached = await DemoRunner.offThePool { held.waitUntilHeld() }
-                kill(process.processIdentifier, SIGKILL)
+                let reached = await held.killWhenHeld(process)
                 await DemoRunner.waitForExit(process)
                 held.release()
                 let again = try await demo.run(["orders", "sync", "--api", api])
@@ -74,8 +67,7 @@ import Testing
 
                 // When: killed while the shop holds the resolved change, then synced again
                 let process = try demo.start(["orders", "resolve", "abc123", "--keep-mine"] + api)
-                let reached = await DemoRunner.offThePool { held.waitUntilHeld() }
-                kill(process.processIdentifier, SIGKILL)
+                let reached = await held.killWhenHeld(process)
                 await DemoRunner.waitForExit(process)
                 held.release()
                 let again = try await demo.run(["orders", "sync"] + api)

@@ -234,13 +234,28 @@ import Testing
             guard isHeld else { return shop.respond(request) }
             let reply: TestHTTPServer.Reply = afterApplying ? shop.respond(request) : .reset
             held.signal()
-            _ = released.wait(timeout: .now() + 30)
+            // Long: the test always releases it; this only bounds a test that failed in between.
+            _ = released.wait(timeout: .now() + 300)
             return reply
         }
 
-        /// Waits (30 s at most) until the held write arrived.
+        /// Waits (300 s at most: a loaded run may take long to start the demo) until the held write
+        /// arrived.
         func waitUntilHeld() -> Bool {
-            held.wait(timeout: .now() + 30) == .success
+            held.wait(timeout: .now() + 300) == .success
+        }
+
+        /// Waits until the held write arrived, then kills `process` (`SIGKILL`) from the same thread,
+        /// at once: a kill after an `await` waits for a turn on the cooperative pool, which a loaded
+        /// run can keep busy with other suites' work for longer than the write is held. Returns
+        /// whether the write arrived; the process is killed either way.
+        func killWhenHeld(_ process: ChildProcess) async -> Bool {
+            let identifier = process.processIdentifier
+            return await DemoRunner.offThePool {
+                let reached = self.waitUntilHeld()
+                kill(identifier, SIGKILL)
+                return reached
+            }
         }
 
         func release() {
