@@ -49,9 +49,10 @@ final class DeviceAndShop: Sendable {
         server.stop()
     }
 
-    /// The orders `store` lists, by id.
-    func listing(_ store: FallbackOrdersStore) async -> [String: Order] {
-        let orders = await PromiseExpectations.value(of: store.fetchOrders()) ?? []
+    /// The orders `store` lists, by id, waiting `timeout` seconds at most (a listing of thousands
+    /// on a loaded machine needs more than the default).
+    func listing(_ store: FallbackOrdersStore, timeout: TimeInterval = 60) async -> [String: Order] {
+        let orders = await PromiseExpectations.value(of: store.fetchOrders(), timeout: timeout) ?? []
         return Dictionary(orders.map { ($0.id ?? "", $0) }) { first, _ in first }
     }
 

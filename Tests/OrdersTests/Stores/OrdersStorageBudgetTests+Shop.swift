@@ -30,7 +30,8 @@ extension OrdersStorageBudgetTests {
         .enabled(if: atScale > 0, "BUDGET_TEST_ORDERS=0"))
     func tenThousandOrdersUnderTwoMegabytes() async throws {
         // Given: 10,000 orders at the shop, listed by a device keeping 2 MB from now on (the budget
-        // in proportion when BUDGET_TEST_ORDERS asks for another count)
+        // in proportion when BUDGET_TEST_ORDERS asks for another count). Waits are long: on a
+        // loaded machine each pass over 10,000 rows takes far more than the default minute.
         let count = Self.atScale
         let budget = 2_000_000 / 10_000 * count
         let device = try DeviceAndShop(orders: Self.shop(count))
@@ -39,7 +40,7 @@ extension OrdersStorageBudgetTests {
             if case .success(let usage) = result { reports.record(usage) }
         }
         defer { enforcing.cancel() }
-        let listed = await device.listing(device.online)
+        let listed = await device.listing(device.online, timeout: 300)
         let first = await reports.next(timeout: 300)
 
         // When: 50 orders made offline, each a change the budget runs after
@@ -49,8 +50,9 @@ extension OrdersStorageBudgetTests {
             order.email = "offline\(number)@example.com"
             _ = await PromiseExpectations.value(of: device.offline.createOrder(order), timeout: 120)
         }
-        let usage = await PromiseExpectations.value(of: device.online.storageBudget(bytes: budget).enforce())
-        let snapshot = await PromiseExpectations.value(of: device.offline.diagnostics())
+        let usage = await PromiseExpectations.value(
+            of: device.online.storageBudget(bytes: budget).enforce(), timeout: 300)
+        let snapshot = await PromiseExpectations.value(of: device.offline.diagnostics(), timeout: 300)
         let orders = snapshot?.last
 
         // Then: the copy fits the budget, the 50 wait as creates, each with its state
@@ -68,7 +70,7 @@ extension OrdersStorageBudgetTests {
         let sent = device.shop.storedOrders.filter { $0.email.hasPrefix("offline") }
         #expect(report?.newIDs.count == 50)
         #expect(sent.count == 50 && Set(sent.map(\.email)).count == 50)
-        let after = await PromiseExpectations.value(of: device.online.diagnostics())
+        let after = await PromiseExpectations.value(of: device.online.diagnostics(), timeout: 300)
         #expect(after?.allSatisfy { $0.changes.isEmpty } == true)
     }
 }
