@@ -132,6 +132,26 @@ import Testing
                 #expect(descriptors.prefix(3) == [0, 1, 2])
                 #expect(!descriptors.contains(Int(unrelated.fileHandleForWriting.fileDescriptor)))
             }
+
+            @Test(
+                "a child that exits without reading its input leaves no reader: the parent's copy is closed")
+            func inputHasNoReaderOnceTheChildExited() async throws {
+                // Given: a child given an input pipe, which exits without reading it
+                let input = Pipe()
+                defer { try? input.fileHandleForWriting.close() }
+                let child = try ChildProcess(Self.shell, ["-c", "exit 0"], input: input)
+
+                // When: it has exited, and the parent asks whether its input can still be written
+                await BlockingWork.run { child.waitUntilExit() }
+                var writable = pollfd(
+                    fd: input.fileHandleForWriting.fileDescriptor, events: Int16(POLLOUT), revents: 0)
+                let ready = poll(&writable, 1, 0)
+
+                // Then: no reader is left (Linux's poll(2) sets POLLERR on a pipe's write end then), so
+                // a write fails instead of filling the pipe and blocking
+                #expect(ready == 1)
+                #expect(writable.revents & Int16(POLLERR) != 0)
+            }
         #endif
     }
 #endif
