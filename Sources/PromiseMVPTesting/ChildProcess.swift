@@ -31,7 +31,7 @@ import Promises
     /// ```
     public final class ChildProcess: Sendable {
         /// The child's raw wait status once it was reaped. Every `waitpid` that may reap the child
-        /// runs with this lock held or stores its result with it held (see `waitUntilExit`).
+        /// runs with this lock held (`reap`), so whoever finds no child finds the status kept.
         private let status = Locked<Int32?>(nil)
 
         /// The child's process identifier.
@@ -127,27 +127,33 @@ import Promises
             }
         #endif
 
-        /// Waits until the child exits (blocking: call it off the cooperative pool).
+        /// Waits until the child exits (blocking: call it off the cooperative pool). Any number of
+        /// threads may wait at once: each returns with the status kept.
         public func waitUntilExit() {
             if status.withLock({ $0 }) != nil { return }
+            // Waits without reaping (`WNOWAIT`): the child stays until it is reaped below, with the
+            // lock held. A wait that reaped it here could not store the status before another
+            // waiter, finding no child (ECHILD), returned without one.
+            var exited = siginfo_t()
+            while waitid(P_PID, id_t(processIdentifier), &exited, WEXITED | WNOWAIT) == -1 && errno == EINTR {
+            }
+            status.withLock { reap(&$0) }
+        }
+
+        /// Reaps the child if it exited and keeps its status; nothing once the status is kept.
+        /// Called with the lock held, as every reap is.
+        private func reap(_ status: inout Int32?) {
+            guard status == nil else { return }
             var raw: Int32 = 0
-            var result: pid_t
-            repeat {
-                result = waitpid(processIdentifier, &raw, 0)
-            } while result == -1 && errno == EINTR
-            // `isRunning` may have reaped it meanwhile (ECHILD here): it stored the status with the
-            // lock held, before this could take it.
-            status.withLock { if result == processIdentifier { $0 = raw } }
+            guard waitpid(processIdentifier, &raw, WNOHANG) == processIdentifier else { return }
+            status = raw
         }
 
         /// Whether the child has not exited yet.
         public var isRunning: Bool {
             status.withLock { status in
-                guard status == nil else { return false }
-                var raw: Int32 = 0
-                guard waitpid(processIdentifier, &raw, WNOHANG) == processIdentifier else { return true }
-                status = raw
-                return false
+                reap(&status)
+                return status == nil
             }
         }
 
