@@ -14,8 +14,9 @@ extension Decimal {
 
     private static let posix = Locale(identifier: "en_US_POSIX")
 
-    /// `text` as a plain decimal of at most 18 digits, or `nil` if it is anything else.
-    private static func plain(_ text: String) -> Decimal? {
+    /// `text` as a plain decimal of at most 18 digits, or `nil` if it is anything else: the fast
+    /// reading, which every amount the tables store takes.
+    static func plain(_ text: String) -> Decimal? {
         var bytes = text.utf8[...]
         let negative = bytes.first == UInt8(ascii: "-")
         if negative { bytes = bytes.dropFirst() }

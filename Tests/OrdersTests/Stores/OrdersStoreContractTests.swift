@@ -96,6 +96,49 @@ struct OrdersStoreContractTests {
         _ = server
     }
 
+    @Test(
+        "an invalid update is refused with a message per field; the order stays as it was",
+        arguments: Kind.allCases)
+    func invalidUpdate(_ kind: Kind) async throws {
+        // Given
+        let (store, server) = try Self.makeStore(kind)
+        var order = try #require(await PromiseExpectations.value(of: store.createOrder(validOrder())))
+
+        // When
+        order.email = "not an email"
+        let error = await PromiseExpectations.error(of: store.updateOrder(order)) as? OrdersStoreError
+
+        // Then
+        #expect(error?.operation == .updateOrder)
+        guard case .invalid(let fields)? = error?.reason else {
+            Issue.record("expected invalid, got \(String(describing: error))")
+            return
+        }
+        #expect(fields.map(\.field) == [.email])
+        let kept = await PromiseExpectations.value(of: store.fetchOrder(id: order.id ?? ""))
+        #expect(kept?.email == "carol.cherry@clean-swift.com")
+        _ = server
+    }
+
+    @Test("a customer's orders are theirs alone", arguments: Kind.allCases)
+    func ordersOfOneCustomer(_ kind: Kind) async throws {
+        // Given: an order of each of two customers
+        let (store, server) = try Self.makeStore(kind)
+        var carols = validOrder()
+        carols.customerID = "carol"
+        var daves = validOrder(email: "dave@example.com")
+        daves.customerID = "dave"
+        for order in [carols, daves] { _ = await PromiseExpectations.value(of: store.createOrder(order)) }
+
+        // When
+        let page = await PromiseExpectations.value(of: store.fetchOrders(ofCustomer: "dave"))
+
+        // Then
+        #expect(page?.orders.map(\.email) == ["dave@example.com"])
+        #expect(page?.count == 1)
+        _ = server
+    }
+
     @Test("delete removes the order and gives it back", arguments: Kind.allCases)
     func delete(_ kind: Kind) async throws {
         // Given

@@ -22,4 +22,19 @@ struct StoredAmountTests {
         #expect(read == expected)
         #expect(read.map { "\($0)" } == expected.map { "\($0)" })
     }
+
+    @Test(
+        "the forms the tables store take the fast reading (a sign, a point, 18 digits); others do not",
+        arguments: [
+            ("-3", true), ("12.50", true), ("-0.25", true), ("123456789012345678", true),
+            ("1234567890123456789", false), ("1.2.3", false), ("1e3", false), ("-", false), ("--1", false),
+        ])
+    func fastReading(text: String, isPlain: Bool) {
+        // When
+        let plain = Decimal.plain(text)
+
+        // Then: what it reads is the general parser's amount; the rest is left to that parser
+        #expect((plain != nil) == isPlain)
+        if let plain { #expect(plain == Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))) }
+    }
 }
