@@ -139,6 +139,31 @@ struct OrdersStoreContractTests {
         _ = server
     }
 
+    @Test("watching the orders kept here: what is kept at once, then each change", arguments: Kind.allCases)
+    func watchKept(_ kind: Kind) async throws {
+        // Given: one order kept
+        let (store, server) = try Self.makeStore(kind)
+        _ = await PromiseExpectations.value(of: store.createOrder(validOrder()))
+        let seen = DeliveryRecorder<[String]>()
+
+        // When: watched, then a second order made
+        let observation = store.watchOrders(on: .inline) { result in
+            if case .success(let snapshot) = result { seen.record(snapshot.orders.map(\.email).sorted()) }
+        }
+        defer { observation?.cancel() }
+        guard observation != nil else {
+            // Then: a store that keeps nothing to watch (memory, the API alone) says so
+            #expect(kind == .memory || kind == .api)
+            return
+        }
+        _ = await PromiseExpectations.value(of: store.createOrder(validOrder(email: "dave@example.com")))
+
+        // Then
+        #expect(await seen.next { $0.count == 1 } == ["carol.cherry@clean-swift.com"])
+        #expect(await seen.next { $0.count == 2 } == ["carol.cherry@clean-swift.com", "dave@example.com"])
+        _ = server
+    }
+
     @Test("delete removes the order and gives it back", arguments: Kind.allCases)
     func delete(_ kind: Kind) async throws {
         // Given
