@@ -239,20 +239,15 @@ import Testing
             return reply
         }
 
-        /// Waits (300 s at most: a loaded run may take long to start the demo) until the held write
-        /// arrived.
-        func waitUntilHeld() -> Bool {
-            held.wait(timeout: .now() + 300) == .success
-        }
-
-        /// Waits until the held write arrived, then kills `process` (`SIGKILL`) from the same thread,
-        /// at once: a kill after an `await` waits for a turn on the cooperative pool, which a loaded
-        /// run can keep busy with other suites' work for longer than the write is held. Returns
-        /// whether the write arrived; the process is killed either way.
+        /// Waits until the held write arrived (300 s at most: a loaded run may take long to start
+        /// the demo), then kills `process` (`SIGKILL`) from the same thread, at once: a kill after
+        /// an `await` waits for a turn on the cooperative pool, which a loaded run can keep busy
+        /// with other suites' work for longer than the write is held. Returns whether the write
+        /// arrived; the process is killed either way.
         func killWhenHeld(_ process: ChildProcess) async -> Bool {
             let identifier = process.processIdentifier
             return await DemoRunner.offThePool {
-                let reached = self.waitUntilHeld()
+                let reached = self.held.wait(timeout: .now() + 300) == .success
                 kill(identifier, SIGKILL)
                 return reached
             }

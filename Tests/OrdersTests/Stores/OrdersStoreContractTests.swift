@@ -35,6 +35,20 @@ struct OrdersStoreContractTests {
         }
     }
 
+    /// The fields `error` refuses, when it is an `invalid` of `operation`; records an issue and
+    /// gives `nil` otherwise.
+    static func invalidFields(
+        of error: OrdersStoreError?, in operation: OrdersStoreError.Operation,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [OrderFieldError]? {
+        #expect(error?.operation == operation, sourceLocation: sourceLocation)
+        guard case .invalid(let fields)? = error?.reason else {
+            Issue.record("expected invalid, got \(String(describing: error))", sourceLocation: sourceLocation)
+            return nil
+        }
+        return fields
+    }
+
     @Test("create gives a new id and computes the total; fetch finds it", arguments: Kind.allCases)
     func createThenFetch(_ kind: Kind) async throws {
         // Given
@@ -109,12 +123,8 @@ struct OrdersStoreContractTests {
         let error = await PromiseExpectations.error(of: store.updateOrder(order)) as? OrdersStoreError
 
         // Then
-        #expect(error?.operation == .updateOrder)
-        guard case .invalid(let fields)? = error?.reason else {
-            Issue.record("expected invalid, got \(String(describing: error))")
-            return
-        }
-        #expect(fields.map(\.field) == [.email])
+        let fields = Self.invalidFields(of: error, in: .updateOrder)
+        #expect(fields?.map(\.field) == [.email])
         let kept = await PromiseExpectations.value(of: store.fetchOrder(id: order.id ?? ""))
         #expect(kept?.email == "carol.cherry@clean-swift.com")
         _ = server
@@ -216,12 +226,8 @@ struct OrdersStoreContractTests {
         let error = await PromiseExpectations.error(of: store.createOrder(invalid)) as? OrdersStoreError
 
         // Then
-        #expect(error?.operation == .createOrder)
-        guard case .invalid(let fields)? = error?.reason else {
-            Issue.record("expected invalid, got \(String(describing: error))")
-            return
-        }
-        #expect(fields.map(\.field) == [.firstName, .email, .items])
+        let fields = Self.invalidFields(of: error, in: .createOrder)
+        #expect(fields?.map(\.field) == [.firstName, .email, .items])
         #expect(await PromiseExpectations.value(of: store.fetchOrders()) == [])
         _ = server
     }
