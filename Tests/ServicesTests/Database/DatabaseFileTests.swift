@@ -119,4 +119,25 @@ struct DatabaseFileTests {
         #expect(error?.kind == .cannotOpen)
         #expect(error?.message.hasPrefix("cannot create the file:") == true, "\(String(describing: error))")
     }
+    @Test(
+        "an open that fails after making the file removes that empty file; an empty file that was there stays",
+        arguments: [false, true])
+    func failedOpenRemovesTheFileItMade(fileWasThere: Bool) throws {
+        // Given: a folder where the WAL file cannot be made (a folder holds its name), so the
+        // open fails after the database file was made, and before anything was written to it
+        let url = folder.appendingPathComponent("app.sqlite")
+        try FileManager.default.createDirectory(
+            at: URL(fileURLWithPath: url.path + "-wal"), withIntermediateDirectories: true)
+        if fileWasThere {
+            try #require(FileManager.default.createFile(atPath: url.path, contents: Data()))
+        }
+
+        // When
+        let error = #expect(throws: DatabaseError.self) { try Database(at: url) }
+
+        // Then
+        #expect(error?.description.contains("disk I/O error") == true, "\(String(describing: error))")
+        #expect(FileManager.default.fileExists(atPath: url.path) == fileWasThere)
+        #expect(FileManager.default.fileExists(atPath: url.path + "-wal"))
+    }
 }
