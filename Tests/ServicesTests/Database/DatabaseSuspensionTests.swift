@@ -88,6 +88,34 @@ struct DatabaseSuspensionTests {
         #expect(await seen.next(timeout: 900) == ["mine", "the extension's"])
         observation.cancel()
     }
+
+    @Test("resuming looks at once for what another connection committed meanwhile, before the next poll")
+    func resumeLooksAtOnce() async throws {
+        // Given: a database watched through a queue of the test's, suspended, and a commit made
+        // meanwhile through another connection
+        let database = try Database(at: file, migrations: Self.notes)
+        let delivery = DispatchQueue(label: "DatabaseSuspensionTests.delivery")
+        let seen = DeliveryRecorder<[String]>()
+        let observation = database.observe(tables: ["notes"], on: delivery) { connection in
+            try connection.query("SELECT text FROM notes ORDER BY rowid") { try $0.string("text") }
+        } onChange: {
+            if case .success(let texts) = $0 { seen.record(texts) }
+        }
+        #expect(await seen.next(timeout: 900) == [])
+        await database.suspend().value
+        let other = try Database(at: file, migrations: Self.notes)
+        _ = await PromiseExpectations.value(of: insert("the extension's", into: other))
+
+        // When: resumed, and a read queued behind the resumption has run
+        database.resume()
+        _ = await PromiseExpectations.value(of: texts(of: database))
+        await BlockingWork.run { delivery.sync {} }
+
+        // Then: the commit was seen by the look the resumption made, not by a later poll (a poll
+        // could only have landed between the two, a window of a read's length)
+        #expect(seen.all.last == ["the extension's"])
+        observation.cancel()
+    }
 }
 
 extension DatabaseSuspensionTests {
