@@ -35,10 +35,10 @@ extension OrderRows {
         let parameters: [SQLValue] = [
             .real(cursor?.date ?? .infinity), .text(cursor?.id ?? ""), SQLValue(limit + 1),
         ]
-        let items = try itemsByOrder(connection, pageItems, parameters, capacity: limit + 1)
+        // A page is small: its arrays grow as they are read, with nothing reserved.
+        let items = try itemsByOrder(connection, pageItems, parameters)
         var dates: [Double] = []
-        dates.reserveCapacity(limit + 1)
-        var orders = try connection.query(pageOrders, parameters, reservingCapacity: limit + 1) { row in
+        var orders = try connection.query(pageOrders, parameters) { row in
             dates.append(try row.double("date"))
             return try order(row, items: items)
         }

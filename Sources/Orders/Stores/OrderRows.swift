@@ -135,9 +135,10 @@ enum OrderRows {
         }
     }
 
-    /// The items `sql` reads, by the identifier of their order, each order's in their positions.
+    /// The items `sql` reads, by the identifier of their order, each order's in their positions;
+    /// room for `capacity` orders reserved first.
     static func itemsByOrder(
-        _ connection: Connection, _ sql: String, _ parameters: [SQLValue], capacity: Int
+        _ connection: Connection, _ sql: String, _ parameters: [SQLValue], capacity: Int = 0
     ) throws -> [IdentifierKey: [OrderItem]] {
         var items: [IdentifierKey: [OrderItem]] = [:]
         items.reserveCapacity(capacity)
