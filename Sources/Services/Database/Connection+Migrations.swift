@@ -10,6 +10,9 @@ extension Connection {
     ///     (the app's schema was kept in `PRAGMA user_version`), taken as the row's first value.
     /// - Throws: ``DatabaseError``.
     func migrate(schema: String, _ migrations: [Migration], earlierVersion: () throws -> Int = { 0 }) throws {
+        // Already at its newest step: nothing to write, so no write lock to wait for (another
+        // process may hold it for seconds). Any other version is read again under the lock.
+        if let newest = migrations.map(\.version).max(), try schemaVersion(schema) == newest { return }
         try apply(migrations, label: "schema \(schema)") {
             try execute(
                 "CREATE TABLE IF NOT EXISTS schema_versions (name TEXT PRIMARY KEY, version INTEGER NOT NULL)"

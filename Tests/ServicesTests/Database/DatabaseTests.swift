@@ -304,4 +304,30 @@ struct DatabaseTests {
         gate.signal()
         #expect(await PromiseExpectations.value(of: holding) != nil)
     }
+
+    @Test("a file at its newest schema opens while another connection holds the write lock, at once")
+    func opensWhileAnotherWrites() async throws {
+        // Given: the file made and brought up to date, and another connection (another process,
+        // such as an extension) inside a write transaction, held there
+        let holder = try Database(at: file, migrations: [TestSchema.v1])
+        let gate = DispatchSemaphore(value: 0)
+        let (locked, lockedSeal) = Promise<Void>.pending()
+        let holding = holder.write { connection in
+            try connection.execute("INSERT INTO songs (title) VALUES (?)", ["held"])
+            lockedSeal.fulfill()
+            _ = gate.wait(timeout: .now() + 900)
+        }
+        _ = await PromiseExpectations.value(of: locked)
+
+        // When: opened again, with no wait for a lock allowed
+        let opened = Result { try Database(at: file, migrations: [TestSchema.v1], busyTimeout: 0) }
+        gate.signal()
+
+        // Then: it opened, and reads what was committed
+        let database = try #require(try? opened.get(), "\(opened)")
+        #expect(await PromiseExpectations.value(of: holding) != nil)
+        let titles = await PromiseExpectations.value(
+            of: database.read { try $0.query("SELECT title FROM songs") { try $0.string("title") } })
+        #expect(titles == ["held"])
+    }
 }
