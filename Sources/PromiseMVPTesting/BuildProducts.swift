@@ -37,7 +37,7 @@ public enum BuildProducts {
         let product =
             components.firstIndex { $0.hasSuffix(".xctest") }
             ?? components.firstIndex { $0.hasSuffix(".framework") }.map { framework in
-                framework > 0 && components[framework - 1] == "PackageFrameworks" ? framework - 1 : framework
+                components[..<framework].last == "PackageFrameworks" ? framework - 1 : framework
             }
         if let product {
             for _ in product..<components.count { url.deleteLastPathComponent() }
