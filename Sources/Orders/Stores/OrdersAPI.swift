@@ -47,7 +47,7 @@ public struct OrdersAPI: OrdersStore {
         client.get("orders", as: [Order].self, ifChangedSince: validators)
             .map(on: .inline) { answer -> ConditionalGet<[Order]> in
                 guard case .changed(let orders, let validators) = answer else { return .notModified }
-                return .changed(orders.sorted { $0.date > $1.date }, validators: validators)
+                return .changed(OrdersPage.newest(orders), validators: validators)
             }
     }
 

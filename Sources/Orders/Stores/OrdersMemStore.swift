@@ -20,11 +20,11 @@ public final class OrdersMemStore: OrdersStore, Sendable {
         self.makeID = makeID
     }
 
-    /// All orders, newest first.
+    /// All orders, newest first (as old: by identifier).
     ///
     /// - Returns: A promise of the orders.
     public func fetchOrders() -> Promise<[Order]> {
-        .value(orders.withLock { orders in orders.sorted { $0.date > $1.date } })
+        .value(orders.withLock { orders in OrdersPage.newest(orders) })
     }
 
     /// One order.

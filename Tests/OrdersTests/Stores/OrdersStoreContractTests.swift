@@ -90,6 +90,25 @@ struct OrdersStoreContractTests {
         _ = server
     }
 
+    @Test("orders of the same date are listed by identifier, as pages list them", arguments: Kind.allCases)
+    func sameDateListedByIdentifier(_ kind: Kind) async throws {
+        // Given: five orders of one date (one order in 120 would be sorted by chance)
+        let (store, server) = try Self.makeStore(kind)
+        var ids: [String] = []
+        for number in 1...5 {
+            let created = await PromiseExpectations.value(
+                of: store.createOrder(validOrder(email: "same-day-\(number)@example.com")))
+            ids.append(try #require(created?.id))
+        }
+
+        // When
+        let all = await PromiseExpectations.value(of: store.fetchOrders())
+
+        // Then
+        #expect(all?.map(\.id) == ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        _ = server
+    }
+
     @Test("update replaces the order and recomputes its total", arguments: Kind.allCases)
     func update(_ kind: Kind) async throws {
         // Given
