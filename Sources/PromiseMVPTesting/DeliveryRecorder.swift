@@ -25,6 +25,10 @@ public final class DeliveryRecorder<Value: Sendable>: Sendable {
     /// Everything delivered so far, in order.
     public var all: [Value] { state.withLock { $0.values } }
 
+    /// Whether a test waits in ``next(timeout:sourceLocation:)`` for a delivery not made yet (for
+    /// the recorder's own tests: which of its two ways a delivery takes).
+    var hasWaiter: Bool { state.withLock { $0.waiter != nil } }
+
     /// Keeps `value`, handing it to a test waiting for it.
     ///
     /// - Parameter value: What was delivered.
