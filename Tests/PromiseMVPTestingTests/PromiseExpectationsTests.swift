@@ -65,14 +65,17 @@ struct PromiseExpectationsTests {
         seal.fulfill(0)
     }
 
-    @Test("seenWhenSettled reads the main actor's state at the moment a promise settles on the main queue")
+    @Test(
+        "seenWhenSettled reads the main actor's state at the moment a promise settles on the main queue, fulfilled or rejected",
+        arguments: [false, true])
     @MainActor
-    func seenWhenSettledOnMain() async {
+    func seenWhenSettledOnMain(rejected: Bool) async {
         // Given: a value the main actor changes in the same step that settles the promise
         let box = MainBox()
         let (started, seal) = Promise<Void>.pending()
         let settledOnMain = started.map {
             box.value = 1
+            if rejected { throw ServiceRequestError.noData }
             return box.value
         }
 
