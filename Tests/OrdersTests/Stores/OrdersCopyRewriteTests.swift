@@ -144,6 +144,25 @@ struct OrdersCopyRewriteTests {
         #expect(orders?.first { $0.id == "srv-1" }?.email == "changed@example.com")
     }
 
+    @Test("without versions, a listing that lacks an order of the copy (gone from the shop) replaces it")
+    func unversionedListingWithAnOrderGone() async throws {
+        // Given a copy saved from a listing of two orders that carry no version
+        let store = OrdersSQLiteStore(database: try Database(at: folder.file("orders.sqlite")))
+        let unversioned = listing().map { order in
+            var order = order
+            order.version = nil
+            return order
+        }
+        _ = await PromiseExpectations.value(of: store.save(unversioned, at: Date()))
+
+        // When the next listing has the first order alone, unchanged
+        _ = await PromiseExpectations.value(of: store.save(Array(unversioned.prefix(1)), at: Date()))
+
+        // Then
+        let orders = await PromiseExpectations.value(of: store.fetchOrders())
+        #expect(orders?.compactMap(\.id) == ["srv-1"])
+    }
+
     @Test("with versions, the copy is compared by identifier and version: an order gone or added replaces it")
     func versionedListingComparedByIdentifiers() async throws {
         // Given a copy saved from a versioned listing
