@@ -42,13 +42,19 @@ struct FallbackOrdersStoreAccountsTests {
 
     @Test("changes waiting per account, and those an erase drops, count orders' and customers' together")
     func ordersAndCustomersTogether() async throws {
-        // Given: two orders and one customer made offline
+        // Given: two orders and one customer made offline, and a file attached to an order (its
+        // upload waits too, and is erased with the rest)
         let (store, server) = try await amysOfflineStore()
         defer { server.stop() }
-        _ = await PromiseExpectations.value(of: store.createOrder(validOrder(email: "one@example.com")))
+        let first = await PromiseExpectations.value(
+            of: store.createOrder(validOrder(email: "one@example.com")))
         _ = await PromiseExpectations.value(of: store.createOrder(validOrder(email: "two@example.com")))
         _ = await PromiseExpectations.value(
             of: store.customers.createCustomer(Customer(name: "Carol Cherry", email: "carol@example.com")))
+        let receipt = folder.file("receipt.pdf")
+        try Data("%PDF-1.4 receipt".utf8).write(to: receipt)
+        _ = await PromiseExpectations.value(
+            of: store.attach(fileAt: receipt, to: try #require(first?.id), contentType: "application/pdf"))
 
         // When
         let waiting = await PromiseExpectations.value(of: store.unsentChangesByAccount())
@@ -56,7 +62,7 @@ struct FallbackOrdersStoreAccountsTests {
 
         // Then
         #expect(waiting == ["amy": 3])
-        #expect(dropped == 3)
+        #expect(dropped == 4, "the orders' two, the customer and the upload")
     }
 
     @Test("the orders waiting for a customer are those that name it, not the others")
