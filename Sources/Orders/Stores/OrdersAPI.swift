@@ -21,7 +21,7 @@ public struct OrdersAPI: OrdersStore {
         self.client = client
     }
 
-    /// All orders, newest first.
+    /// All orders, newest first; orders of one date by identifier, as pages list them.
     ///
     /// - Returns: A promise of the orders.
     public func fetchOrders() -> Promise<[Order]> {

@@ -20,7 +20,7 @@ public final class OrdersMemStore: OrdersStore, Sendable {
         self.makeID = makeID
     }
 
-    /// All orders, newest first (as old: by identifier).
+    /// All orders, newest first; orders of one date by identifier, as pages list them.
     ///
     /// - Returns: A promise of the orders.
     public func fetchOrders() -> Promise<[Order]> {
