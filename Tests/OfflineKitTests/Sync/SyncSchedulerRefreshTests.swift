@@ -95,6 +95,27 @@ struct SyncSchedulerRefreshTests {
         handle.cancel()
     }
 
+    @Test("a collection watched while the scheduler idles is synced and refreshed at once")
+    func watchedWhileIdleRefreshesAtOnce() async {
+        // Given: started, nothing watched, its first sync ended
+        let subject = ScheduledSync()
+        subject.scheduler.start()
+        _ = await subject.reach { $0 == .syncing }
+        subject.sync.finish()
+        _ = await subject.reach { $0 == .idle }
+        let refreshes = RefreshCount()
+
+        // When
+        let handle = subject.scheduler.refresh(every: 30) { refreshes.refresh() }
+        _ = await subject.reach { $0 == .syncing }
+        subject.sync.finish()
+
+        // Then: its sync, then its refresh, with no clock moved
+        #expect(await refreshes.started.next() == 1)
+        #expect(subject.sync.calls == 2)
+        handle.cancel()
+    }
+
     @Test("a collection no longer watched is not refreshed")
     func cancelledIsNotRefreshed() async {
         // Given
@@ -103,6 +124,7 @@ struct SyncSchedulerRefreshTests {
         // When
         handle.cancel()
         await subject.decided()
+        let plannedAfterCancel = subject.clock.wakeUps
         subject.clock.advance(30)
         subject.scheduler.appBecameActive()
         _ = await subject.reach { $0 == .syncing }
@@ -110,7 +132,9 @@ struct SyncSchedulerRefreshTests {
         _ = await subject.reach { $0 == .idle }
         await subject.decided()
 
-        // Then
+        // Then: its planned refresh went with it
+        #expect(plannedAfterCancel.isEmpty)
+        #expect(subject.sync.calls == 2)
         #expect(refreshes.count == 1)
         #expect(subject.clock.wakeUps.isEmpty)
     }

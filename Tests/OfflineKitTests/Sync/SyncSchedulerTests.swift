@@ -263,6 +263,21 @@ struct SyncSchedulerTests {
         #expect(subject.sync.calls == 1)
     }
 
+    @Test("a state is told once: triggers that leave it as it is tell the watchers nothing")
+    func stateToldOnce() async {
+        // Given: offline from the start
+        let subject = ScheduledSync(connectivity: ManualConnectivity(.unreachable))
+        subject.scheduler.start()
+        _ = await subject.reach { $0 == .offline }
+        // When: triggers that each find it offline
+        subject.scheduler.changeQueued()
+        subject.scheduler.appBecameActive()
+        subject.scheduler.signedIn()
+        await subject.decided()
+        // Then
+        #expect(subject.states.all == [.stopped, .offline])
+    }
+
     @Test("connectivity lost while waiting cancels the wait; back, the backoff starts again from 1 s")
     func connectivityLostWhileWaiting() async {
         // Given: two failed syncs, waiting 2 s
