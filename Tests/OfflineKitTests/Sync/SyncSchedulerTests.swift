@@ -315,6 +315,34 @@ struct SyncSchedulerTests {
         #expect(subject.sync.calls == 1)
     }
 
+    @Test("start() while started, or while a stop waits for its sync, changes nothing")
+    func startWhileStartedOrStopping() async {
+        // Given: started, its first sync running
+        let subject = ScheduledSync()
+        subject.scheduler.start()
+        _ = await subject.reach { $0 == .syncing }
+        // When: started again
+        subject.scheduler.start()
+        await subject.decided()
+        subject.sync.finish()
+        _ = await subject.reach { $0 == .idle }
+        await subject.decided()
+        // Then: no second sync
+        #expect(subject.sync.calls == 1)
+
+        // When: a sync running, stopped, and started before that sync ends
+        subject.scheduler.appBecameActive()
+        _ = await subject.reach { $0 == .syncing }
+        let stopped = subject.scheduler.stop()
+        subject.scheduler.start()
+        subject.sync.finish()
+        // Then: the stop
+        _ = await PromiseExpectations.value(of: stopped.asPromise())
+        await subject.decided()
+        #expect(subject.sync.calls == 2)
+        #expect(subject.scheduler.state == .stopped)
+    }
+
     @Test("stop() ends scheduling: a running sync ends first, then nothing more runs")
     func stopEndsIt() async {
         // Given: a sync running, and a change queued meanwhile
