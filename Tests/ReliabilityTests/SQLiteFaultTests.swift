@@ -59,6 +59,29 @@ struct SQLiteFaultTests {
             #expect(integrity == .text("ok"))
         }
 
+        @Test(
+            "a new database file is its owner's alone (0600), even under a umask that takes the owner's bits")
+        func ownerOnlyUnderAnyUmask() throws {
+            // Given: a writer started under umask 0277, which leaves a new file read-only to its owner
+            let output = Pipe()
+            let child = try ChildProcess(
+                URL(fileURLWithPath: "/bin/sh"),
+                [
+                    "-c", "umask 0277 && exec \"$0\" \"$1\"",
+                    BuildProducts.executable("database-torture").path, file.path,
+                ],
+                output: output)
+
+            // When: it made the file and committed its first batch (or failed, and ended)
+            let first = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+
+            // Then
+            let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+            #expect(first.hasPrefix("committed"))
+        }
     #endif
 
     @Test("a full disk is a clear error, and what was committed before stays")
