@@ -33,4 +33,50 @@ struct SyncNoticeTests {
         #expect(SyncNotice().list(Self.waiting(2)) == "2 changes waiting to be sent.")
         #expect(SyncNotice().nothingWaits == "Nothing waits: the API has every change.")
     }
+
+    static func entry(_ localID: String, _ state: OutboxEntry.State = .pending) -> OutboxEntry {
+        OutboxEntry(
+            sequence: 1, localID: localID, method: .put, path: "notes/\(localID)", body: nil,
+            idempotencyKey: "k-\(localID)", state: state, createdAt: Date(timeIntervalSince1970: 0))
+    }
+
+    @Test("a sync's summary counts each kind of change, and says why it stopped and who sends the rest")
+    func summarySentence() {
+        // Given
+        let notice = SyncNotice(server: "the shop")
+        var report = OutboxSyncReport(
+            sent: [Self.entry("a"), Self.entry("b")], waiting: 2, stoppedBecause: .noNetwork,
+            stuck: [Self.entry("c", .stuck(lastError: "HTTP 500"))])
+        report.sendingElsewhere = true
+
+        // Then
+        #expect(notice.summary(OutboxSyncReport()) == "Nothing to send.")
+        #expect(
+            notice.summary(report)
+                == "Changes: 2 sent; 1 failed too often; 2 waiting. Stopped: "
+                + ServiceRequestError.noNetwork.userMessage
+                + " Another sync of this data is sending the rest.")
+    }
+
+    @Test("a sync's details give a line for each change created, refused, stuck, in conflict or merged")
+    func detailLines() {
+        // Given
+        let notice = SyncNotice(server: "the shop")
+        var report = OutboxSyncReport(
+            sent: [Self.entry("kept"), Self.entry("new")],
+            refused: [Self.entry("bad", .refused(reason: "HTTP 422: no title"))], newIDs: ["new": "41"],
+            stuck: [Self.entry("tired", .stuck(lastError: "HTTP 500"))])
+        report.conflicted = [Self.entry("both", .conflicted(theirs: nil, deletedOnServer: false))]
+        report.merged = [Self.entry("mixed")]
+
+        // Then: the change sent under its own identifier has none
+        #expect(
+            notice.details(report) == [
+                "new is 41 at the shop now.",
+                "bad: refused by the shop: HTTP 422: no title",
+                "tired: failed by the shop too often: retry or discard it.",
+                "both: changed in the shop meanwhile: keep yours or theirs.",
+                "mixed: merged with the shop's changes to other fields.",
+            ])
+    }
 }
