@@ -343,6 +343,35 @@ struct SyncSchedulerTests {
         #expect(subject.scheduler.state == .stopped)
     }
 
+    @Test("stop() leaves nothing behind: no wait, no refresh planned, no monitor, no sign-in followed")
+    func stopLeavesNothingBehind() async {
+        // Given: a refresh planned, a backoff waited for, a monitor and a sign-in followed
+        let monitor = CountedConnectivity()
+        let subject = ScheduledSync(connectivity: monitor)
+        let credentials = OAuthCredentials(tokenURL: URL(fileURLWithPath: "/nowhere/oauth/token"))
+        subject.scheduler.follow(credentials)
+        let refresh = subject.scheduler.refresh(every: 30) { .value(()) }
+        subject.scheduler.start()
+        _ = await subject.reach { $0 == .syncing }
+        subject.sync.finish()
+        _ = await subject.reach { $0 == .idle }
+        subject.scheduler.appBecameActive()
+        _ = await subject.reach { $0 == .syncing }
+        subject.sync.fail(ServiceRequestError.noNetwork)
+        _ = await subject.waitSeconds()
+        let plannedBefore = subject.clock.wakeUps.count
+
+        // When
+        _ = await PromiseExpectations.value(of: subject.scheduler.stop().asPromise())
+
+        // Then
+        #expect(plannedBefore == 2)
+        #expect(subject.clock.wakeUps.isEmpty)
+        #expect(monitor.stops.withLock { $0 } == 1)
+        #expect(credentials.state.withLock { $0.signInObservers.isEmpty })
+        refresh.cancel()
+    }
+
     @Test("stop() ends scheduling: a running sync ends first, then nothing more runs")
     func stopEndsIt() async {
         // Given: a sync running, and a change queued meanwhile
@@ -363,6 +392,15 @@ struct SyncSchedulerTests {
         #expect(subject.clock.wakeUps.isEmpty)
         #expect(subject.sync.calls == 1)
     }
+}
+
+/// A monitor that says "reachable" when started, and counts its stops.
+final class CountedConnectivity: ConnectivityMonitor {
+    let stops = Locked(0)
+
+    func start(_ onChange: @escaping @Sendable (Connectivity) -> Void) { onChange(.reachable) }
+
+    func stop() { stops.withLock { $0 += 1 } }
 }
 
 /// Answers given in turn.
