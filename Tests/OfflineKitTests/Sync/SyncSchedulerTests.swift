@@ -343,6 +343,30 @@ struct SyncSchedulerTests {
         #expect(subject.scheduler.state == .stopped)
     }
 
+    @Test("the app active again during a backoff syncs at once, and the backoff's wake-up is dropped")
+    func appActiveDuringBackoff() async {
+        // Given: a failed sync, waiting 1 s
+        let subject = ScheduledSync()
+        subject.scheduler.start()
+        _ = await subject.reach { $0 == .syncing }
+        subject.sync.fail(ServiceRequestError.noNetwork)
+        #expect(await subject.waitSeconds() == 1)
+
+        // When
+        subject.scheduler.appBecameActive()
+        _ = await subject.reach { $0 == .syncing }
+        let plannedDuringSync = subject.clock.wakeUps
+        subject.sync.finish()
+        _ = await subject.reach { $0 == .idle }
+        subject.clock.advance(1)
+        await subject.decided()
+
+        // Then: two syncs, none when the dropped wait would have ended
+        #expect(plannedDuringSync.isEmpty)
+        #expect(subject.sync.calls == 2)
+        #expect(subject.scheduler.state == .idle)
+    }
+
     @Test("stop() leaves nothing behind: no wait, no refresh planned, no monitor, no sign-in followed")
     func stopLeavesNothingBehind() async {
         // Given: a refresh planned, a backoff waited for, a monitor and a sign-in followed
@@ -366,6 +390,7 @@ struct SyncSchedulerTests {
 
         // Then
         #expect(plannedBefore == 2)
+        #expect(subject.scheduler.state == .stopped)
         #expect(subject.clock.wakeUps.isEmpty)
         #expect(monitor.stops.withLock { $0 } == 1)
         #expect(credentials.state.withLock { $0.signInObservers.isEmpty })
