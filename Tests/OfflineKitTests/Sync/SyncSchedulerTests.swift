@@ -301,6 +301,24 @@ struct SyncSchedulerTests {
         #expect(await subject.waitSeconds() == 1)
     }
 
+    @Test("a sync that fails after connectivity went away during it waits for connectivity, not a backoff")
+    func failsAfterConnectivityWentAway() async {
+        // Given: a sync running
+        let connectivity = ManualConnectivity(.reachable)
+        let subject = ScheduledSync(connectivity: connectivity)
+        subject.scheduler.start()
+        _ = await subject.reach { $0 == .syncing }
+        // When: connectivity goes, then the sync fails
+        connectivity.set(.unreachable)
+        await subject.decided()
+        subject.sync.fail(ServiceRequestError.noNetwork)
+        // Then
+        _ = await subject.reach { $0 == .offline }
+        await subject.decided()
+        #expect(subject.clock.wakeUps.isEmpty)
+        #expect(subject.scheduler.state == .offline)
+    }
+
     @Test(
         "a monitor that says reachable while the API is not costs one failed sync and a backoff, not a loop")
     func reachableButNotAnswering() async {
