@@ -99,10 +99,7 @@ struct SyncSchedulerRefreshTests {
     func watchedWhileIdleRefreshesAtOnce() async {
         // Given: started, nothing watched, its first sync ended
         let subject = ScheduledSync()
-        subject.scheduler.start()
-        _ = await subject.reach { $0 == .syncing }
-        subject.sync.finish()
-        _ = await subject.reach { $0 == .idle }
+        await subject.startedAndIdle()
         let refreshes = RefreshCount()
 
         // When

@@ -69,6 +69,14 @@ struct ScheduledSync {
         await states.next(sourceLocation: sourceLocation, where: condition)
     }
 
+    /// Starts it and waits until its first sync, ended by the test, leaves it idle.
+    func startedAndIdle() async {
+        scheduler.start()
+        _ = await reach { $0 == .syncing }
+        sync.finish()
+        _ = await reach { $0 == .idle }
+    }
+
     /// Waits until every trigger given so far has been decided.
     func decided() async {
         await scheduler.decided().value
@@ -111,10 +119,7 @@ struct SyncSchedulerTests {
     func burstMakesOneSync() async {
         // Given: started and idle
         let subject = ScheduledSync()
-        subject.scheduler.start()
-        _ = await subject.reach { $0 == .syncing }
-        subject.sync.finish()
-        _ = await subject.reach { $0 == .idle }
+        await subject.startedAndIdle()
         // When: three changes
         for _ in 0..<3 { subject.scheduler.changeQueued() }
         let wait = await subject.waitSeconds()
@@ -393,10 +398,7 @@ struct SyncSchedulerTests {
         let credentials = OAuthCredentials(tokenURL: URL(fileURLWithPath: "/nowhere/oauth/token"))
         subject.scheduler.follow(credentials)
         let refresh = subject.scheduler.refresh(every: 30) { .value(()) }
-        subject.scheduler.start()
-        _ = await subject.reach { $0 == .syncing }
-        subject.sync.finish()
-        _ = await subject.reach { $0 == .idle }
+        await subject.startedAndIdle()
         subject.scheduler.appBecameActive()
         _ = await subject.reach { $0 == .syncing }
         subject.sync.fail(ServiceRequestError.noNetwork)
