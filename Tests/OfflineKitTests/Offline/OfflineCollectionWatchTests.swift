@@ -94,6 +94,50 @@ struct OfflineCollectionWatchTests {
         #expect(listedAfterSending?.value.items.map(\.state) == [.synced, .synced])
     }
 
+    @Test("asked for the copy alone, a listing sends nothing, even asked to send first")
+    func copyAloneDoesNotSend() async throws {
+        // Given: the copy listed, then a task created offline
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let online = try tasks(server, online: true)
+        _ = await PromiseExpectations.value(of: online.list())
+        _ = await PromiseExpectations.value(of: try tasks(server, online: false).create(Task(title: "Eggs")))
+
+        // When
+        let listed = await PromiseExpectations.value(of: online.list(policy: .cacheOnly, sendingFirst: true))
+
+        // Then: the change still waits, laid over the copy
+        #expect(api.applied.isEmpty)
+        #expect(listed?.source.savedAt != nil)
+        #expect(listed?.value.items.map(\.state) == [.synced, .pending])
+    }
+
+    @Test("a fresh listing the copy cannot take is still shown as the API gave it, and says so")
+    func unsavedListingIsShown() async throws {
+        // Given: the copy listed, a database that refuses to change it, and a task edited in the API
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let online = try tasks(server, online: true)
+        _ = await PromiseExpectations.value(of: online.list())
+        _ = await PromiseExpectations.value(
+            of: try Database(at: folder.file("tasks.sqlite")).write { connection in
+                try connection.execute(
+                    """
+                    CREATE TRIGGER refuse_copy BEFORE UPDATE ON offline_resources
+                    BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                    """)
+            })
+        api.edit("t1", ["title": "Bread"])
+
+        // When
+        let listed = await PromiseExpectations.value(of: online.list())
+
+        // Then: the API's answer, not the copy read back
+        #expect(listed?.source == .network)
+        #expect(listed?.cacheWriteError != nil)
+        #expect(listed?.value.values.map(\.title) == ["Bread"])
+    }
+
     @Test("a change to the outbox alone (a sync meeting a conflict) reaches the observation")
     func observeFollowsTheOutbox() async throws {
         // Given: one database, watched, with an edit made offline and another in the API

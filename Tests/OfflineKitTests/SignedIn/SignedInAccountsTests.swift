@@ -46,7 +46,9 @@ struct SignedInAccountsTests {
         // Then: nothing of Amy's went anywhere or was shown; Bob is told whose data it is
         #expect(signedOut?.stoppedBecause == .httpStatus(401))
         #expect(
-            (unseen as? AuthenticationError)?.reason.contains("amy") == true, "\(String(describing: unseen))")
+            (unseen as? AuthenticationError)?.reason
+                == "This device keeps amy's tasks: sign in as amy to see them.",
+            "\(String(describing: unseen))")
         #expect(asBob?.sent.isEmpty == true)
         #expect(bobsRead.map { FailureClass($0).kind } == .signedOut, "\(String(describing: bobsRead))")
         #expect(bobsWrite.map { FailureClass($0).kind } == .signedOut)
@@ -95,9 +97,10 @@ struct SignedInAccountsTests {
         await shop.signIn("bob", "battery")
         let bobsRead = await PromiseExpectations.error(of: try shop.tasks(online: false).snapshot())
 
-        // Then
+        // Then: Bob is told whose data it is and what he can do
         #expect(
-            (bobsRead as? AuthenticationError)?.reason.contains("amy") == true,
+            (bobsRead as? AuthenticationError)?.reason
+                == "This device keeps amy's tasks: sign in as amy, or erase their data first.",
             "\(String(describing: bobsRead))")
     }
 
