@@ -29,6 +29,21 @@ struct AsyncBridgeTests {
         await #expect(throws: TestError.boom) { try await promise.value }
     }
 
+    @Test("a cancelled task awaiting a promise already settled gets its value, not a cancellation")
+    func cancelledTaskGetsSettledValue() async throws {
+        // Given: a fulfilled promise, and a task cancelled before it awaits it
+        let promise = Promise.value("song")
+
+        // When
+        let awaited = await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await promise.value
+        }.result
+
+        // Then: settled before the cancellation mattered
+        #expect(try awaited.get() == "song")
+    }
+
     @Test("a promise made from an async closure fulfills with what it returns")
     func promiseFromAsync() async throws {
         // When
