@@ -19,6 +19,43 @@ struct PromiseCancelTests {
         #expect(stopped.withLock { $0 } == 1)
     }
 
+    @Test("a cancellation handler set on a promise fulfilled already never runs")
+    func handlerSetAfterFulfilmentNeverRuns() {
+        // Given
+        let (promise, seal) = Promise<Int>.pending()
+        seal.fulfill(1)
+        let stopped = Locked(0)
+
+        // When
+        seal.setCancellationHandler { stopped.withLock { $0 += 1 } }
+        promise.cancel()
+
+        // Then
+        #expect(stopped.withLock { $0 } == 0)
+        #expect(promise.isFulfilled)
+    }
+
+    @Test("isCancelled holds for a cancellation only: not while pending, nor once fulfilled or rejected")
+    func isCancelledOnlyForACancellation() {
+        // Given
+        let (pending, _) = Promise<Int>.pending()
+        let (fulfilled, fulfilling) = Promise<Int>.pending()
+        let (rejected, rejecting) = Promise<Int>.pending()
+        let (cancelled, _) = Promise<Int>.pending()
+        rejected.cauterize()
+
+        // When
+        fulfilling.fulfill(1)
+        rejecting.reject(TestError.boom)
+        cancelled.cancel()
+
+        // Then
+        #expect(!pending.isCancelled)
+        #expect(!fulfilled.isCancelled)
+        #expect(!rejected.isCancelled)
+        #expect(cancelled.isCancelled)
+    }
+
     @Test("a race or a when over an input already cancelled leaves the other inputs running")
     func alreadyCancelledInputLeavesTheOthersAlone() {
         // Given: work that can be stopped, and an input cancelled before the combinators are made
