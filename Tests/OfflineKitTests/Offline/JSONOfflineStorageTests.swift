@@ -47,11 +47,18 @@ struct JSONOfflineStorageTests {
             })
     }
 
+    /// A database of one collection, its tables made as the collection makes them.
+    static func opened() async throws -> (Database, JSONOfflineStorage<Task>) {
+        let database = try Database.inMemory()
+        let storage = JSONOfflineStorage<Task>(database: database, collection: "tasks", now: { Date() })
+        _ = await PromiseExpectations.value(of: storage.tables.opened)
+        return (database, storage)
+    }
+
     @Test("a listing writes only the rows it changes: none when unchanged, and keeps a row changed here")
     func listingWritesOnlyWhatDiffers() async throws {
         // Given: two resources listed, and a third changed here
-        let database = try Database.inMemory(migrations: JSONOfflineStorage<Task>.migrations)
-        let storage = JSONOfflineStorage<Task>(database: database, collection: "tasks", now: { Date() })
+        let (database, storage) = try await Self.opened()
         let milk = Task(id: "a", title: "Milk")
         let eggs = Task(id: "b", title: "Eggs")
         let mine = Task(id: "c", title: "Bread, mine")
@@ -90,5 +97,22 @@ struct JSONOfflineStorageTests {
         // Then
         #expect(again?.rowsWritten == 0)
         #expect(again?.shown == [mine, oatMilk])
+    }
+
+    @Test("a page that spans the rows without the field and those with it holds no more than its limit")
+    func pageAcrossBothRunsKeepsItsLimit() async throws {
+        // Given: two tasks without a note (the first run, ascending) and three with one
+        let (database, storage) = try await Self.opened()
+        let listing =
+            ["a", "b"].map { Task(id: $0, title: $0) }
+            + ["c", "d", "e"].map { Task(id: $0, title: $0, note: "note " + $0) }
+        _ = await Self.save(listing, in: storage, database)
+
+        // When
+        let page = await PromiseExpectations.value(
+            of: database.read { try storage.page(.ascending("note"), after: nil, limit: 3, in: $0) })
+
+        // Then: both without, then the first with
+        #expect(page?.map { $0.value.id } == ["a", "b", "c"])
     }
 }
