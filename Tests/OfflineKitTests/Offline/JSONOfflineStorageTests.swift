@@ -115,4 +115,37 @@ struct JSONOfflineStorageTests {
         // Then: both without, then the first with
         #expect(page?.map { $0.value.id } == ["a", "b", "c"])
     }
+    @Test("a page index, or a query's on one field, drops the one an earlier version made for that field")
+    func earlierPageIndexIsDropped() async throws {
+        // Given: the indexes of an earlier version, on the fields as they are
+        let (database, storage) = try await Self.opened()
+        _ = await PromiseExpectations.value(
+            of: database.write { connection in
+                for field in ["note", "title"] {
+                    // sql-constant: the test's own field names.
+                    try connection.execute(
+                        "CREATE INDEX offline_resources_by_\(field) ON offline_resources (collection, json_extract(json, '$.\(field)'), id)"
+                    )
+                }
+            })
+
+        // When: a page's index made, and a query's on one field
+        _ = await PromiseExpectations.value(
+            of: database.write { connection in
+                try storage.preparePages(.ascending("note"), in: connection)
+                try storage.prepareQueries(on: ["title"], in: connection)
+            })
+
+        // Then: only this version's are left
+        let indexes = await PromiseExpectations.value(
+            of: database.read { connection in
+                try connection.query(
+                    """
+                    SELECT name FROM sqlite_master WHERE type = 'index'
+                    AND (name GLOB '*by_note' OR name GLOB '*by_title') ORDER BY name
+                    """
+                ) { try $0.string("name") }
+            })
+        #expect(indexes == ["offline_resources_ordered_by_note", "offline_resources_ordered_by_title"])
+    }
 }
