@@ -45,4 +45,23 @@ extension ConditionalRefreshTests {
         let stamp = await PromiseExpectations.value(of: database.read { try $0.cacheStamp("offline:tasks") })
         #expect(stamp == .some(nil))
     }
+    @Test(
+        "a listing answered 'not modified' with nothing listed yet says nothing is saved, not that it is fresh"
+    )
+    func unaskedNotModifiedListingIsNotFresh() async throws {
+        // Given: nothing listed yet, and a feature's own listing that says "not modified" anyway
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let (database, tasks) = try tasks(server, clock: TestClock())
+
+        // When
+        let listed = await PromiseExpectations.value(
+            of: tasks.list(policy: .networkFirst, showingCopy: { _ in }) { _ in .value(.notModified) })
+
+        // Then: what this device holds (nothing), and no copy made to look fresh
+        #expect(listed?.source == .nothingSaved)
+        #expect(listed?.value.values.isEmpty == true)
+        let stamp = await PromiseExpectations.value(of: database.read { try $0.cacheStamp("offline:tasks") })
+        #expect(stamp == .some(nil))
+    }
 }
