@@ -233,7 +233,7 @@ struct OfflineModelTests {
 
     @Test(
         "a step count other than one a version refuses the collection before anything is read or sent",
-        arguments: [(2, 2), (3, 1), (0, 0)])
+        arguments: [(2, 2), (3, 1), (1, 1), (0, 0)])
     func mismatchedStepsRefuseTheCollection(version: Int, steps: Int) async throws {
         // Given: a note created offline at model 1
         let server = try TestHTTPServer(responder: api.respond)
