@@ -56,6 +56,31 @@ struct StackDepthTests {
         #expect(second.result?.success == 100)
     }
 
+    @Test("a handler that a step deep in an inline chain adds to a promise settled already runs")
+    func handlerAddedDeepToASettledPromiseRuns() async {
+        // Given: a promise settled already, and a chain deeper than the trampoline's limit whose
+        // every step adds a handler to it (beyond the limit, the handler is put off)
+        let (settled, settling) = Promise<Int>.pending()
+        settling.fulfill(1)
+        let ran = Locked(0)
+        let (root, seal) = Promise<Int>.pending()
+        var last = root
+        for _ in 0..<100 {
+            last = last.map(on: .inline) { value in
+                settled.tap(on: .inline) { _ in ran.withLock { $0 += 1 } }.cauterize()
+                return value + 1
+            }
+        }
+        let end = last
+
+        // When
+        await onSmallStack { seal.fulfill(0) }
+
+        // Then: every step's handler ran, once
+        #expect(end.result?.success == 100)
+        #expect(ran.withLock { $0 } == 100)
+    }
+
     @Test("a rejection passes down a chain of steps on a queue without a hop per step")
     func rejectionPassesDown() async {
         // Given
