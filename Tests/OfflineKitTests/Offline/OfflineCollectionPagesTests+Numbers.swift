@@ -1,0 +1,58 @@
+import Foundation
+import PromiseMVPTesting
+import Promises
+import Testing
+
+@testable import OfflineKit
+@testable import Services
+
+/// Pages ordered by a number field: whole and fractional values in numeric order, the same in
+/// memory as through the index (SQLite's `json_extract` gives whole numbers as integers).
+@Suite("OfflineCollection pages by number")
+struct OfflineCollectionNumberPagesTests {
+    struct Score: OfflineResource, Equatable {
+        var id: String?
+        var version: String?
+        var points: Double
+    }
+
+    let folder = TemporaryFolder("OfflineCollectionNumberPagesTests")
+
+    @Test(
+        "pages by a number come in numeric order, fractions below one apart included, in memory as in SQL",
+        arguments: [OfflineOrder.ascending("points"), .descending("points")])
+    func pagesByNumberInNumericOrder(order: OfflineOrder) async throws {
+        // Given: scores whole and fractional, nine of them within one whole number
+        let database = try Database(at: folder.file("scores.sqlite"))
+        let client = APIClient(baseURL: try ClosedPort().baseURL, retry: .never)
+        let indexed = OfflineCollection<Score>(
+            database: database, collection: "scores", client: client,
+            reachability: OfflineCollectionTests.Offline())
+        let points: [Double] = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 1, 2, 1.5, -3, 40]
+        for value in points.shuffled() {
+            _ = await PromiseExpectations.value(of: indexed.create(Score(points: value)))
+        }
+        let inMemory = OfflineCollection<Score>(
+            storage: OfflineCollectionPagesTests.SortedInMemory<Score>(
+                base: JSONOfflineStorage(database: database, collection: "scores", now: { Date() })),
+            client: client, reachability: OfflineCollectionTests.Offline())
+
+        // When: read 4 at a time, through the index and sorted in memory
+        var read: [[Double]] = []
+        for collection in [indexed, inMemory] {
+            var values: [Double] = []
+            var page = await PromiseExpectations.value(of: collection.page(limit: 4, order: order))
+            while let current = page, values.count < 2 * points.count {
+                values += current.values.map(\.points)
+                guard let next = current.next else { break }
+                page = await PromiseExpectations.value(of: collection.page(after: next, limit: 4))
+            }
+            read.append(values)
+        }
+
+        // Then
+        let expected = points.sorted(by: order.descending ? (>) : (<))
+        #expect(read.first == expected)
+        #expect(read.last == expected)
+    }
+}
