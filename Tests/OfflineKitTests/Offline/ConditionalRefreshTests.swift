@@ -57,6 +57,26 @@ struct ConditionalRefreshTests {
         #expect(writtenBefore == written.map { $0 + 1 })
     }
 
+    @Test(
+        "discarding a resource with nothing waiting keeps the copy's validators: the next listing is still a 304"
+    )
+    func discardingNothingKeepsValidators() async throws {
+        // Given: a listing saved, and no change made here
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let (_, tasks) = try tasks(server, clock: TestClock())
+        _ = await PromiseExpectations.value(of: tasks.list())
+
+        // When
+        let dropped = await PromiseExpectations.value(of: tasks.discard(id: "t1"))
+        let listed = await PromiseExpectations.value(of: tasks.list())
+
+        // Then: nothing dropped, and the copy confirmed, not listed whole again
+        #expect(dropped?.isEmpty == true)
+        #expect(api.listings.full == 1 && api.listings.notModified == 1)
+        #expect(listed?.value.values.map(\.title) == ["Milk"])
+    }
+
     @Test("refresh() of an unchanged collection: a 304, unchanged, the copy dated now, one row written")
     func unchangedRefreshDatesTheCopy() async throws {
         // Given: a listing saved, a minute ago
