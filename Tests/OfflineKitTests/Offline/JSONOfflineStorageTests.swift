@@ -99,6 +99,20 @@ struct JSONOfflineStorageTests {
         #expect(again?.shown == [mine, oatMilk])
     }
 
+    @Test("a resource listed twice is kept once: the first listed, at the later place")
+    func listedTwiceKeepsTheFirstAtTheLaterPlace() async throws {
+        // Given
+        let (database, storage) = try await Self.opened()
+
+        // When: a listing that names one resource twice, with other values the second time
+        let listed = await Self.save(
+            [Task(id: "a", title: "Milk"), Task(id: "b", title: "Eggs"), Task(id: "a", title: "Oat milk")],
+            in: storage, database)
+
+        // Then
+        #expect(listed?.shown == [Task(id: "b", title: "Eggs"), Task(id: "a", title: "Milk")])
+    }
+
     @Test("a page that spans the rows without the field and those with it holds no more than its limit")
     func pageAcrossBothRunsKeepsItsLimit() async throws {
         // Given: two tasks without a note (the first run, ascending) and three with one
