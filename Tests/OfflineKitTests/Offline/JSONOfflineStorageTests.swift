@@ -113,6 +113,22 @@ struct JSONOfflineStorageTests {
         #expect(listed?.shown == [Task(id: "b", title: "Eggs"), Task(id: "a", title: "Milk")])
     }
 
+    @Test("a query with a limit reads no more rows than its limit")
+    func queryReadsUpToItsLimit() async throws {
+        // Given: five tasks
+        let (database, storage) = try await Self.opened()
+        _ = await Self.save(["a", "b", "c", "d", "e"].map { Task(id: $0, title: $0) }, in: storage, database)
+
+        // When
+        let rows = await PromiseExpectations.value(
+            of: database.read {
+                try storage.query(OfflineQuery(sortedBy: [.ascending("title")], limit: 2), after: nil, in: $0)
+            })
+
+        // Then
+        #expect(rows?.map { $0.value.id } == ["a", "b"])
+    }
+
     @Test("a page that spans the rows without the field and those with it holds no more than its limit")
     func pageAcrossBothRunsKeepsItsLimit() async throws {
         // Given: two tasks without a note (the first run, ascending) and three with one
