@@ -58,6 +58,32 @@ struct OfflineReferenceTests {
         return project?.id
     }
 
+    @Test(
+        "a change that names no resource to rename is sent as it waits: fields the model does not know kept")
+    func nothingToRenameSendsTheBodyAsItWaits() async throws {
+        // Given: a task in no project, made offline, whose waiting body holds a field the model
+        // does not know (as a merge after a conflict leaves one)
+        let api = try API()
+        defer { api.server.stop() }
+        let file = folder.file("app.sqlite")
+        let offline = try device(file, api, online: false)
+        _ = await PromiseExpectations.value(of: offline.tasks.create(PlannedTask(title: "Sweep")))
+        _ = await PromiseExpectations.value(
+            of: try Database(at: file).write { connection in
+                try connection.execute(
+                    """
+                    UPDATE outbox SET body = CAST(json_set(CAST(body AS TEXT), '$.colour', 'teal') AS BLOB)
+                    WHERE feature = 'tasks'
+                    """)
+            })
+
+        // When
+        _ = await PromiseExpectations.value(of: try device(file, api, online: true).sync())
+
+        // Then
+        #expect(api.tasks.field("colour", of: "tasks-1") == "teal")
+    }
+
     @Test("a project and two tasks made offline: one POST /projects, then the tasks naming the API's id")
     func parentThenChildren() async throws {
         // Given: a project and two tasks in it, made offline
