@@ -39,16 +39,8 @@ struct OfflineCollectionDatePagesTests {
             client: client, reachability: OfflineCollectionTests.Offline())
 
         // When: read 5 at a time, through the index and sorted in memory
-        var pages: [[Errand]] = []
-        var sortedInMemory: [[Errand]] = []
-        for (collection, into) in [(indexed, 0), (inMemory, 1)] {
-            var page = await PromiseExpectations.value(of: collection.page(limit: 5, order: order))
-            while let current = page, pages.count + sortedInMemory.count < 20 {
-                if into == 0 { pages.append(current.values) } else { sortedInMemory.append(current.values) }
-                guard let next = current.next else { break }
-                page = await PromiseExpectations.value(of: collection.page(after: next, limit: 5))
-            }
-        }
+        let pages = await OfflineCollectionPagesTests.allPages(indexed, order, limit: 5)
+        let sortedInMemory = await OfflineCollectionPagesTests.allPages(inMemory, order, limit: 5)
 
         // Then: in time order, each date as it was written
         let expected = offsets.sorted(by: order.descending ? (>) : (<)).map { start + $0 }

@@ -38,21 +38,11 @@ struct OfflineCollectionNumberPagesTests {
             client: client, reachability: OfflineCollectionTests.Offline())
 
         // When: read 4 at a time, through the index and sorted in memory
-        var read: [[Double]] = []
-        for collection in [indexed, inMemory] {
-            var values: [Double] = []
-            var page = await PromiseExpectations.value(of: collection.page(limit: 4, order: order))
-            while let current = page, values.count < 2 * points.count {
-                values += current.values.map(\.points)
-                guard let next = current.next else { break }
-                page = await PromiseExpectations.value(of: collection.page(after: next, limit: 4))
-            }
-            read.append(values)
-        }
+        let pages = await OfflineCollectionPagesTests.allPages(indexed, order, limit: 4)
+        let sortedInMemory = await OfflineCollectionPagesTests.allPages(inMemory, order, limit: 4)
 
         // Then
-        let expected = points.sorted(by: order.descending ? (>) : (<))
-        #expect(read.first == expected)
-        #expect(read.last == expected)
+        #expect(pages.flatMap { $0 }.map(\.points) == points.sorted(by: order.descending ? (>) : (<)))
+        #expect(sortedInMemory == pages)
     }
 }

@@ -57,9 +57,10 @@ struct OfflineCollectionPagesTests {
 
     /// Every page of `collection` in `order`, `limit` at a time; at most 50 pages, so that pages
     /// that never end fail the test instead of hanging it.
-    func allPages(_ collection: OfflineCollection<Task>, _ order: OfflineOrder, limit: Int) async -> [[Task]]
-    {
-        var pages: [[Task]] = []
+    static func allPages<Resource: OfflineResource>(
+        _ collection: OfflineCollection<Resource>, _ order: OfflineOrder, limit: Int
+    ) async -> [[Resource]] {
+        var pages: [[Resource]] = []
         var page = await PromiseExpectations.value(of: collection.page(limit: limit, order: order))
         while let current = page, pages.count < 50 {
             pages.append(current.values)
@@ -88,9 +89,9 @@ struct OfflineCollectionPagesTests {
         }
 
         // When
-        let pages = await allPages(indexed, order, limit: 7)
-        let sortedInMemory = await allPages(inMemory, order, limit: 7)
-        let evenPages = await allPages(indexed, order, limit: 8)
+        let pages = await Self.allPages(indexed, order, limit: 7)
+        let sortedInMemory = await Self.allPages(inMemory, order, limit: 7)
+        let evenPages = await Self.allPages(indexed, order, limit: 8)
 
         // Then
         #expect(pages.map(\.count) == [7, 7, 7, 7, 7, 5])
@@ -106,7 +107,7 @@ struct OfflineCollectionPagesTests {
         let first = try #require(
             await PromiseExpectations.value(of: indexed.page(limit: 10, order: .ascending("title"))))
         let next = try #require(first.next)
-        let rest = await allPages(indexed, .ascending("title"), limit: 40).flatMap { $0 }.dropFirst(10)
+        let rest = await Self.allPages(indexed, .ascending("title"), limit: 40).flatMap { $0 }.dropFirst(10)
 
         // When: one saved before the cursor, one of the next page deleted (never sent: nothing waits for it)
         _ = await PromiseExpectations.value(of: indexed.create(Task(title: "a task")))
