@@ -23,20 +23,13 @@ struct OfflineCollectionDatePagesTests {
         arguments: [OfflineOrder.ascending("due"), .descending("due")])
     func pagesByDateInTimeOrder(order: OfflineOrder) async throws {
         // Given: errands due within the same seconds, written with 0 to 9 fractional digits
-        let database = try Database(at: folder.file("errands.sqlite"))
-        let client = APIClient(baseURL: try ClosedPort().baseURL, retry: .never)
-        let indexed = OfflineCollection<Errand>(
-            database: database, collection: "errands", client: client,
-            reachability: OfflineCollectionTests.Offline())
+        let (indexed, inMemory): (OfflineCollection<Errand>, OfflineCollection<Errand>) =
+            try OfflineCollectionPagesTests.indexedAndInMemory(folder.file("errands.sqlite"), "errands")
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         let offsets: [Double] = [0, 0.5, 0.55, 0.05, 1, 1.5, 0.555, 0.9, 1.25, 0.125, 2, 0.000_001]
         for offset in offsets.shuffled() {
             _ = await PromiseExpectations.value(of: indexed.create(Errand(due: start + offset)))
         }
-        let inMemory = OfflineCollection<Errand>(
-            storage: OfflineCollectionPagesTests.SortedInMemory<Errand>(
-                base: JSONOfflineStorage(database: database, collection: "errands", now: { Date() })),
-            client: client, reachability: OfflineCollectionTests.Offline())
 
         // When: read 5 at a time, through the index and sorted in memory
         let pages = await OfflineCollectionPagesTests.allPages(indexed, order, limit: 5)

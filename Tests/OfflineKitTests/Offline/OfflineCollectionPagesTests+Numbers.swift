@@ -23,19 +23,12 @@ struct OfflineCollectionNumberPagesTests {
         arguments: [OfflineOrder.ascending("points"), .descending("points")])
     func pagesByNumberInNumericOrder(order: OfflineOrder) async throws {
         // Given: scores whole and fractional, nine of them within one whole number
-        let database = try Database(at: folder.file("scores.sqlite"))
-        let client = APIClient(baseURL: try ClosedPort().baseURL, retry: .never)
-        let indexed = OfflineCollection<Score>(
-            database: database, collection: "scores", client: client,
-            reachability: OfflineCollectionTests.Offline())
+        let (indexed, inMemory): (OfflineCollection<Score>, OfflineCollection<Score>) =
+            try OfflineCollectionPagesTests.indexedAndInMemory(folder.file("scores.sqlite"), "scores")
         let points: [Double] = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 1, 2, 1.5, -3, 40]
         for value in points.shuffled() {
             _ = await PromiseExpectations.value(of: indexed.create(Score(points: value)))
         }
-        let inMemory = OfflineCollection<Score>(
-            storage: OfflineCollectionPagesTests.SortedInMemory<Score>(
-                base: JSONOfflineStorage(database: database, collection: "scores", now: { Date() })),
-            client: client, reachability: OfflineCollectionTests.Offline())
 
         // When: read 4 at a time, through the index and sorted in memory
         let pages = await OfflineCollectionPagesTests.allPages(indexed, order, limit: 4)

@@ -37,21 +37,32 @@ struct OfflineCollectionPagesTests {
         }
     }
 
+    /// Collection `name` of the file at `file`, offline, twice: with the JSON storage's own pages,
+    /// and with the defaults sorted in memory.
+    static func indexedAndInMemory<Resource: OfflineResource>(_ file: URL, _ name: String) throws -> (
+        indexed: OfflineCollection<Resource>, inMemory: OfflineCollection<Resource>
+    ) {
+        let database = try Database(at: file)
+        let client = APIClient(baseURL: try ClosedPort().baseURL, retry: .never)
+        let indexed = OfflineCollection<Resource>(
+            database: database, collection: name, client: client,
+            reachability: OfflineCollectionTests.Offline())
+        let inMemory = OfflineCollection<Resource>(
+            storage: SortedInMemory<Resource>(
+                base: JSONOfflineStorage(database: database, collection: name, now: { Date() })),
+            client: client, reachability: OfflineCollectionTests.Offline())
+        return (indexed, inMemory)
+    }
+
     /// Given: 40 tasks created offline, one in four without a note, notes repeating.
     func collections() async throws -> (indexed: OfflineCollection<Task>, inMemory: OfflineCollection<Task>) {
-        let database = try Database(at: folder.file("tasks.sqlite"))
-        let client = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!, retry: .never)
-        let indexed = OfflineCollection<Task>(
-            database: database, collection: "tasks", client: client,
-            reachability: OfflineCollectionTests.Offline())
+        let (indexed, inMemory): (OfflineCollection<Task>, OfflineCollection<Task>) =
+            try Self.indexedAndInMemory(
+                folder.file("tasks.sqlite"), "tasks")
         for number in 0..<40 {
             let note = number % 4 == 0 ? nil : "note \(number % 7)"
             _ = await PromiseExpectations.value(of: indexed.create(Task(title: "task \(number)", note: note)))
         }
-        let inMemory = OfflineCollection<Task>(
-            storage: SortedInMemory<Task>(
-                base: JSONOfflineStorage(database: database, collection: "tasks", now: { Date() })),
-            client: client, reachability: OfflineCollectionTests.Offline())
         return (indexed, inMemory)
     }
 
