@@ -340,6 +340,44 @@ struct OfflineModelTests {
         #expect(copy?.values.map(\.title) == ["T+1+2"])
     }
 
+    @Test(
+        "a change that is not a JSON object is damaged by an upgrade; a conflict's API copy that is not one is kept as it came",
+        arguments: [("body", true), ("theirs", false)])
+    func columnNotAnObject(column: String, damaged: Bool) async throws {
+        // Given: a note created offline at model 1, one column of its change not an object (a
+        // conflict's copy may be any answer, such as text)
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        _ = await PromiseExpectations.value(
+            of: try version1(server, online: false).create(NoteV1(title: "T", text: "t")))
+        _ = await PromiseExpectations.value(
+            of: try database().write {
+                // sql-constant: the column is one of the test's two arguments.
+                try $0.execute(
+                    "UPDATE outbox SET \(column) = CAST('Try again later' AS BLOB) WHERE feature = 'notes'")
+            })
+
+        // When: opened at model 2
+        let notes = OfflineCollection<NoteV1>(
+            database: try database(), collection: "notes", client: client(server)
+        )
+        .model(version: 2, steps: [OfflineModelStep { $0["title"] = ($0["title"] as? String ?? "") + "+1" }])
+        _ = await PromiseExpectations.value(of: notes.snapshot())
+
+        // Then: the change damaged with the reason, or its API copy carried over as it was
+        let change = await PromiseExpectations.value(
+            of: try database().read {
+                // sql-constant: the column is one of the test's two arguments.
+                try $0.query(
+                    "SELECT damage, CAST(\(column) AS TEXT) AS value FROM outbox WHERE feature = 'notes'"
+                )
+                .first
+            })
+        let damage = change??["damage"]
+        #expect(damaged ? damage != .null : damage == .null, "\(String(describing: damage))")
+        #expect(change??["value"] == .text("Try again later"))
+    }
+
     @Test("a row of the copy a step cannot bring over leaves the copy: every read works, the others stay")
     func unreadableRowLeavesTheCopy() async throws {
         // Given: the API's notes listed at model 1
