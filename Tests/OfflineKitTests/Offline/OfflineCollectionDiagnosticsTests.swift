@@ -141,3 +141,31 @@ struct OfflineCollectionDiagnosticsTests {
         #expect(released?.changes.map(\.waitingFor) == [nil])
     }
 }
+
+extension OfflineCollectionDiagnosticsTests {
+    @Test("a delete that never left is queued as not sent; one the API may have taken, as sent")
+    func deleteQueuedSaysWhetherItLeft() async throws {
+        // Given: a listed copy, an API that applies a delete of t2 but loses its answer, and an
+        // address nothing listens on
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let tasks = try tasks(server, ManualConnectivity(.reachable))
+        _ = await PromiseExpectations.value(of: tasks.refresh())
+        api.loseAnswer(to: "DELETE /tasks/t2", with: .closeWithoutAnswer)
+        let down = OfflineCollection<Task>(
+            database: database, collection: "tasks",
+            client: APIClient(baseURL: try ClosedPort().baseURL, timeout: 900, retry: .never),
+            reachability: ManualConnectivity(.reachable), now: { [clock] in clock.withLock { $0 } })
+
+        // When: t1 deleted where the connection is refused, t2 where the answer is lost
+        _ = await PromiseExpectations.value(of: down.delete(id: "t1"))
+        _ = await PromiseExpectations.value(of: tasks.delete(id: "t2"))
+        let waiting = try #require(await PromiseExpectations.value(of: tasks.diagnostics()))
+
+        // Then: both wait as deletes; only t2's may have arrived
+        let changes = Dictionary(uniqueKeysWithValues: waiting.changes.map { ($0.localID, $0) })
+        #expect(changes["t1"]?.kind == "delete" && changes["t2"]?.kind == "delete", "\(waiting.changes)")
+        #expect(changes["t1"]?.sent == false)
+        #expect(changes["t2"]?.sent == true)
+    }
+}

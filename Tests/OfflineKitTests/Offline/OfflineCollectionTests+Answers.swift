@@ -192,4 +192,59 @@ extension OfflineCollectionTests {
         #expect(listed?.value.values.map(\.title) == ["Shed"])
         #expect(api.applied == ["POST /tasks"])
     }
+
+    @Test("a create answered while an edit of it waits moves the row to the API's id with the edit, once")
+    func createAnsweredBeforeItsEditMovesTheRow() async throws {
+        // Given: a create the API applied whose answer was lost, an edit of it made after (so it
+        // waits as a change of its own), and an API that refuses updates for now
+        let api = TestResourceAPI(collection: "tasks")
+        let server = try TestHTTPServer(responder: api.respond)
+        defer { server.stop() }
+        let (_, offline) = try tasks(server)
+        let milk = try #require(await PromiseExpectations.value(of: offline.create(Task(title: "Milk"))))
+        let local = try #require(milk.id)
+        api.loseAnswer(to: "POST /tasks", with: .closeWithoutAnswer)
+        let (_, online) = try tasks(server, online: true)
+        _ = await PromiseExpectations.value(of: online.sync())
+        _ = await PromiseExpectations.value(of: offline.update(id: local) { $0.title = "Oat milk" })
+        api.refuse(matching: { $0.method == "PUT" }, status: 503, body: "{}")
+
+        // When: the create is replayed and answered; the edit fails
+        _ = await PromiseExpectations.value(of: online.sync())
+        let copy = await PromiseExpectations.value(of: online.snapshot())
+        let current = await PromiseExpectations.value(of: online.currentID(of: local))
+
+        // Then: one row, under the API's id, with the edit still waiting on it
+        #expect(copy?.values.map(\.title) == ["Oat milk"], "\(String(describing: copy?.values))")
+        #expect(copy?.values.map(\.id) == ["tasks-1"])
+        #expect(current == "tasks-1")
+        #expect(copy?.status.waiting == 1, "\(String(describing: copy?.status))")
+        #expect(api.field("title", of: "tasks-1") == "Milk")
+    }
+
+    @Test("an edit answered without a body makes the row the API's: a later listing replaces it")
+    func editAnsweredWithoutABodyIsTheAPIsCopy() async throws {
+        // Given: a task listed, edited offline, and an API that answers updates 204 and whose
+        // copy another device changes after
+        let title = Locked("Tea")
+        let server = try TestHTTPServer { request in
+            if request.method == "PUT" { return .status(204, body: "") }
+            return .status(200, body: #"[{"id":"t1","title":"\#(title.withLock { $0 })"}]"#)
+        }
+        defer { server.stop() }
+        let (_, online) = try tasks(server, online: true)
+        _ = await PromiseExpectations.value(of: online.refresh())
+        let (_, offline) = try tasks(server)
+        _ = await PromiseExpectations.value(of: offline.update(Task(id: "t1", title: "Green tea")))
+
+        // When: the edit is sent, then the API's copy changes and is listed
+        let report = await PromiseExpectations.value(of: online.sync())
+        title.withLock { $0 = "Black tea" }
+        _ = await PromiseExpectations.value(of: online.refresh())
+        let copy = await PromiseExpectations.value(of: online.snapshot())
+
+        // Then
+        #expect(report?.sent.count == 1, "\(String(describing: report))")
+        #expect(copy?.values.map(\.title) == ["Black tea"], "\(String(describing: copy?.values))")
+    }
 }
