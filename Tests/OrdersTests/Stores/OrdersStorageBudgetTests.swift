@@ -118,3 +118,22 @@ struct OrdersStorageBudgetTests {
         #expect(await device.listing(device.offline).count == 10 - (report?.evicted ?? 0))
     }
 }
+
+extension OrdersStorageBudgetTests {
+    @Test("the orders' diagnostics measure their copy in the bytes the budget counts")
+    func diagnosticsMeasureTheOrdersCopy() async throws {
+        // Given: ten orders listed
+        let device = try DeviceAndShop(orders: Self.shopOrders)
+        _ = await device.listing(device.online)
+
+        // When
+        let snapshot = await PromiseExpectations.value(of: device.online.diagnostics())
+        let usage = try #require(
+            await PromiseExpectations.value(of: device.online.storageBudget(bytes: 0).usage()))
+
+        // Then: ten rows, more bytes than an empty copy, no more than the budget's whole count
+        let copy = try #require(snapshot?.first { $0.feature == "orders" }?.copy)
+        #expect(copy.rows == 10)
+        #expect(copy.bytes > 10 * 50 && copy.bytes <= usage.bytes, "\(copy.bytes) of \(usage.bytes)")
+    }
+}
