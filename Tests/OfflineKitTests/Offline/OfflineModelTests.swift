@@ -115,11 +115,11 @@ struct OfflineModelTests {
     }
 
     @Test(
-        "a change a step cannot bring over is damaged with the reason, never sent; the others go",
-        arguments: [true, false])
-    func failedStepDamagesOneChange(rowFailsToo: Bool) async throws {
+        "a change a step cannot bring over, or whose row it cannot, is damaged with the reason, never sent; the others go",
+        arguments: ["change", "both", "row"])
+    func failedStepDamagesOneChange(failing: String) async throws {
         // Given: two notes created offline at model 1, one the step cannot read: its queued
-        // change (a create's body has no id) and, or not, its row here
+        // change (a create's body has no id), its row here (which has), or both
         let server = try TestHTTPServer(responder: api.respond)
         defer { server.stop() }
         let offline = try version1(server, online: false)
@@ -127,7 +127,8 @@ struct OfflineModelTests {
             await PromiseExpectations.value(of: offline.create(NoteV1(title: "Bad", text: "unreadable"))))
         _ = await PromiseExpectations.value(of: offline.create(NoteV1(title: "Good", text: "fine")))
         let picky = OfflineModelStep { object in
-            if object["text"] as? String == "unreadable", rowFailsToo || object["id"] == nil {
+            let isRow = object["id"] != nil
+            if object["text"] as? String == "unreadable", failing == "both" || (failing == "row") == isRow {
                 throw OfflineModelError.unreadable("no text to read")
             }
             try Self.steps[0].apply(&object)
