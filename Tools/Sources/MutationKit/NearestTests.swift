@@ -10,20 +10,27 @@ public struct NearestTests: Sendable {
     /// Whether the run is limited to a suite of its own (`--filter`): the module's test target is
     /// then not run on its own, as the suite holds it.
     public let suiteGiven: Bool
+    /// Test targets named by the run (`--tests-of`) for modules whose names do not say theirs:
+    /// `PromiseMVPTestServer`, re-exported and tested with `PromiseMVPTesting`, by
+    /// `PromiseMVPTestingTests`.
+    public let targets: [String: String]
 
     /// Filters for the tests in `testFiles`.
     ///
     /// - Parameters:
     ///   - testFiles: Every test file, relative to the package's root.
     ///   - suiteGiven: Whether the run has a suite of its own.
-    public init(testFiles: [String], suiteGiven: Bool) {
+    ///   - targets: The test target of a module, where its name does not say it.
+    public init(testFiles: [String], suiteGiven: Bool, targets: [String: String] = [:]) {
         self.testFiles = testFiles
         self.suiteGiven = suiteGiven
+        self.targets = targets
     }
 
-    /// The module's test target: `ServicesTests` for `Services`, `MelodiesTests` for
-    /// `MelodiesTesting`; `nil` when it has none.
+    /// The module's test target: the one the run named for it, else `ServicesTests` for
+    /// `Services`, `MelodiesTests` for `MelodiesTesting`; `nil` when it has none.
     public func target(of module: String) -> String? {
+        if let named = targets[module] { return named }
         let tested = module.hasSuffix("Testing") ? String(module.dropLast("Testing".count)) : module
         return [module + "Tests", tested + "Tests"].first { target in
             testFiles.contains { $0.hasPrefix("Tests/" + target + "/") }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The command line: `mutate [--root PATH] [--scratch PATH] [--module NAME ...] [--sample N]
 /// [--seed N] [--path PREFIX ...] [--results FILE] [--budget SECONDS] [--test-timeout SECONDS]
-/// [--filter TESTS] [--list]`.
+/// [--filter TESTS] [--tests-of MODULE=TARGET ...] [--list]`.
 struct Options {
     var root = FileManager.default.currentDirectoryPath
     var scratch = NSTemporaryDirectory() + "mutate-scratch"
@@ -17,11 +17,14 @@ struct Options {
     var paths: [String] = []
     /// Where outcomes are written as they come, and read back to go on with a run.
     var results: String?
+    /// The test target of a module whose name does not say it (`--tests-of MODULE=TARGET`).
+    var testTargets: [String: String] = [:]
 
     static let usage = """
         usage: mutate [--root PATH] [--scratch PATH] [--module NAME ...] [--sample N] [--seed N]
                       [--path PREFIX ...] [--results FILE]
-                      [--budget SECONDS] [--test-timeout SECONDS] [--filter TESTS] [--list]
+                      [--budget SECONDS] [--test-timeout SECONDS] [--filter TESTS]
+                      [--tests-of MODULE=TARGET ...] [--list]
 
         Changes the package's sources one mutant at a time in a scratch copy (comparison and
         boundary operators, && and ||, negations, return constants, removed calls, if bodies and
@@ -31,6 +34,8 @@ struct Options {
         ones after that many seconds; --list only counts them. --path runs every mutant of the
         files under PREFIX (Sources/Services/Auth/), no sample; --results writes each outcome
         to FILE as it comes and skips those FILE already holds, so a run goes on where it stopped.
+        --tests-of names the test target run first for a module whose name does not say it
+        (PromiseMVPTestServer=PromiseMVPTestingTests).
         """
 
     init(_ arguments: [String]) throws {
@@ -52,6 +57,12 @@ struct Options {
             case "--list": list = true
             case "--path": paths.append(try value(argument))
             case "--results": results = try value(argument)
+            case "--tests-of":
+                let pair = try value(argument).split(separator: "=", maxSplits: 1).map(String.init)
+                guard pair.count == 2, !pair[0].isEmpty, !pair[1].isEmpty else {
+                    throw UsageError("--tests-of takes MODULE=TARGET")
+                }
+                testTargets[pair[0]] = pair[1]
             case "--help": throw UsageError(Self.usage)
             default: throw UsageError("unknown argument '\(argument)'\n\n\(Self.usage)")
             }

@@ -45,7 +45,9 @@ func main() throws {
         folder: options.scratch, testTimeout: options.testTimeout, suite: options.filter)
     let tests =
         FileManager.default.enumerator(atPath: options.scratch + "/Tests")?.allObjects as? [String] ?? []
-    let nearest = NearestTests(testFiles: tests.map { "Tests/" + $0 }, suiteGiven: options.filter != nil)
+    let nearest = NearestTests(
+        testFiles: tests.map { "Tests/" + $0 }, suiteGiven: options.filter != nil,
+        targets: options.testTargets)
     let run = MutationRun(
         read: { try String(contentsOfFile: options.scratch + "/" + $0, encoding: .utf8) },
         write: { try $1.write(toFile: options.scratch + "/" + $0, atomically: true, encoding: .utf8) },

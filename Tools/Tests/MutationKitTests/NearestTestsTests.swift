@@ -52,4 +52,25 @@ struct NearestTestsTests {
         #expect(testing == [#"MelodiesTests\.(MelodyTests)"#])
         #expect(none.isEmpty)
     }
+
+    @Test("a module whose name does not say its test target uses the one the run names for it")
+    func namedTargetForAModule() {
+        // Given: the test server's tests kept with the test support's
+        let files = [
+            "Tests/PromiseMVPTestingTests/TestHTTPServerTests.swift",
+            "Tests/ServicesTests/HTTP/APITests.swift",
+        ]
+        let unnamed = NearestTests(testFiles: files, suiteGiven: false)
+        let named = NearestTests(
+            testFiles: files, suiteGiven: false, targets: ["PromiseMVPTestServer": "PromiseMVPTestingTests"])
+        let mutant = Self.mutant("Sources/PromiseMVPTestServer/TestHTTPServer.swift", "PromiseMVPTestServer")
+
+        // When
+        let without = unnamed.filters(for: mutant)
+        let with = named.filters(for: mutant)
+
+        // Then
+        #expect(without.isEmpty)
+        #expect(with == [#"PromiseMVPTestingTests\.(TestHTTPServerTests)"#, "PromiseMVPTestingTests"])
+    }
 }
