@@ -247,4 +247,34 @@ extension OfflineCollectionTests {
         #expect(report?.sent.count == 1, "\(String(describing: report))")
         #expect(copy?.values.map(\.title) == ["Black tea"], "\(String(describing: copy?.values))")
     }
+
+    @Test(
+        "an edit answered with the task but no version is delivered when the task had none, else not the API's",
+        arguments: [false, true])
+    func editAnsweredWithoutAVersion(versioned: Bool) async throws {
+        // Given: a task listed with a version or without, edited offline, and an API that answers
+        // updates with the task and no version (as a portal's JSON might)
+        let listed = versioned ? #"{"id":"t1","version":"1","title":"Tea"}"# : #"{"id":"t1","title":"Tea"}"#
+        let server = try TestHTTPServer { request in
+            if request.method == "PUT" { return .status(200, body: #"{"id":"t1","title":"Green tea"}"#) }
+            return .status(200, body: "[\(listed)]")
+        }
+        defer { server.stop() }
+        let (_, online) = try tasks(server, online: true)
+        _ = await PromiseExpectations.value(of: online.refresh())
+        let (_, offline) = try tasks(server)
+        _ = await PromiseExpectations.value(of: offline.update(id: "t1") { $0.title = "Green tea" })
+
+        // When
+        let report = await PromiseExpectations.value(of: online.sync())
+
+        // Then
+        if versioned {
+            #expect(
+                report?.sent.isEmpty == true && report?.stoppedBecause == .notTheAPI,
+                "\(String(describing: report))")
+        } else {
+            #expect(report?.sent.count == 1, "\(String(describing: report))")
+        }
+    }
 }
