@@ -312,6 +312,9 @@ struct OfflineModelTests {
         // Then
         let message = ServiceRequestError(error ?? ServiceRequestError.unknownError).userMessage
         #expect(message.contains("this device's saved notes") && !message.contains("server"), "\(message)")
+        // and why, for the log: the field the row does not have
+        let reason = (error as? OfflineModelError)?.description ?? ""
+        #expect(reason.contains("cannot be read as NoteV3") && reason.contains("\"body\""), "\(reason)")
     }
 
     @Test("an upgrade starts from the version the file holds: a step already applied is not applied again")
