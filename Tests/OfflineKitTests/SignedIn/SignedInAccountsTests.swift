@@ -104,6 +104,23 @@ struct SignedInAccountsTests {
             "\(String(describing: bobsRead))")
     }
 
+    @Test("one of Amy's tasks read by its id while Bob is signed in is refused, as a listing is")
+    func readByIDChecksTheAccount() async throws {
+        // Given: a task Amy made offline, then Bob signed in
+        defer { shop.server.stop() }
+        await shop.signIn("amy", "apple")
+        let offline = try shop.tasks(online: false)
+        let amys = try #require(await PromiseExpectations.value(of: offline.create(Task(title: "Amy's"))))
+        try shop.credentials.signOut()
+        await shop.signIn("bob", "battery")
+
+        // When
+        let read = await PromiseExpectations.error(of: offline.fetch(id: amys.id ?? ""))
+
+        // Then: told whose data it is, not shown it
+        #expect(read.map { FailureClass($0).kind } == .signedOut, "\(String(describing: read))")
+    }
+
     @Test("erasing an account says first what it drops, then leaves no byte of it in the file or its -wal")
     func eraseLeavesNothing() async throws {
         // Given: Amy's copy holds a marked task from the API, and a marked change waits
