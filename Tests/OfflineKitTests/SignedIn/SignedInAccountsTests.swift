@@ -104,8 +104,10 @@ struct SignedInAccountsTests {
             "\(String(describing: bobsRead))")
     }
 
-    @Test("one of Amy's tasks read by its id while Bob is signed in is refused, as a listing is")
-    func readByIDChecksTheAccount() async throws {
+    @Test(
+        "Amy's tasks read by id, by page, by query or counted while Bob is signed in: refused, as a listing is"
+    )
+    func everyReadChecksTheAccount() async throws {
         // Given: a task Amy made offline, then Bob signed in
         defer { shop.server.stop() }
         await shop.signIn("amy", "apple")
@@ -115,10 +117,21 @@ struct SignedInAccountsTests {
         await shop.signIn("bob", "battery")
 
         // When
-        let read = await PromiseExpectations.error(of: offline.fetch(id: amys.id ?? ""))
+        let reads: [(String, (any Error)?)] = [
+            ("by id", await PromiseExpectations.error(of: offline.fetch(id: amys.id ?? ""))),
+            (
+                "by page",
+                await PromiseExpectations.error(of: offline.page(limit: 5, order: .ascending("title")))
+            ),
+            ("by query", await PromiseExpectations.error(of: offline.query(OfflineQuery(limit: 5)))),
+            ("counted", await PromiseExpectations.error(of: offline.count())),
+        ]
 
-        // Then: told whose data it is, not shown it
-        #expect(read.map { FailureClass($0).kind } == .signedOut, "\(String(describing: read))")
+        // Then: each told whose data it is, none shown it
+        for (read, error) in reads {
+            #expect(
+                error.map { FailureClass($0).kind } == .signedOut, "\(read): \(String(describing: error))")
+        }
     }
 
     @Test("erasing an account says first what it drops, then leaves no byte of it in the file or its -wal")
