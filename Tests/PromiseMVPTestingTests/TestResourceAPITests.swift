@@ -228,4 +228,45 @@ struct TestResourceAPITests {
         #expect(outcomes == [false, true, false, true])
         #expect(subject.api.resources(as: Note.self).map(\.text) == ["Milk", "n2", "n3", "n4"])
     }
+
+    @Test("writes applied without If-Match are counted; creates, conditional and refused writes are not")
+    func unconditionalWritesAreCounted() {
+        // Given
+        let api = Subject.makeAPI()
+        func request(_ method: String, _ path: String, _ body: String, _ headers: [String: String] = [:])
+            -> Int
+        {
+            api.handle(
+                TestHTTPServer.Request(method: method, path: path, body: Data(body.utf8), headers: headers)
+            ).status
+        }
+
+        // When: a create, a conditional update, a stale one, then an update and a delete without
+        let statuses = [
+            request("POST", "/notes", #"{"text":"Tea"}"#),
+            request("PUT", "/notes/n1", #"{"id":"n1","text":"Oat milk"}"#, ["if-match": #""1""#]),
+            request("PUT", "/notes/n1", #"{"id":"n1","text":"Soy milk"}"#, ["if-match": #""1""#]),
+            request("PUT", "/notes/n1", #"{"id":"n1","text":"Rice milk"}"#),
+            request("DELETE", "/notes/t-1", ""),
+        ]
+
+        // Then
+        #expect(statuses == [201, 200, 412, 200, 204], "\(statuses)")
+        #expect(api.unconditionalWritesApplied == 2)
+    }
+
+    @Test("a path outside the collection is 404 and applies nothing")
+    func otherCollectionIsNotFound() {
+        // Given
+        let api = Subject.makeAPI()
+
+        // When
+        let listing = api.handle(TestHTTPServer.Request(method: "GET", path: "/tasks"))
+        let create = api.handle(
+            TestHTTPServer.Request(method: "POST", path: "/tasks", body: Data(#"{"text":"Tea"}"#.utf8)))
+
+        // Then
+        #expect(listing.status == 404 && create.status == 404)
+        #expect(api.resources(as: Note.self).map(\.text) == ["Milk"])
+    }
 }
