@@ -269,4 +269,24 @@ struct TestResourceAPITests {
         #expect(listing.status == 404 && create.status == 404)
         #expect(api.resources(as: Note.self).map(\.text) == ["Milk"])
     }
+
+    @Test("an update naming a resource the API does not hold is refused with 400 and not applied")
+    func updateNamingAnUnknownResourceIsRefused() {
+        // Given: notes that name another note as their parent
+        let api = Subject.makeAPI()
+        api.requiring("parent", in: api)
+        func update(_ text: String, parent: String) -> (status: Int, body: String) {
+            let body = #"{"id":"n1","text":"\#(text)","parent":"\#(parent)"}"#
+            return api.handle(TestHTTPServer.Request(method: "PUT", path: "/notes/n1", body: Data(body.utf8)))
+        }
+
+        // When
+        let unknown = update("Oat milk", parent: "n9")
+        let known = update("Soy milk", parent: "n1")
+
+        // Then
+        #expect(unknown.status == 400 && unknown.body.contains("unknown parent n9"), "\(unknown)")
+        #expect(known.status == 200)
+        #expect(api.resources(as: Note.self).map(\.text) == ["Soy milk"])
+    }
 }
