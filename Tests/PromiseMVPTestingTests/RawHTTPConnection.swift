@@ -27,6 +27,18 @@ enum RawHTTPConnection {
         return String(decoding: received, as: UTF8.self)
     }
 
+    /// Sends `text` as ``exchange(_:port:closingAfterSending:)`` does and tells whether the server
+    /// ended the connection with a reset (`ECONNRESET`) rather than a close; `nil` when no
+    /// connection was made.
+    static func endsWithReset(_ text: String, port: UInt16) -> Bool? {
+        guard let socket = connected(to: port) else { return nil }
+        defer { close(socket) }
+        guard sendAll(text, on: socket) else { return errno == ECONNRESET }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while case let count = recv(socket, &buffer, buffer.count, 0), count > 0 {}
+        return errno == ECONNRESET
+    }
+
     /// Sends each request of `requests` on one connection to 127.0.0.1:`port`, the next once the
     /// answer before it came whole (its head, then `Content-Length` bytes), and gives the answers;
     /// `nil` when the connection was refused or closed before an answer came whole.
