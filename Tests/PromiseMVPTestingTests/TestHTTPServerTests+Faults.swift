@@ -68,3 +68,25 @@ extension TestHTTPServerTests {
         #expect(slow.map(ServiceRequestError.init) == .timedOut, "\(String(describing: slow))")
     }
 }
+
+extension TestHTTPServerTests {
+    @Test(
+        "a head cut short by a client that leaves is not answered, and the server serves the next request",
+        arguments: ["GE", "GET /songs HTTP/1.1\r\nHost: here\r\n"])
+    func headCutShort(sent: String) async throws {
+        // Given
+        let server = try TestHTTPServer(["/songs": .status(200, body: "[1]")])
+        defer { server.stop() }
+
+        // When: part of a head, then the client's sending side closed; then a whole request
+        let answer = await BlockingWork.run {
+            RawHTTPConnection.exchange(sent, port: server.port, closingAfterSending: true)
+        }
+        let next = await PromiseExpectations.value(
+            of: APIClient(baseURL: server.baseURL, retry: .never).get("songs", as: [Int].self))
+
+        // Then
+        #expect(answer == "")
+        #expect(next == [1])
+    }
+}
