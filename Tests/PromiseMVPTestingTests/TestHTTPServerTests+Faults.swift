@@ -90,3 +90,26 @@ extension TestHTTPServerTests {
         #expect(next == [1])
     }
 }
+
+extension TestHTTPServerTests {
+    @Test("a route's sequence answers its replies in turn, then its last again")
+    func sequenceEndsOnItsLast() async throws {
+        // Given
+        let server = try TestHTTPServer([
+            "/songs": .sequence([.status(201, body: "[1]"), .status(500, body: "{}")])
+        ])
+        defer { server.stop() }
+
+        // When
+        var statuses: [String] = []
+        for _ in 1...3 {
+            let answer = await BlockingWork.run {
+                RawHTTPConnection.exchange("GET /songs HTTP/1.1\r\nHost: here\r\n\r\n", port: server.port)
+            }
+            statuses.append(String((answer ?? "").prefix(12)))
+        }
+
+        // Then
+        #expect(statuses == ["HTTP/1.1 201", "HTTP/1.1 500", "HTTP/1.1 500"])
+    }
+}
