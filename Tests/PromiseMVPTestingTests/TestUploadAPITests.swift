@@ -6,6 +6,70 @@ import Testing
 /// The tus upload server's own bookkeeping, asked through its responder.
 @Suite("TestUploadAPI")
 struct TestUploadAPITests {
+    /// `request` answered by `api`: its status and headers; `nil` for a path not the uploads'.
+    static func send(_ api: TestUploadAPI, _ request: TestHTTPServer.Request) -> (
+        status: Int, headers: [String: String]
+    )? {
+        guard case .status(let status, _, _, let headers)? = api.respond(request) else { return nil }
+        return (status, headers)
+    }
+
+    /// A tus request (`Tus-Resumable` set) to `api`.
+    static func tus(_ api: TestUploadAPI, _ method: String, _ path: String, _ headers: [String: String] = [:])
+        -> (status: Int, headers: [String: String])?
+    {
+        var headers = headers
+        headers["tus-resumable"] = FileUploader.version
+        return send(api, TestHTTPServer.Request(method: method, path: path, headers: headers))
+    }
+
+    /// A file sent whole (no `Tus-Resumable`): a `POST` to the uploads, or a `PUT` to one of them.
+    static func whole(_ api: TestUploadAPI, _ method: String, _ path: String, bytes: Int) -> (
+        status: Int, headers: [String: String]
+    )? {
+        send(api, TestHTTPServer.Request(method: method, path: path, body: Data(repeating: 7, count: bytes)))
+    }
+
+    @Test(
+        "tus: a request without Tus-Resumable is 412; an upload of 0 bytes is made whole; of the largest size, taken"
+    )
+    func creationChecks() {
+        // Given
+        let api = TestUploadAPI(maximumSize: 10)
+
+        // When
+        let empty = Self.tus(api, "POST", "/uploads", ["upload-length": "0"])
+        let bare = Self.send(api, TestHTTPServer.Request(method: "HEAD", path: "/uploads/upload-1"))
+        let largest = Self.tus(api, "POST", "/uploads", ["upload-length": "10"])
+        let over = Self.tus(api, "POST", "/uploads", ["upload-length": "11"])
+
+        // Then
+        #expect(empty?.status == 201 && largest?.status == 201 && over?.status == 413)
+        #expect(bare?.status == 412 && bare?.headers["Tus-Version"] == FileUploader.version)
+        #expect(
+            api.uploads.first?.sha256 == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(api.uploads.map(\.length) == [0, 10])
+    }
+
+    @Test("a file sent whole: up to the largest size; each POST gets an id of its own, a PUT keeps its own")
+    func filesSentWhole() {
+        // Given
+        let api = TestUploadAPI(maximumSize: 10)
+
+        // When
+        let first = Self.whole(api, "POST", "/uploads", bytes: 10)
+        let over = Self.whole(api, "POST", "/uploads", bytes: 11)
+        let second = Self.whole(api, "POST", "/uploads", bytes: 3)
+        let named = Self.whole(api, "PUT", "/uploads/mine", bytes: 3)
+
+        // Then
+        #expect(first?.status == 201 && over?.status == 413 && named?.status == 201 && second?.status == 201)
+        #expect(
+            [first, second, named].map { $0?.headers["Location"] }
+                == ["/uploads/upload-1", "/uploads/upload-2", "/uploads/mine"])
+        #expect(api.uploads.map(\.id) == ["upload-1", "upload-2", "mine"])
+    }
+
     @Test("a forgotten upload is 404 and leaves the others listed, in the order they were made")
     func forgottenUploadLeavesTheOthers() {
         // Given: three uploads made
