@@ -91,4 +91,47 @@ struct TestUploadAPITests {
         #expect(api.uploads.map(\.id) == ["upload-1", "upload-3"])
         #expect(send("HEAD", "/uploads/upload-2") == 404 && send("HEAD", "/uploads/upload-3") == 200)
     }
+
+    @Test(
+        "tus PATCH: 415 without the offset media type, 409 at another offset, 400 past the length; the last completes"
+    )
+    func patchRules() {
+        // Given: an upload of 6 bytes
+        let api = TestUploadAPI()
+        _ = Self.tus(api, "POST", "/uploads", ["upload-length": "6"])
+        func patch(_ bytes: String, at offset: Int, type: String = "application/offset+octet-stream")
+            -> (status: Int, headers: [String: String])?
+        {
+            Self.send(
+                api,
+                TestHTTPServer.Request(
+                    method: "PATCH", path: "/uploads/upload-1", body: Data(bytes.utf8),
+                    headers: [
+                        "tus-resumable": FileUploader.version, "content-type": type,
+                        "upload-offset": String(offset),
+                    ]))
+        }
+
+        // When
+        let wrongType = patch("abc", at: 0, type: "application/octet-stream")
+        let first = patch("abc", at: 0)
+        let behind = patch("def", at: 1)
+        let ahead = patch("d", at: 5)
+        let past = patch("defg", at: 3)
+        let halfway = api.uploads.first
+        let last = patch("def", at: 3)
+
+        // Then
+        #expect(wrongType?.status == 415)
+        #expect(first?.status == 204 && first?.headers["Upload-Offset"] == "3")
+        for wrongOffset in [behind, ahead] {
+            #expect(wrongOffset?.status == 409 && wrongOffset?.headers["Upload-Offset"] == "3")
+        }
+        #expect(past?.status == 400)
+        #expect(halfway?.offset == 3 && halfway?.sha256 == nil)
+        #expect(last?.status == 204 && last?.headers["Upload-Offset"] == "6")
+        #expect(api.uploads.first?.bytes == Data("abcdef".utf8))
+        #expect(
+            api.uploads.first?.sha256 == "bef57ec7f53a6d40beb640a780a639c83bc29ac8a9816f1fc6c5c6dcd93c4721")
+    }
 }
