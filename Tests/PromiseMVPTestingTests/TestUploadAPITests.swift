@@ -134,4 +134,34 @@ struct TestUploadAPITests {
         #expect(
             api.uploads.first?.sha256 == "bef57ec7f53a6d40beb640a780a639c83bc29ac8a9816f1fc6c5c6dcd93c4721")
     }
+
+    @Test("GET of a complete upload: whole, a range clamped to its end (206), a range past it (416)")
+    func downloadRanges() {
+        // Given: "abcdef" sent whole
+        let api = TestUploadAPI()
+        _ = Self.send(
+            api, TestHTTPServer.Request(method: "POST", path: "/uploads", body: Data("abcdef".utf8)))
+        func get(_ range: String?) -> (status: Int, body: String, range: String?)? {
+            let request = TestHTTPServer.Request(
+                method: "GET", path: "/uploads/upload-1", headers: range.map { ["range": $0] } ?? [:])
+            guard case .bytes(let status, let body, _, let headers)? = api.respond(request) else {
+                return nil
+            }
+            return (status, String(decoding: body, as: UTF8.self), headers["Content-Range"])
+        }
+
+        // When
+        let whole = get(nil)
+        let middle = get("bytes=1-2")
+        let toTheEnd = get("bytes=2-")
+        let clamped = get("bytes=2-999")
+        let past = get("bytes=9-")
+
+        // Then
+        #expect(whole?.status == 200 && whole?.body == "abcdef")
+        #expect(middle?.status == 206 && middle?.body == "bc" && middle?.range == "bytes 1-2/6")
+        #expect(toTheEnd?.status == 206 && toTheEnd?.body == "cdef" && toTheEnd?.range == "bytes 2-5/6")
+        #expect(clamped?.status == 206 && clamped?.body == "cdef" && clamped?.range == "bytes 2-5/6")
+        #expect(past?.status == 416 && past?.range == "bytes */6")
+    }
 }
