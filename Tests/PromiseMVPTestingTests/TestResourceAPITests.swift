@@ -289,4 +289,41 @@ struct TestResourceAPITests {
         #expect(known.status == 200)
         #expect(api.resources(as: Note.self).map(\.text) == ["Soy milk"])
     }
+
+    @Test(
+        "the feed: since the current token, nothing; since an older one, its changes; expired, 410 but for the current"
+    )
+    func feedSinceTokens() {
+        // Given: the notes listed (their token), then one edited
+        let api = Subject.makeAPI()
+        guard
+            case .status(_, _, _, let headers) = api.respond(
+                TestHTTPServer.Request(method: "GET", path: "/notes")),
+            let listed = headers["Sync-Token"]
+        else {
+            Issue.record("no Sync-Token on the listing")
+            return
+        }
+        func since(_ token: String) -> (status: Int, body: String) {
+            api.handle(TestHTTPServer.Request(method: "GET", path: "/notes?since=\(token)"))
+        }
+        let unchanged = since(listed)
+        _ = api.handle(
+            TestHTTPServer.Request(
+                method: "PUT", path: "/notes/n1", body: Data(#"{"id":"n1","text":"Oat milk"}"#.utf8)))
+
+        // When
+        let changed = since(listed)
+        api.expireTokens()
+        let expired = since(listed)
+        let current = (changed.body.range(of: #""next":""#)).map {
+            changed.body[$0.upperBound...].prefix { $0 != "\"" }
+        }
+
+        // Then
+        #expect(unchanged.status == 200 && unchanged.body.contains(#""changes":[]"#), "\(unchanged)")
+        #expect(changed.status == 200 && changed.body.contains("Oat milk"), "\(changed)")
+        #expect(expired.status == 410)
+        #expect(since(String(current ?? "")).status == 200, "\(String(describing: current))")
+    }
 }

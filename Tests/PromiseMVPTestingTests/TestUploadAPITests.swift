@@ -153,6 +153,7 @@ struct TestUploadAPITests {
         // When
         let whole = get(nil)
         let middle = get("bytes=1-2")
+        let one = get("bytes=1-1")
         let toTheEnd = get("bytes=2-")
         let clamped = get("bytes=2-999")
         let past = get("bytes=9-")
@@ -160,6 +161,7 @@ struct TestUploadAPITests {
         // Then
         #expect(whole?.status == 200 && whole?.body == "abcdef")
         #expect(middle?.status == 206 && middle?.body == "bc" && middle?.range == "bytes 1-2/6")
+        #expect(one?.status == 206 && one?.body == "b" && one?.range == "bytes 1-1/6")
         #expect(toTheEnd?.status == 206 && toTheEnd?.body == "cdef" && toTheEnd?.range == "bytes 2-5/6")
         #expect(clamped?.status == 206 && clamped?.body == "cdef" && clamped?.range == "bytes 2-5/6")
         #expect(past?.status == 416 && past?.range == "bytes */6")
