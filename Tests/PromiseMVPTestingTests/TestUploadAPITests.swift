@@ -15,12 +15,13 @@ struct TestUploadAPITests {
     }
 
     /// A tus request (`Tus-Resumable` set) to `api`.
-    static func tus(_ api: TestUploadAPI, _ method: String, _ path: String, _ headers: [String: String] = [:])
-        -> (status: Int, headers: [String: String])?
-    {
+    static func tus(
+        _ api: TestUploadAPI, _ method: String, _ path: String, _ headers: [String: String] = [:],
+        body: Data = Data()
+    ) -> (status: Int, headers: [String: String])? {
         var headers = headers
         headers["tus-resumable"] = FileUploader.version
-        return send(api, TestHTTPServer.Request(method: method, path: path, headers: headers))
+        return send(api, TestHTTPServer.Request(method: method, path: path, body: body, headers: headers))
     }
 
     /// A file sent whole (no `Tus-Resumable`): a `POST` to the uploads, or a `PUT` to one of them.
@@ -75,11 +76,7 @@ struct TestUploadAPITests {
         // Given: three uploads made
         let api = TestUploadAPI()
         func send(_ method: String, _ path: String, _ headers: [String: String] = [:]) -> Int? {
-            let request = TestHTTPServer.Request(
-                method: method, path: path,
-                headers: headers.merging(["tus-resumable": FileUploader.version]) { a, _ in a })
-            guard case .status(let status, _, _, _)? = api.respond(request) else { return nil }
-            return status
+            Self.tus(api, method, path, headers)?.status
         }
         let made = (1...3).map { _ in send("POST", "/uploads", ["upload-length": "3"]) }
 
@@ -102,14 +99,9 @@ struct TestUploadAPITests {
         func patch(_ bytes: String, at offset: Int, type: String = "application/offset+octet-stream")
             -> (status: Int, headers: [String: String])?
         {
-            Self.send(
-                api,
-                TestHTTPServer.Request(
-                    method: "PATCH", path: "/uploads/upload-1", body: Data(bytes.utf8),
-                    headers: [
-                        "tus-resumable": FileUploader.version, "content-type": type,
-                        "upload-offset": String(offset),
-                    ]))
+            Self.tus(
+                api, "PATCH", "/uploads/upload-1", ["content-type": type, "upload-offset": String(offset)],
+                body: Data(bytes.utf8))
         }
 
         // When
