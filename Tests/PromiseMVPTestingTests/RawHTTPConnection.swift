@@ -12,8 +12,8 @@ enum RawHTTPConnection {
     /// Sends `text` on a connection of its own to 127.0.0.1:`port` and reads what comes back until
     /// the server closes it (blocking: call it off the cooperative pool). With
     /// `closingAfterSending`, the connection's sending side is shut once `text` is sent. A read
-    /// gives up after 30 seconds of silence, so a server that never answers fails the test
-    /// instead of holding it.
+    /// gives up after 30 seconds of silence and gives `nil`, so a server that never answers, or
+    /// answers and never closes, fails the test instead of holding it.
     static func exchange(_ text: String, port: UInt16, closingAfterSending: Bool = false) -> String? {
         guard let socket = connected(to: port) else { return nil }
         defer { close(socket) }
@@ -21,10 +21,13 @@ enum RawHTTPConnection {
         if closingAfterSending { shutdown(socket, Int32(SHUT_WR)) }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while case let count = recv(socket, &buffer, buffer.count, 0), count > 0 {
-            received += buffer[0..<count]
-        }
-        return String(decoding: received, as: UTF8.self)
+        var count = 0
+        repeat {
+            count = recv(socket, &buffer, buffer.count, 0)
+            if count > 0 { received += buffer[0..<count] }
+        } while count > 0
+        let gaveUp = count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+        return gaveUp ? nil : String(decoding: received, as: UTF8.self)
     }
 
     /// Sends `text` as ``exchange(_:port:closingAfterSending:)`` does and tells whether the server
