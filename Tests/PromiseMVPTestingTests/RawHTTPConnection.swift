@@ -42,6 +42,23 @@ enum RawHTTPConnection {
         return errno == ECONNRESET
     }
 
+    /// Sends `text` on a connection of its own to 127.0.0.1:`port` and reads until what came
+    /// holds `marker`, then closes the connection: for an answer that never ends, such as an event
+    /// stream. `nil` when the server closed first or 30 seconds passed in silence.
+    static func read(_ text: String, port: UInt16, until marker: String) -> String? {
+        guard let socket = connected(to: port) else { return nil }
+        defer { close(socket) }
+        guard sendAll(text, on: socket) else { return nil }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !String(decoding: received, as: UTF8.self).contains(marker) {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            guard count > 0 else { return nil }
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
     /// Sends each request of `requests` on one connection to 127.0.0.1:`port`, the next once the
     /// answer before it came whole (its head, then `Content-Length` bytes), and gives the answers;
     /// `nil` when the connection was refused or closed before an answer came whole.
