@@ -77,6 +77,21 @@ struct TestHTTPServerTests {
         #expect(server.requests == ["GET /songs HTTP/1.1"])
     }
 
+    @Test("a latency longer than a client's timeout times the client out, as slow headers do")
+    func latencyPastTheTimeoutTimesOut() async throws {
+        // Given: answers 3 s late, to a client that waits 1 s
+        let server = try TestHTTPServer(["/songs": .status(200, body: "[1]")])
+        defer { server.stop() }
+        server.latency = TestHTTPServer.Latency(roundTrip: 3)
+        let client = APIClient(baseURL: server.baseURL, timeout: 1, retry: .never)
+
+        // When
+        let error = await PromiseExpectations.error(of: client.get("songs", as: [Int].self))
+
+        // Then: the timeout, never a duration, is what is checked
+        #expect(error.map(ServiceRequestError.init) == .timedOut, "\(String(describing: error))")
+    }
+
     @Test("a server made on a chosen port listens there")
     func chosenPort() async throws {
         // Given
