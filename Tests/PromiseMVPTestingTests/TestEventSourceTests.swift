@@ -44,6 +44,7 @@ struct TestEventSourceTests {
         }
         let came = await source.waitForConnections(1)
         let stayed = await source.waitForConnections(atMost: 0, seconds: 0.1)
+        let stillThere = source.connections
         source.dropConnections()
         // (Sooner than the raw client gives up on silence and closes by itself.)
         let left = await source.waitForConnections(atMost: 0, seconds: 20)
@@ -51,7 +52,7 @@ struct TestEventSourceTests {
 
         // Then: the client saw its connection closed before any event
         #expect(nobody == false)
-        #expect(came && stayed == false)
+        #expect(came && stayed == false && stillThere == 1)
         #expect(left && source.connections == 0)
         #expect(read == nil)
     }
