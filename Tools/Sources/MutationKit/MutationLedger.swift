@@ -1,7 +1,7 @@
 /// The outcomes of a run written down as they come, one line each, so that a run stopped by its
 /// budget (or killed) goes on where it stopped: `outcome<TAB>file:line: description`.
 public struct MutationLedger: Sendable {
-    /// The outcome of each mutant already run, by ``key(of:)``.
+    /// The outcome of each mutant already run, by its key (``keys(of:)``).
     public private(set) var outcomes: [String: Outcome] = [:]
 
     /// Reads a ledger's text; lines it cannot read are skipped (a line cut short by a kill).
@@ -15,22 +15,34 @@ public struct MutationLedger: Sendable {
         }
     }
 
-    /// What names a mutant in a ledger: its file, line and change.
+    /// What names each of `mutants` in a ledger: its file, line and change, and for a mutant the
+    /// same as one before it on its line (two `-` made `+` on one line), its rank after that:
+    /// `file:line: description (2)`. Keys name one mutant each, so a run that goes on never takes
+    /// one mutant's outcome for another's; pass every mutant found, so ranks do not depend on which
+    /// are run.
     ///
-    /// - Parameter mutant: The mutant.
-    /// - Returns: `file:line: description`.
-    public static func key(of mutant: Mutant) -> String {
-        "\(mutant.file):\(mutant.line): \(mutant.description)"
+    /// - Parameter mutants: Every mutant found, in the order found.
+    /// - Returns: Each mutant's key.
+    public static func keys(of mutants: [Mutant]) -> [Mutant: String] {
+        var seen: [String: Int] = [:]
+        var keys: [Mutant: String] = [:]
+        for mutant in mutants {
+            let plain = "\(mutant.file):\(mutant.line): \(mutant.description)"
+            let rank = seen[plain, default: 0] + 1
+            seen[plain] = rank
+            keys[mutant] = rank == 1 ? plain : "\(plain) (\(rank))"
+        }
+        return keys
     }
 
-    /// The line that records `outcome` for `mutant`.
+    /// The line that records `outcome` for the mutant named `key`.
     ///
     /// - Parameters:
-    ///   - mutant: The mutant.
+    ///   - key: The mutant's key, from ``keys(of:)``.
     ///   - outcome: What became of it.
     /// - Returns: The line, with its newline.
-    public static func line(_ mutant: Mutant, _ outcome: Outcome) -> String {
-        "\(outcome.rawValue)\t\(key(of: mutant))\n"
+    public static func line(_ key: String, _ outcome: Outcome) -> String {
+        "\(outcome.rawValue)\t\(key)\n"
     }
 
     /// The mutants in the files under `paths` (prefixes such as `Sources/Services/Auth/`), all of

@@ -25,10 +25,11 @@ func main() throws {
         options.paths.isEmpty
         ? MutantSample.pick(mutants, perModule: options.sample, seed: options.seed)
         : MutationLedger.under(options.paths, mutants)
+    let keys = MutationLedger.keys(of: mutants)
     var results: [(Mutant, Outcome)] = chosen.compactMap { mutant in
-        ledger.outcomes[MutationLedger.key(of: mutant)].map { (mutant, $0) }
+        keys[mutant].flatMap { ledger.outcomes[$0] }.map { (mutant, $0) }
     }
-    let picked = chosen.filter { ledger.outcomes[MutationLedger.key(of: $0)] == nil }
+    let picked = chosen.filter { keys[$0].flatMap { ledger.outcomes[$0] } == nil }
     say(
         options.paths.isEmpty
             ? "running \(picked.count) (at most \(options.sample) per module, seed \(options.seed)) in \(options.scratch)"
@@ -61,7 +62,7 @@ func main() throws {
         }
         let outcome = try run.outcome(of: mutant, with: checker)
         results.append((mutant, outcome))
-        ledgerFile?.write(Data(MutationLedger.line(mutant, outcome).utf8))
+        if let key = keys[mutant] { ledgerFile?.write(Data(MutationLedger.line(key, outcome).utf8)) }
         say(
             "[\(number + 1)/\(picked.count)] \(outcome.rawValue): \(mutant.file):\(mutant.line): \(mutant.description)"
         )

@@ -28,19 +28,42 @@ struct MutationLedgerTests {
     }
 
     @Test("outcomes written line by line are read back; a line cut short is skipped")
-    func readsWhatItWrote() {
+    func readsWhatItWrote() throws {
         // Given
         let mutants = MutantFinder.mutants(
             in: Self.source, file: "Sources/Services/Auth/A.swift", module: "Services")
-        let text =
-            MutationLedger.line(mutants[0], .killed) + MutationLedger.line(mutants[1], .survived) + "surv"
+        let keys = MutationLedger.keys(of: mutants)
+        let (first, second) = (try #require(keys[mutants[0]]), try #require(keys[mutants[1]]))
+        let text = MutationLedger.line(first, .killed) + MutationLedger.line(second, .survived) + "surv"
 
         // When
         let ledger = MutationLedger(text)
 
         // Then
         #expect(ledger.outcomes.count == 2)
-        #expect(ledger.outcomes[MutationLedger.key(of: mutants[0])] == .killed)
-        #expect(ledger.outcomes[MutationLedger.key(of: mutants[1])] == .survived)
+        #expect(ledger.outcomes[first] == .killed)
+        #expect(ledger.outcomes[second] == .survived)
+    }
+
+    @Test("two mutants alike on one line have keys of their own, so each keeps its outcome")
+    func mutantsAlikeOnOneLineKeepTheirOwnOutcomes() throws {
+        // Given: two `-` on one line, each made `+`
+        let mutants = MutantFinder.mutants(
+            in: "func last(_ total: Int) -> Int { min(total - 1, total - 1) }\n",
+            file: "Sources/Services/A.swift", module: "Services"
+        ).filter { $0.kind == .arithmetic }
+        let keys = MutationLedger.keys(of: mutants)
+
+        // When: one caught, the other not
+        let ledger = MutationLedger(
+            MutationLedger.line(try #require(keys[mutants[0]]), .killed)
+                + MutationLedger.line(try #require(keys[mutants[1]]), .survived))
+
+        // Then
+        #expect(mutants.count == 2)
+        #expect(keys[mutants[0]] == "Sources/Services/A.swift:1: `-` -> `+`")
+        #expect(keys[mutants[1]] == "Sources/Services/A.swift:1: `-` -> `+` (2)")
+        #expect(ledger.outcomes.count == 2)
+        #expect(ledger.outcomes[keys[mutants[1]] ?? ""] == .survived)
     }
 }
