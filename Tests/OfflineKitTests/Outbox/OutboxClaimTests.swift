@@ -174,6 +174,53 @@ struct OutboxClaimTests {
         #expect(outbox.transferSpool?.all().isEmpty == true)
     }
 
+    @Test("a hand-off holds the claim while it writes, for the client's timeout and 30 s, as a sync does")
+    func handOffHoldsTheClaimForItsLease() async throws {
+        // Given: a waiting change, a spool, and credentials whose token comes when the test says
+        let folder = TemporaryFolder("OutboxClaimTests")
+        let clock = TestClock()
+        var (database, outbox) = try OutboxTests.notes(clock: clock)
+        outbox.transferSpool = TransferSpool(folder: folder.file("Transfers"))
+        await OutboxTests.write(database, outbox, .put, id: "a")
+        let token = HeldToken()
+        let client = APIClient(baseURL: try #require(URL(string: "http://127.0.0.1:9")), timeout: 30)
+            .authorized(by: token)
+
+        // When: the hand-off picked the change and waits for the token to sign its request
+        let handOff = outbox.handOff(with: client)
+        _ = await PromiseExpectations.value(of: token.asked)
+        let during = await PromiseExpectations.value(of: outbox.diagnostics())
+        token.give("t")
+        let report = await PromiseExpectations.value(of: handOff)
+        let after = await PromiseExpectations.value(of: outbox.diagnostics())
+
+        // Then: claimed by this process until the lease ends; given up once written
+        #expect(during?.claim?.expires == clock.now + 60, "\(String(describing: during?.claim))")
+        #expect(during?.claim?.pid == Int64(getpid()))
+        #expect(report?.handedOff.map(\.localID) == ["a"])
+        #expect(after.map { $0.claim == nil } == true)
+    }
+
+    /// Credentials whose token waits until the test gives it: what signs a request is asked once
+    /// the outbox has claimed the file and picked the change.
+    final class HeldToken: Credentials {
+        let account: String? = "amy"
+        private let askedFor = Promise<Void>.pending()
+        private let token = Promise<String>.pending()
+        /// Fulfilled once a token was asked for.
+        var asked: Promise<Void> { askedFor.promise }
+
+        func accessToken() -> Promise<String> {
+            askedFor.seal.fulfill(())
+            return token.promise
+        }
+
+        func refresh(replacing token: String) -> Promise<String> { self.token.promise }
+
+        /// Gives the token every request waiting for it.
+        func give(_ value: String) { token.seal.fulfill(value) }
+    }
+
     /// Writes the claim another sync would have left.
     static func leaveClaim(in database: Database, pid: Int64, host: String, expires: Date) async throws {
         let written = await PromiseExpectations.value(
