@@ -201,6 +201,38 @@ struct OutboxClaimTests {
         #expect(after.map { $0.claim == nil } == true)
     }
 
+    @Test("a hand-off that fails before it gives its claim up leaves it to this process's next sync, at once")
+    func failedHandOffLeavesItsClaim() async throws {
+        // Given: a hand-off holding the claim, waiting for its token
+        let folder = TemporaryFolder("OutboxClaimTests")
+        let clock = TestClock()
+        var (database, outbox) = try OutboxTests.notes(clock: clock)
+        outbox.transferSpool = TransferSpool(folder: folder.file("Transfers"))
+        await OutboxTests.write(database, outbox, .put, id: "a")
+        let token = HeldToken()
+        let address = try #require(URL(string: "http://127.0.0.1:9"))
+        let handOff = outbox.handOff(with: APIClient(baseURL: address, timeout: 30).authorized(by: token))
+        _ = await PromiseExpectations.value(of: token.asked)
+
+        // When: the database is suspended before the hand-off's last writes (its claim stays in
+        // the file), then resumed; a change is made, and this process syncs before the lease ends
+        _ = await PromiseExpectations.value(of: database.suspend().asPromise())
+        token.give("t")
+        let failure = await PromiseExpectations.error(of: handOff)
+        database.resume()
+        await OutboxTests.write(database, outbox, .put, id: "b")
+        let api = try TestHTTPServer(responder: { _ in .status(200, body: "{}") })
+        defer { api.stop() }
+        let next = await PromiseExpectations.value(
+            of: outbox.sync(with: APIClient(baseURL: api.baseURL, timeout: 30)) { _, _, _ in nil })
+
+        // Then: the claim left behind was this process's failed run's: taken at once, and the
+        // change made since sent
+        #expect(failure != nil)
+        #expect(next?.sendingElsewhere == false, "\(String(describing: next))")
+        #expect(next?.sent.map(\.localID) == ["b"])
+    }
+
     /// Credentials whose token waits until the test gives it: what signs a request is asked once
     /// the outbox has claimed the file and picked the change.
     final class HeldToken: Credentials {
