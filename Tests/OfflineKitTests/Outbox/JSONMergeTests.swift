@@ -54,4 +54,18 @@ struct JSONMergeTests {
         #expect(!JSONMerge.isSame(body, lacking))
         #expect(JSONMerge.differingFields(body, lacking) == ["tag"])
     }
+
+    @Test("bodies that are not JSON objects are the same only byte for byte")
+    func sameWhenNotObjects() {
+        // Given: an array, the same array, another, and text that is no JSON
+        let array = Self.json("[1, 2]")
+        let other = Self.json("[2, 1]")
+        let text = Self.json("not json")
+
+        // Then
+        #expect(JSONMerge.isSame(array, Self.json("[1, 2]")))
+        #expect(JSONMerge.isSame(text, Self.json("not json")))
+        #expect(!JSONMerge.isSame(array, other))
+        #expect(!JSONMerge.isSame(array, text))
+    }
 }
