@@ -103,4 +103,20 @@ extension OutboxConflictTests {
         // Then
         #expect("\(error.map(String.init(describing:)) ?? "none")".contains("full"))
     }
+
+    @Test("a change that never left whose mark cannot be written fails the sync: it is not taken as unsent")
+    func unwrittenNeverSentFails() async throws {
+        // Given: a change, an API that can no longer be reached (no connection is made), and
+        // writing that the change never left fails
+        let (server, phone) = try await refusing("NEW.attempted = 0 AND OLD.attempted != 0")
+        await phone.edit("n1", ["text": "eggs"])
+        server.stop()
+
+        // When
+        let error = await PromiseExpectations.error(
+            of: phone.outbox.sync(with: phone.client) { _, _, _ in nil })
+
+        // Then
+        #expect("\(error.map(String.init(describing:)) ?? "none")".contains("full"))
+    }
 }
