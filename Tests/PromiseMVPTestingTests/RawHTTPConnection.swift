@@ -12,7 +12,7 @@ enum RawHTTPConnection {
     /// Sends `text` on a connection of its own to 127.0.0.1:`port` and reads what comes back until
     /// the server closes it (blocking: call it off the cooperative pool). With
     /// `closingAfterSending`, the connection's sending side is shut once `text` is sent. A read
-    /// gives up after 30 seconds of silence and gives `nil`, so a server that never answers, or
+    /// gives up after 120 seconds of silence and gives `nil`, so a server that never answers, or
     /// answers and never closes, fails the test instead of holding it.
     static func exchange(_ text: String, port: UInt16, closingAfterSending: Bool = false) -> String? {
         guard let socket = connected(to: port) else { return nil }
@@ -44,9 +44,11 @@ enum RawHTTPConnection {
 
     /// Sends `text` on a connection of its own to 127.0.0.1:`port` and reads until what came
     /// holds `marker`, then closes the connection: for an answer that never ends, such as an event
-    /// stream. `nil` when the server closed first or 30 seconds passed in silence.
-    static func read(_ text: String, port: UInt16, until marker: String) -> String? {
-        guard let socket = connected(to: port) else { return nil }
+    /// stream. `nil` when the server closed first or `patience` seconds passed in silence: a
+    /// stream is silent until the test sends, and a loaded machine (a sanitized run) may take
+    /// minutes to, so the default is 600.
+    static func read(_ text: String, port: UInt16, until marker: String, patience: Int = 600) -> String? {
+        guard let socket = connected(to: port, patience: patience) else { return nil }
         defer { close(socket) }
         guard sendAll(text, on: socket) else { return nil }
         var received: [UInt8] = []
@@ -97,8 +99,9 @@ enum RawHTTPConnection {
         return bytes.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, 0) }) == bytes.count
     }
 
-    /// A socket connected to 127.0.0.1:`port`, whose reads give up after 30 s of silence.
-    private static func connected(to port: UInt16) -> Int32? {
+    /// A socket connected to 127.0.0.1:`port`, whose reads give up after `patience` seconds of
+    /// silence.
+    private static func connected(to port: UInt16, patience seconds: Int = 120) -> Int32? {
         #if canImport(Glibc)
             let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -118,7 +121,7 @@ enum RawHTTPConnection {
             close(socket)
             return nil
         }
-        var patience = timeval(tv_sec: 30, tv_usec: 0)
+        var patience = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
         return socket
     }

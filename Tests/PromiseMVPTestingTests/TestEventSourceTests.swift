@@ -42,12 +42,12 @@ struct TestEventSourceTests {
                 RawHTTPConnection.read(request(lastEventID: nil), port: server.port, until: "data: end\n\n")
             }
         }
-        let came = await source.waitForConnections(1)
+        let came = await source.waitForConnections(1, seconds: 300)
         let stayed = await source.waitForConnections(atMost: 0, seconds: 0.1)
         let stillThere = source.connections
         source.dropConnections()
-        // (Sooner than the raw client gives up on silence and closes by itself.)
-        let left = await source.waitForConnections(atMost: 0, seconds: 20)
+        // (Sooner than the raw client gives up on silence, after 600 s, and closes by itself.)
+        let left = await source.waitForConnections(atMost: 0, seconds: 300)
         let read = await client.value
 
         // Then: the client saw its connection closed before any event
@@ -68,7 +68,7 @@ struct TestEventSourceTests {
                     request(lastEventID: lastEventID), port: server.port, until: "data: end\n\n")
             }
         }
-        guard await source.waitForConnections(client) else { return nil }
+        guard await source.waitForConnections(client, seconds: 300) else { return nil }
         source.send(data: "end")
         // The head's CR LF pairs are single characters: read the stream after it, by lines.
         guard let answer = await reading.value, let head = answer.range(of: "\r\n\r\n") else { return nil }
