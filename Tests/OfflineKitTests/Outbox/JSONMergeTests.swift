@@ -68,4 +68,38 @@ struct JSONMergeTests {
         #expect(!JSONMerge.isSame(array, other))
         #expect(!JSONMerge.isSame(array, text))
     }
+
+    @Test("two answers with the same fields are one resource, whatever their versions and order")
+    func sameFieldsOfTwoAnswers() {
+        // Given: a kept copy, the API's answer with another version and order, one with another
+        // field value, one lacking a field, and answers that are no JSON object
+        let kept = Self.json(#"{"id": "7", "text": "a", "version": 1}"#)
+        let answer = Self.json(#"{"version": 2, "text": "a", "id": "7"}"#)
+        let changed = Self.json(#"{"id": "7", "text": "b", "version": 1}"#)
+        let lacking = Self.json(#"{"id": "7", "version": 1}"#)
+        let array = Self.json("[1]")
+
+        // Then
+        #expect(JSONMerge.sameFields(kept, answer))
+        #expect(!JSONMerge.sameFields(kept, changed))
+        #expect(!JSONMerge.sameFields(kept, lacking))
+        #expect(!JSONMerge.sameFields(array, array))
+    }
+
+    @Test("a body naming the resource by its id gets the replacement; any other comes back as it came")
+    func namingReplacesOnlyTheId() {
+        // Given: a body naming `local-1` in two fields, and one naming it nowhere, its keys unsorted
+        let naming = Self.json(#"{"id": "local-1", "text": "a", "self": "local-1"}"#)
+        let other = Self.json(#"{"text": "a", "id": "9", "price": 1.10}"#)
+
+        // When
+        let renamed = JSONMerge.naming(naming, "local-1", as: "42")
+        let unnamed = JSONMerge.naming(naming, "local-1", as: nil)
+        let untouched = JSONMerge.naming(other, "local-1", as: "42")
+
+        // Then: the bytes of a body naming no id are kept, not written again
+        #expect(Self.fields(renamed) == ["id": "42", "text": "a", "self": "42"])
+        #expect(Self.fields(unnamed) == ["text": "a"])
+        #expect(untouched == other)
+    }
 }
