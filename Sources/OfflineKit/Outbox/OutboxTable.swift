@@ -311,7 +311,7 @@ extension OutboxTable {
     ) throws -> Outbox.Recorded? {
         guard method == .put || method == .delete,
             let last = try entries(feature, localID, connection).last, last.state == .pending,
-            try !mayHaveArrived(last, connection)
+            !last.attemptedBefore
         else { return nil }
         switch (last.method, method) {
         case (.post, .put), (.put, .put):
@@ -375,14 +375,6 @@ extension OutboxTable {
     static func markNeverSent(_ entry: OutboxEntry, _ connection: Connection) throws {
         try connection.execute(
             "UPDATE outbox SET attempted = 0 WHERE sequence = ?", [.integer(entry.sequence)])
-    }
-
-    private static func mayHaveArrived(_ entry: OutboxEntry, _ connection: Connection) throws -> Bool {
-        guard
-            case .integer(let attempted) = try connection.scalar(
-                "SELECT attempted FROM outbox WHERE sequence = ?", [.integer(entry.sequence)])
-        else { return true }
-        return attempted != 0
     }
 }
 
