@@ -125,8 +125,8 @@ struct Eviction {
                 key: Key(collection: "", id: listed.file.sha256), size: Int(listed.file.size),
                 savedAt: listed.usedAt, changedHere: false, place: .file)
         }
-        return rows.enumerated().sorted { ($0.element.savedAt, $0.offset) < ($1.element.savedAt, $1.offset) }
-            .map(\.element)
+        // `sorted` is stable: rows of one time keep the order they were listed in.
+        return rows.sorted { $0.savedAt < $1.savedAt }
     }
 
     /// Lets go of the API's rows saved longest ago until the copy takes at most `budget` bytes.
