@@ -10,6 +10,18 @@ import Testing
 /// in the last entry's own, and a sync that stops writes nothing more than what stopped it.
 @Suite("Outbox: the writes of a sync")
 struct OutboxWritesTests {
+    /// Given: the notes `a` and `b` each edited once, and an API that answers `a`'s edit with
+    /// `status` and `b`'s with `200`.
+    static func twoEdits(firstAnswered status: Int) async throws -> (Database, Outbox, TestHTTPServer) {
+        let (database, outbox) = try OutboxTests.notes()
+        let server = try TestHTTPServer([
+            "/notes/a": .status(status, body: "{}"), "/notes/b": .status(200, body: "{}"),
+        ])
+        await OutboxTests.write(database, outbox, .put, id: "a")
+        await OutboxTests.write(database, outbox, .put, id: "b")
+        return (database, outbox, server)
+    }
+
     /// The write transactions `sync` of `outbox` ran, with its report.
     static func writes(
         of outbox: Outbox, in database: Database, _ server: TestHTTPServer
@@ -25,14 +37,9 @@ struct OutboxWritesTests {
         "two changes sent cost three writes: the first's mark, each answer, the second marked with the first's"
     )
     func changesSentCostThreeWrites() async throws {
-        // Given: two edits, and an API that takes both
-        let (database, outbox) = try OutboxTests.notes()
-        let server = try TestHTTPServer([
-            "/notes/a": .status(200, body: "{}"), "/notes/b": .status(200, body: "{}"),
-        ])
+        // Given: an API that takes both edits
+        let (database, outbox, server) = try await Self.twoEdits(firstAnswered: 200)
         defer { server.stop() }
-        await OutboxTests.write(database, outbox, .put, id: "a")
-        await OutboxTests.write(database, outbox, .put, id: "b")
 
         // When
         let (writes, report) = try await Self.writes(of: outbox, in: database, server)
@@ -45,14 +52,9 @@ struct OutboxWritesTests {
 
     @Test("a sync its first change stops costs three writes: the mark, the failure, the claim given up")
     func stoppedSyncCostsThreeWrites() async throws {
-        // Given: two edits, and an API that is down
-        let (database, outbox) = try OutboxTests.notes()
-        let server = try TestHTTPServer([
-            "/notes/a": .status(503, body: "{}"), "/notes/b": .status(200, body: "{}"),
-        ])
+        // Given: an API that is down
+        let (database, outbox, server) = try await Self.twoEdits(firstAnswered: 503)
         defer { server.stop() }
-        await OutboxTests.write(database, outbox, .put, id: "a")
-        await OutboxTests.write(database, outbox, .put, id: "b")
 
         // When
         let (writes, report) = try await Self.writes(of: outbox, in: database, server)
