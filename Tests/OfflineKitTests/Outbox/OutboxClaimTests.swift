@@ -158,9 +158,7 @@ struct OutboxClaimTests {
         // Given: a waiting change, a spool, and a claim this machine's running process holds
         let folder = TemporaryFolder("OutboxClaimTests")
         let clock = TestClock()
-        var (database, outbox) = try OutboxTests.notes(clock: clock)
-        outbox.transferSpool = TransferSpool(folder: folder.file("Transfers"))
-        await OutboxTests.write(database, outbox, .put, id: "a")
+        let (database, outbox) = try await Self.changeToHandOff(spooledIn: folder, clock: clock)
         _ = await PromiseExpectations.value(of: outbox.ready)
         try await Self.leaveClaim(
             in: database, pid: Int64(getpid()), host: ClaimHolder.current.host, expires: clock.now + 3600)
@@ -179,12 +177,9 @@ struct OutboxClaimTests {
         // Given: a waiting change, a spool, and credentials whose token comes when the test says
         let folder = TemporaryFolder("OutboxClaimTests")
         let clock = TestClock()
-        var (database, outbox) = try OutboxTests.notes(clock: clock)
-        outbox.transferSpool = TransferSpool(folder: folder.file("Transfers"))
-        await OutboxTests.write(database, outbox, .put, id: "a")
+        let (_, outbox) = try await Self.changeToHandOff(spooledIn: folder, clock: clock)
         let token = HeldToken()
-        let client = APIClient(baseURL: try #require(URL(string: "http://127.0.0.1:9")), timeout: 30)
-            .authorized(by: token)
+        let client = try Self.closedPortClient(signedBy: token)
 
         // When: the hand-off picked the change and waits for the token to sign its request
         let handOff = outbox.handOff(with: client)
@@ -206,12 +201,9 @@ struct OutboxClaimTests {
         // Given: a hand-off holding the claim, waiting for its token
         let folder = TemporaryFolder("OutboxClaimTests")
         let clock = TestClock()
-        var (database, outbox) = try OutboxTests.notes(clock: clock)
-        outbox.transferSpool = TransferSpool(folder: folder.file("Transfers"))
-        await OutboxTests.write(database, outbox, .put, id: "a")
+        let (database, outbox) = try await Self.changeToHandOff(spooledIn: folder, clock: clock)
         let token = HeldToken()
-        let address = try #require(URL(string: "http://127.0.0.1:9"))
-        let handOff = outbox.handOff(with: APIClient(baseURL: address, timeout: 30).authorized(by: token))
+        let handOff = outbox.handOff(with: try Self.closedPortClient(signedBy: token))
         _ = await PromiseExpectations.value(of: token.asked)
 
         // When: the database is suspended before the hand-off's last writes (its claim stays in
@@ -231,6 +223,21 @@ struct OutboxClaimTests {
         #expect(failure != nil)
         #expect(next?.sendingElsewhere == false, "\(String(describing: next))")
         #expect(next?.sent.map(\.localID) == ["b"])
+    }
+
+    /// Given: the note `a` edited, and an outbox that hands its changes off to a spool in `folder`.
+    static func changeToHandOff(spooledIn folder: TemporaryFolder, clock: TestClock) async throws -> (
+        Database, Outbox
+    ) {
+        var (database, outbox) = try OutboxTests.notes(clock: clock)
+        outbox.transferSpool = TransferSpool(folder: folder.file("Transfers"))
+        await OutboxTests.write(database, outbox, .put, id: "a")
+        return (database, outbox)
+    }
+
+    /// A client of a port nobody listens on, its requests signed by `token` once it gives one.
+    static func closedPortClient(signedBy token: HeldToken) throws -> APIClient {
+        APIClient(baseURL: try #require(URL(string: "http://127.0.0.1:9")), timeout: 30).authorized(by: token)
     }
 
     /// Credentials whose token waits until the test gives it: what signs a request is asked once
