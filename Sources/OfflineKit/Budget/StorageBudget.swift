@@ -89,7 +89,10 @@ public struct StorageBudget: Sendable {
     }
 
     /// Keeps the budget from now on: a pass after every change of the copy, by this process or
-    /// another, once it is over the budget (within the budget, a change costs one sum).
+    /// another, once it is over the budget (within the budget, a change costs one sum). With
+    /// files included, a file downloaded again through this `Database`
+    /// (``OfflineAttachments/file(for:)``) counts as a change; one downloaded by another process
+    /// is weighed at the next commit.
     ///
     /// - Parameters:
     ///   - dispatcher: Where `report` runs.
@@ -117,7 +120,7 @@ public struct StorageBudget: Sendable {
             tables: storages.reduce(
                 Set(
                     ["offline_resources", "outbox", "offline_pins"]
-                        + (files == nil ? [] : ["offline_attachments"]))
+                        + (files == nil ? [] : [AttachmentsTable.name]))
             ) { $0.union($1.observedTables) },
             on: dispatcher, read: watched
         ) { watched in

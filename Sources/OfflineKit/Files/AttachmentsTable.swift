@@ -5,6 +5,9 @@ import Services
 /// (the upload's URL once the API made it, the bytes it confirmed, its id once complete), and whose
 /// it is. The file itself is in the folder of ``KeptFiles``, never in the database.
 enum AttachmentsTable {
+    /// The table's name, as its schema and what observes it name it.
+    static let name = "offline_attachments"
+
     static let migrations = [
         Migration(
             version: 1,

@@ -57,7 +57,7 @@ public struct OfflineAttachments: SyncedCollection {
         self.makeID = makeID
         outbox = Outbox(database: database, feature: feature, now: now)
         table = FeatureDatabase(
-            database, schema: "offline_attachments", migrations: AttachmentsTable.migrations,
+            database, schema: AttachmentsTable.name, migrations: AttachmentsTable.migrations,
             waitingFor: [outbox.ready])
         files = KeptFiles(folder: folder ?? Self.folder(beside: database))
         uploader = FileUploader(
@@ -183,7 +183,7 @@ public struct OfflineAttachments: SyncedCollection {
         _ onChange: @escaping @Sendable (Result<[OfflineAttachmentState], any Error>) -> Void
     ) -> ObservationHandle {
         let (feature, outbox) = (feature, outbox)
-        return table.database.observe(tables: ["offline_attachments", "outbox"], on: dispatcher) {
+        return table.database.observe(tables: [AttachmentsTable.name, "outbox"], on: dispatcher) {
             connection in
             try ids.map { try Self.state(of: $0, feature: feature, outbox: outbox, connection) }
         } onChange: {
@@ -220,6 +220,7 @@ public struct OfflineAttachments: SyncedCollection {
             return .value(kept.url)
         }
         let (feature, files, client, creationPath) = (feature, files, client, uploader.creationPath)
+        let database = table.database
         return table.read { try AttachmentsTable.row(attachment.id, feature: feature, $0)?.location }
             .then(on: .inline) { location -> Promise<KeptFile> in
                 let url =
@@ -227,7 +228,12 @@ public struct OfflineAttachments: SyncedCollection {
                     ?? client.baseURL.appendingPathComponent(creationPath).appendingPathComponent(
                         attachment.id)
                 return FileDownloader(client: client).download(url, sha256: attachment.sha256, into: files)
-            }.map(on: .inline) { $0.url }
+            }.map(on: .inline) { kept in
+                // No row records a file downloaded: what observes the attachments (a storage
+                // budget that includes the files) is told here that the folder grew.
+                database.refreshObservations(of: [AttachmentsTable.name])
+                return kept.url
+            }
     }
 
     /// The kept file of `attachment`, when this device has it.

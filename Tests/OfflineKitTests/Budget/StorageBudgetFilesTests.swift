@@ -92,4 +92,38 @@ struct StorageBudgetFilesTests {
         #expect(usage.fileBytes == 8_000)
         #expect(first.map { $0.evicted == 1 && $0.fileBytes == 0 && $0.isWithinBudget } == true)
     }
+
+    @Test("enforcing weighs a file downloaded again: over the budget by it, the file read longest ago goes")
+    func enforcingCountsDownloads() async throws {
+        // Given: two photos uploaded, the first let go of by a pass, and a budget kept from then on
+        // with room for one of them
+        let api = try Attachments.API()
+        let device = try Attachments.Device(base.databaseFile, api)
+        let first = try await base.inspectionWithPhoto(
+            device, photo: try base.photo("first.jpg", bytes: 4_000))
+        let second = try await base.inspectionWithPhoto(
+            device, photo: try base.photo("second.jpg", bytes: 5_000))
+        _ = await PromiseExpectations.value(of: device.files.sync())
+        try dated(device, [first.sha256: 1_000, second.sha256: 2_000])
+        let usage = try #require(
+            await PromiseExpectations.value(
+                of: StorageBudget(database: device.database, bytes: 0).including(device.files.files).usage()))
+        let budget = StorageBudget(database: device.database, bytes: usage.bytes - 4_000)
+            .including(device.files.files)
+        let pass = try #require(await PromiseExpectations.value(of: budget.enforce()))
+        let reports = DeliveryRecorder<StorageUsage>()
+        let enforcing = budget.enforcing { if case .success(let usage) = $0 { reports.record(usage) } }
+        defer { enforcing.cancel() }
+
+        // When: the first photo is read again, and downloaded
+        let again = await PromiseExpectations.value(of: device.files.file(for: first))
+        let after = await reports.next()
+
+        // Then: a pass weighed it at once and let go of the photo read longest ago
+        #expect(usage.fileBytes == 9_000)
+        #expect(pass.evicted == 1 && pass.fileBytes == 5_000 && pass.isWithinBudget)
+        #expect(again.map { FileManager.default.fileExists(atPath: $0.path) } == true)
+        #expect(after.map { $0.evicted == 1 && $0.fileBytes == 4_000 && $0.isWithinBudget } == true)
+        #expect(device.files.keptFile(of: first) != nil && device.files.keptFile(of: second) == nil)
+    }
 }

@@ -40,11 +40,12 @@ struct OfflineAttachmentsTests {
 
     /// One process's view of the file: its attachments and its inspections.
     struct Device {
+        let database: Database
         let files: OfflineAttachments
         let inspections: OfflineCollection<Inspection>
 
         init(_ file: URL, _ api: API, online: Bool = true, style: FileUploader.Style = .tus) throws {
-            let database = try Database(at: file)
+            database = try Database(at: file)
             // A timeout only a hang reaches: a loaded run (ThreadSanitizer) is slow, never stuck.
             let client = APIClient(baseURL: api.server.baseURL, timeout: 900, retry: .never)
             files = OfflineAttachments(database: database, client: client, chunkSize: 1_000, style: style)

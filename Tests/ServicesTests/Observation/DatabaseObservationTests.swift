@@ -99,6 +99,51 @@ struct DatabaseObservationTests {
         handle.cancel()
     }
 
+    @Test(
+        "refreshing the observations of a table runs its reads again, not the others', and none while suspended"
+    )
+    func refreshRunsTheTablesReads() async throws {
+        // Given: an observation of the notes and one of the tags, each counting its reads
+        let database = try open()
+        let (noteReads, tagReads) = (Locked(0), Locked(0))
+        let values = DeliveryRecorder<[String]>()
+        let notes = database.observe(tables: ["notes"], on: .inline) { connection in
+            noteReads.withLock { $0 += 1 }
+            return try Self.texts(connection)
+        } onChange: {
+            values.record((try? $0.get()) ?? ["error"])
+        }
+        let tags = database.observe(tables: ["tags"], on: .inline) { _ in
+            tagReads.withLock { reads in
+                reads += 1
+                return reads
+            }
+        } onChange: { _ in
+        }
+        defer {
+            notes.cancel()
+            tags.cancel()
+        }
+        #expect(await values.next() == [])
+
+        // When: the notes refreshed (named in another case), a read after it; then the same while
+        // the database is suspended
+        database.refreshObservations(of: ["NOTES"])
+        _ = await PromiseExpectations.value(of: database.read { _ in })
+        let (notesRead, tagsRead) = (noteReads.withLock { $0 }, tagReads.withLock { $0 })
+        _ = await PromiseExpectations.value(of: database.suspend().asPromise())
+        database.refreshObservations(of: ["notes"])
+        let refused = await PromiseExpectations.error(of: database.read { _ in })  // on the queue, after it
+        let readsWhileSuspended = noteReads.withLock { $0 } - notesRead
+        database.resume()
+
+        // Then: the notes read once more, the tags not; nothing while suspended; the same value not
+        // delivered again
+        #expect(notesRead == 2 && tagsRead == 1)
+        #expect(refused != nil && readsWhileSuspended == 0)
+        #expect(values.all.count == 1)
+    }
+
     @Test("a DELETE without WHERE (SQLite's truncate optimisation) is seen")
     func deleteEverything() async throws {
         // Given
