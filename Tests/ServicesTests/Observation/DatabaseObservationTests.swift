@@ -35,9 +35,15 @@ struct DatabaseObservationTests {
             })
     }
 
-    func observe(_ database: Database) -> (DeliveryRecorder<[String]>, ObservationHandle) {
+    /// Observes the notes' texts, counting each read in `reads`.
+    func observe(_ database: Database, counting reads: Locked<Int> = Locked(0)) -> (
+        DeliveryRecorder<[String]>, ObservationHandle
+    ) {
         let values = DeliveryRecorder<[String]>()
-        let handle = database.observe(tables: ["notes"], on: .inline, read: Self.texts) {
+        let handle = database.observe(tables: ["notes"], on: .inline) { connection in
+            reads.withLock { $0 += 1 }
+            return try Self.texts(connection)
+        } onChange: {
             values.record((try? $0.get()) ?? ["error"])
         }
         return (values, handle)
@@ -70,13 +76,7 @@ struct DatabaseObservationTests {
         // Given: an observation of the notes that counts its reads
         let database = try open()
         let reads = Locked(0)
-        let values = DeliveryRecorder<[String]>()
-        let handle = database.observe(tables: ["notes"], on: .inline) { connection in
-            reads.withLock { $0 += 1 }
-            return try Self.texts(connection)
-        } onChange: {
-            values.record((try? $0.get()) ?? ["error"])
-        }
+        let (values, handle) = observe(database, counting: reads)
         #expect(await values.next() == [])
         // When: three commits to the tags, then one to the notes
         for name in ["a", "b", "c"] {
@@ -106,13 +106,7 @@ struct DatabaseObservationTests {
         // Given: an observation of the notes and one of the tags, each counting its reads
         let database = try open()
         let (noteReads, tagReads) = (Locked(0), Locked(0))
-        let values = DeliveryRecorder<[String]>()
-        let notes = database.observe(tables: ["notes"], on: .inline) { connection in
-            noteReads.withLock { $0 += 1 }
-            return try Self.texts(connection)
-        } onChange: {
-            values.record((try? $0.get()) ?? ["error"])
-        }
+        let (values, notes) = observe(database, counting: noteReads)
         let tags = database.observe(tables: ["tags"], on: .inline) { _ in
             tagReads.withLock { reads in
                 reads += 1
