@@ -69,15 +69,16 @@ extension Database {
     /// Runs every observed read of `tables` again, as a commit that changed them would: for what
     /// those reads measure outside the file, such as the files kept beside it. Only the
     /// observations of this `Database` run again; those of another (another process's) see the
-    /// change at the next commit.
+    /// change at the next commit. While suspended, the reads wait for ``resume()``.
     ///
     /// - Parameter tables: The tables whose observers are to read again (any case).
     package func refreshObservations(of tables: Set<String>) {
         let changed = Set(tables.map { $0.lowercased() })
-        submit {
-            guard !self.isSuspended else { return }
-            for read in self.observers.reads(of: changed) { read.refresh(self.connection) }
+        @Sendable func refresh() {
+            guard !suspension.withLock({ $0.park(refresh) }) else { return }
+            for read in observers.reads(of: changed) { read.refresh(connection) }
         }
+        submit { refresh() }
     }
 
     /// The timer that looks for other processes' commits, on the database's queue. It holds the
