@@ -30,14 +30,15 @@ extension Database {
     }
 
     /// Lets reads and writes run again, and looks at once for what other processes committed
-    /// while this one was suspended (the observed reads are read again if anything changed).
+    /// while this one was suspended (the observed reads are read again if anything changed), after
+    /// the migrations and refreshes that waited for it.
     public func resume() {
         let parked = suspension.withLock { suspension in
             suspension.isSuspended = false
             defer { suspension.parked = [] }
             return suspension.parked
         }
-        for migration in parked { submit(migration) }
+        for work in parked { submit(work) }
         submit { self.lookForOtherWritersNow() }
     }
 
@@ -57,7 +58,8 @@ extension Database {
 /// Whether a database is suspended, and what waits for it to be resumed.
 struct Suspension: Sendable {
     var isSuspended = false
-    /// Migrations that found the database suspended, run again at `resume()`.
+    /// Work that found the database suspended (migrations, refreshes of observed reads), run
+    /// again at `resume()`.
     var parked: [@Sendable () -> Void] = []
 
     /// Keeps `work` for `resume()` when suspended.
